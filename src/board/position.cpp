@@ -448,6 +448,7 @@ bool Position::pseudo_legal(Move m) const {
     Square from = m.from(), to = m.to();
     Piece pc = piece_on(from);
     if (pc == NO_PIECE || color_of(pc) != us) return false;
+    if (m.type() != PROMOTION && m.promotion_type() != KNIGHT) return false;  // stray bits
 
     if (m.type() == CASTLING) {
         if (type_of(pc) != KING || in_check()) return false;
@@ -459,7 +460,6 @@ bool Position::pseudo_legal(Move m) const {
         return type_of(pc) == PAWN && to == ep_square() && (pawn_attacks(us, from) & to) &&
                (!in_check() || legal_evasion_target(m));
     }
-    if (m.type() != PROMOTION && m.promotion_type() != KNIGHT) return false;  // stray bits
     if (pieces(us) & to) return false;
 
     if (type_of(pc) == PAWN) {

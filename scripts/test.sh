@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds and runs every test: the Release build (host CPU features), the portable build (no popcnt/BMI2),
+# AddressSanitizer+UndefinedBehaviorSanitizer, and ThreadSanitizer. Any failure fails the script.
+# QUINCE_TEST_BUILDS="release portable asan tsan" selects builds (default: all).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+jobs=$(nproc)
+builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan"}
+
+run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
+  local name=$1; shift
+  echo "=== $name build ==="
+  cmake -S . -B "build-test-$name" "$@" >/dev/null
+  cmake --build "build-test-$name" -j"$jobs"
+  echo "=== $name tests ==="
+  (cd "build-test-$name" && env $CTEST_ENV ctest --output-on-failure -j"$jobs" --timeout 1500)
+}
+
+for b in $builds; do
+  case $b in
+    release)  CTEST_ENV="" run_build release -DCMAKE_BUILD_TYPE=Release ;;
+    portable) CTEST_ENV="" run_build portable -DCMAKE_BUILD_TYPE=Release -DQUINCE_PORTABLE=ON ;;
+    asan)     CTEST_ENV="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1" \
+                run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined ;;
+    tsan)     CTEST_ENV="QUINCE_PERFT_BUDGET=100000 QUINCE_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1" \
+                run_build tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=thread ;;
+    *) echo "unknown build '$b'"; exit 2 ;;
+  esac
+done
+echo "All test builds passed: $builds"
