@@ -1,6 +1,7 @@
 #include "board/position.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <cstring>
 #include <sstream>
@@ -600,6 +601,7 @@ void Position::do_move(Move m) {
     si.key = k;
     side_ = them;
     set_check_info(si);
+    assert(is_consistent());  // debug and sanitizer builds: incremental state == recomputation
 }
 
 void Position::undo_move(Move m) {
