@@ -12,14 +12,12 @@
 #include "eval/passers.h"
 #include "eval/patterns.h"
 #include "eval/pieces.h"
+#include "eval/score.h"
 #include "eval/terms.h"
 
 namespace quince::eval {
 
 namespace {
-
-constexpr std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
 int material_units(const Position& pos, Color c) {
     int u = 0;
@@ -40,21 +38,15 @@ struct Evaluator::Impl {
     int cached_wsum = -1;
     int lazy_lo = 0, lazy_hi = 0;
 
-    // §12.3: S_int = S_cp * 32 * 256 / (W0 + W1); q = S_int / 3399; lo = floor(q) - m, hi = ceil(q) + m.
-    // Everything in exact integer arithmetic (no cp / internal-unit mix-up, unlike Rybka 1.0).
     void update_lazy_bounds(const LazyWindow& win, int wsum) {
         if (win.white_lower == cached_window.white_lower && win.white_upper == cached_window.white_upper &&
             wsum == cached_wsum)
             return;
         cached_window = win;
         cached_wsum = wsum;
-        const std::int64_t den = std::int64_t(wsum) * prof->w.pawn_unit;
-        lazy_lo = win.white_lower <= -VALUE_INFINITE
-                      ? INT32_MIN / 2
-                      : int(floor_div(std::int64_t(win.white_lower) * 8192, den) - prof->w.lazy_margin);
-        lazy_hi = win.white_upper >= VALUE_INFINITE
-                      ? INT32_MAX / 2
-                      : int(ceil_div(std::int64_t(win.white_upper) * 8192, den) + prof->w.lazy_margin);
+        const LazyBounds b = lazy_bounds(win, wsum, prof->w.pawn_unit, prof->w.lazy_margin);
+        lazy_lo = b.lo;
+        lazy_hi = b.hi;
     }
 
     template <bool T>
@@ -134,12 +126,12 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     if (w.ocb_halving && (st.mat.flags & DRAW_BISHOP_FLAG)) {
         const Bitboard b = pos.pieces(BISHOP);
         if ((b & LIGHT_SQUARES) && (b & DARK_SQUARES)) {
-            op /= 2, eg /= 2;
+            op = ocb_halve(op), eg = ocb_halve(eg);
             if constexpr (T) tr->ocb = true;
         }
     }
     // §1: (op*W0 + eg*W1) >> 13, floor taken in the side to move's view (Quince's symmetry decision).
-    const Value s = (sign * op * W[0] + sign * eg * W[1]) >> 13;
+    const Value s = interpolate_stm(op, eg, W[0], W[1], stm);
     const Value v = s + w.tempo;
     if constexpr (T) {
         tr->op = op;
