@@ -27,35 +27,35 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     Bitboard att = pawn_attacks_bb<C>(ownP);
     int count = (att & zone) ? 1 : 0;  // all pawns together count once, no weight
     int weight = 0;
-    int mop = 0, meg = 0;
-    int pst_o[7] = {}, pst_e[7] = {};
+    std::int64_t mob = 0;                         // packed (op, eg), see pack()
+    std::int64_t pN = 0, pB = 0, pR = 0, pQ = 0;  // PST per piece type, packed
 
     for (Bitboard b = pos.pieces(C, KNIGHT); b;) {
         const Square s = pop_lsb(b);
-        pst_o[KNIGHT] += prof.pst_op[KNIGHT][relative_square(C, s)], pst_e[KNIGHT] += prof.pst_eg[KNIGHT][relative_square(C, s)];
+        pN += prof.pst_packed[KNIGHT][relative_square(C, s)];
         const Bitboard a = knight_attacks(s);
         att |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_knight;
         const int m = popcount(a & ~own);
-        mop += m * w.mob_knight_op, meg += m * w.mob_knight_eg;
+        mob += m * prof.mob_packed[KNIGHT];
     }
     for (Bitboard b = pos.pieces(C, BISHOP); b;) {
         const Square s = pop_lsb(b);
-        pst_o[BISHOP] += prof.pst_op[BISHOP][relative_square(C, s)], pst_e[BISHOP] += prof.pst_eg[BISHOP][relative_square(C, s)];
+        pB += prof.pst_packed[BISHOP][relative_square(C, s)];
         const Bitboard a = bishop_attacks(s, occ);
         att |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_bishop;
         const int m = popcount(a & ~own);
-        mop += m * w.mob_bishop_op, meg += m * w.mob_bishop_eg;
+        mob += m * prof.mob_packed[BISHOP];
     }
     for (Bitboard b = pos.pieces(C, ROOK); b;) {
         const Square s = pop_lsb(b);
-        pst_o[ROOK] += prof.pst_op[ROOK][relative_square(C, s)], pst_e[ROOK] += prof.pst_eg[ROOK][relative_square(C, s)];
+        pR += prof.pst_packed[ROOK][relative_square(C, s)];
         const Bitboard a = rook_attacks(s, occ);
         att |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_rook;
         const int m = popcount(a & ~own);
-        mop += m * w.mob_rook_op, meg += m * w.mob_rook_eg;
+        mob += m * prof.mob_packed[ROOK];
 
         // Files (§9.1): only pawns in front of the rook matter.
         const Bitboard F = PAWN_MASKS.fwd[relative_square(C, s)];
@@ -74,19 +74,26 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     }
     for (Bitboard b = pos.pieces(C, QUEEN); b;) {
         const Square s = pop_lsb(b);
-        pst_o[QUEEN] += prof.pst_op[QUEEN][relative_square(C, s)], pst_e[QUEEN] += prof.pst_eg[QUEEN][relative_square(C, s)];
+        pQ += prof.pst_packed[QUEEN][relative_square(C, s)];
         const Bitboard a = queen_attacks(s, occ);
         att |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_queen;
         const int m = popcount(a & ~own);
-        mop += m * w.mob_queen_op, meg += m * w.mob_queen_eg;
+        mob += m * prof.mob_packed[QUEEN];
         if ((square_bb(s) & rank7) && seventh_target) acc.template add<C>(T_SEVENTH, w.queen_seventh_op, w.queen_seventh_eg);
     }
-    acc.template add<C>(T_MOBILITY, mop, meg);
-    const Square ksq = relative_square(C, pos.king_square(C));
-    pst_o[KING] = prof.pst_op[KING][ksq], pst_e[KING] = prof.pst_eg[KING][ksq];
-    for (int pt = KNIGHT; pt <= KING; ++pt)
-        acc.template add<C>(Term(T_PST_PAWN + pt - PAWN), pst_o[pt], pst_e[pt]);
+    const std::int64_t pK = prof.pst_packed[KING][relative_square(C, pos.king_square(C))];
+    if constexpr (T) {
+        acc.template add<C>(T_MOBILITY, unpack_op(mob), unpack_eg(mob));
+        acc.template add<C>(T_PST_KNIGHT, unpack_op(pN), unpack_eg(pN));
+        acc.template add<C>(T_PST_BISHOP, unpack_op(pB), unpack_eg(pB));
+        acc.template add<C>(T_PST_ROOK, unpack_op(pR), unpack_eg(pR));
+        acc.template add<C>(T_PST_QUEEN, unpack_op(pQ), unpack_eg(pQ));
+        acc.template add<C>(T_PST_KING, unpack_op(pK), unpack_eg(pK));
+    } else {
+        const std::int64_t sum = mob + pN + pB + pR + pQ + pK;
+        acc.template add<C>(T_MOBILITY, unpack_op(sum), unpack_eg(sum));
+    }
 
     // The king's squares join the attack set (spec §8 recommendation; matters for the free-path test only).
     att |= king_attacks(pos.king_square(C));

@@ -139,6 +139,13 @@ std::unique_ptr<Profile> build(const Weights& w, bool simple) {
     p->w = w;
     p->simple = simple;
     build_pst(w, p->pst_op, p->pst_eg);
+    for (int pt = 0; pt < 7; ++pt)
+        for (int sq = 0; sq < 64; ++sq) p->pst_packed[pt][sq] = pack(p->pst_op[pt][sq], p->pst_eg[pt][sq]);
+    for (int pt = 0; pt < 7; ++pt) p->mob_packed[pt] = 0;
+    p->mob_packed[2] = pack(w.mob_knight_op, w.mob_knight_eg);
+    p->mob_packed[3] = pack(w.mob_bishop_op, w.mob_bishop_eg);
+    p->mob_packed[4] = pack(w.mob_rook_op, w.mob_rook_eg);
+    p->mob_packed[5] = pack(w.mob_queen_op, w.mob_queen_eg);
     build_interpolation(w.phase_curve, p->interp);
     rybka_quad(w.candidate_op_minmax, p->cand_op);
     rybka_quad(w.candidate_eg_minmax, p->cand_eg);

@@ -104,6 +104,8 @@ struct Profile {
 
     // PST: [piece type 1..6][square], White's view; Black uses [sq ^ 56] and subtracts.
     int pst_op[7][64], pst_eg[7][64];
+    std::int64_t pst_packed[7][64];  // same values packed as pack(op, eg) for the hot path
+    std::int64_t mob_packed[7];      // per-square mobility weight pack(op, eg) by piece type
     int interp[65][2];  // W[phase][0] (op), W[phase][1] (eg)
     int cand_op[8], cand_eg[8];
     int passed_op[8], passed_eg[8], unblocked_own[8], unblocked_opp[8], passed_free[8], att_dist[8], def_dist[8];
@@ -113,6 +115,12 @@ struct Profile {
     // Entry for arbitrary counts (also over the table limits), same generator as the table (§2.4).
     MatEntry compute_material(int wq, int bq, int wr, int br, int wb, int bb, int wn, int bn, int wp, int bp) const;
 };
+
+// Two 32-bit halves in one 64-bit integer so that op and eg are added (and multiplied by a count) in
+// one instruction: value = op * 2^32 + eg (eg may be negative and borrows from the high half).
+constexpr std::int64_t pack(int op, int eg) { return std::int64_t(std::uint64_t(std::int64_t(op)) << 32) + eg; }
+constexpr int unpack_eg(std::int64_t s) { return int(std::int32_t(std::uint32_t(std::uint64_t(s)))); }
+constexpr int unpack_op(std::int64_t s) { return int((s - unpack_eg(s)) >> 32); }
 
 // Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (first = default).
 std::vector<std::string> profile_names();
