@@ -33,18 +33,17 @@ struct Evaluator::Impl {
     bool lazy_on = true;
     PawnHash pawns;
 
-    // Lazy bounds in D units, cached for the last window (the search changes it once per iteration).
-    LazyWindow cached_window{};
+    // Lazy bounds in D units, cached for the last White-view window (it changes once per iteration).
+    Value cached_lower = 0, cached_upper = 0;
     int cached_wsum = -1;
     int lazy_lo = 0, lazy_hi = 0;
 
-    void update_lazy_bounds(const LazyWindow& win, int wsum) {
-        if (win.white_lower == cached_window.white_lower && win.white_upper == cached_window.white_upper &&
-            wsum == cached_wsum)
-            return;
-        cached_window = win;
+    void update_lazy_bounds(Value white_lower, Value white_upper, int wsum) {
+        if (white_lower == cached_lower && white_upper == cached_upper && wsum == cached_wsum) return;
+        cached_lower = white_lower;
+        cached_upper = white_upper;
         cached_wsum = wsum;
-        const LazyBounds b = lazy_bounds(win, wsum, prof->w.pawn_unit, prof->w.lazy_margin);
+        const LazyBounds b = lazy_bounds(white_lower, white_upper, wsum, prof->w.pawn_unit, prof->w.lazy_margin);
         lazy_lo = b.lo;
         lazy_hi = b.hi;
     }
@@ -86,7 +85,10 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     if (lazy_on) {
         bool lazy = st.mat.lazy;
         if (!lazy && win.active()) {
-            update_lazy_bounds(win, W[0] + W[1]);
+            // Window to White's view: negate and swap when Black is to move.
+            if (stm == WHITE) update_lazy_bounds(win.lower, win.upper, W[0] + W[1]);
+            else update_lazy_bounds(win.upper >= VALUE_INFINITE ? -VALUE_INFINITE : -win.upper,
+                                    win.lower <= -VALUE_INFINITE ? VALUE_INFINITE : -win.lower, W[0] + W[1]);
             lazy = D <= lazy_lo || D >= lazy_hi;
         }
         if (lazy) {

@@ -14,19 +14,25 @@
 
 namespace quince::eval {
 
-// Lazy-evaluation window, in centipawns from WHITE's point of view (not the side to move: the window
-// is derived once per root iteration and is the same at every node). Rybka 1.0 (spec §12.3): at the
-// end of each root iteration of depth >= 6 the search sets both bounds to the root score converted to
-// White's view (`LazyWindow::around(score_white)`); before that, and at every new search, the default
-// (disabled) window is used. The evaluation converts the bounds into its own units (pawn units of the
-// material difference D, via 1/32 cp and the phase weights) and returns the material-only value when
-// D <= floor(q(lower)) - margin or D >= ceil(q(upper)) + margin, margin = 3 pawns in rybka1.
+// Lazy-evaluation window, in centipawns from the SIDE TO MOVE's point of view at the node being
+// evaluated (the evaluation converts it to White's view itself). Default: disabled.
+// Rybka 1.0 (spec §12.3): after each completed root iteration of depth >= 6 the search takes the root
+// score and passes, at every node, lower = upper = that score seen from the node's side to move
+// (`LazyWindow::from_root(root_score, root_side, pos.side_to_move())`); before the first such
+// iteration, and at every new search, it passes the default (disabled) window. The evaluation turns
+// the bounds into its own units (pawn units of the material difference D, through 1/32 cp and the
+// phase weights, exact integers) and returns the material-only value when
+// D <= floor(q(lower)) - margin or D >= ceil(q(upper)) + margin (White's view; margin 3 in rybka1).
+// Nothing is mixed between centipawns and 1/32 cp (Rybka 1.0's bug is not reproduced).
 struct LazyWindow {
-    Value white_lower = -VALUE_INFINITE;
-    Value white_upper = VALUE_INFINITE;
+    Value lower = -VALUE_INFINITE;
+    Value upper = VALUE_INFINITE;
 
-    static LazyWindow around(Value white_score) { return {white_score, white_score}; }
-    bool active() const { return white_lower > -VALUE_INFINITE || white_upper < VALUE_INFINITE; }
+    static constexpr LazyWindow around(Value score) { return {score, score}; }
+    static constexpr LazyWindow from_root(Value root_score, Color root_side, Color node_side) {
+        return around(root_side == node_side ? root_score : -root_score);
+    }
+    constexpr bool active() const { return lower > -VALUE_INFINITE || upper < VALUE_INFINITE; }
 };
 
 struct Trace;

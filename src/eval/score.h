@@ -21,7 +21,8 @@ constexpr int interpolate_stm(int op, int eg, int w0, int w1, Color stm) {
 constexpr std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
-// §12.3 lazy bounds in D units (pawns of the 1-3-3-5-10 count) from a window in White-view centipawns:
+// §12.3 lazy bounds in D units (pawns of the 1-3-3-5-10 count) from a window in White-view centipawns
+// (white_lower / white_upper; +-VALUE_INFINITE = that side disabled):
 // S_int = S_cp * 32 * 256 / wsum (undo >> 13 and the mix), q = S_int / pawn_unit,
 // lo = floor(q(lower)) - margin, hi = ceil(q(upper)) + margin. Exact integer arithmetic.
 // Lazy when D <= lo or D >= hi. Unbounded sides stay disabled.
@@ -29,11 +30,11 @@ struct LazyBounds {
     int lo, hi;
 };
 constexpr int LAZY_OFF_LO = -(1 << 28), LAZY_OFF_HI = 1 << 28;
-constexpr LazyBounds lazy_bounds(const LazyWindow& win, int wsum, int pawn_unit, int margin) {
+constexpr LazyBounds lazy_bounds(Value white_lower, Value white_upper, int wsum, int pawn_unit, int margin) {
     const std::int64_t den = std::int64_t(wsum) * pawn_unit;
     LazyBounds b{LAZY_OFF_LO, LAZY_OFF_HI};
-    if (win.white_lower > -VALUE_INFINITE) b.lo = int(floor_div(std::int64_t(win.white_lower) * 8192, den) - margin);
-    if (win.white_upper < VALUE_INFINITE) b.hi = int(ceil_div(std::int64_t(win.white_upper) * 8192, den) + margin);
+    if (white_lower > -VALUE_INFINITE) b.lo = int(floor_div(std::int64_t(white_lower) * 8192, den) - margin);
+    if (white_upper < VALUE_INFINITE) b.hi = int(ceil_div(std::int64_t(white_upper) * 8192, den) + margin);
     return b;
 }
 

@@ -157,7 +157,7 @@ TEST(EvalProperties, LazyNeverChangesScoreInsideItsBounds) {
         const Value s_white = p.side_to_move() == WHITE ? s : -s;
         // Window = the full score itself: lazy may only fire when the material count is at least
         // the margin (3 pawns) away from it (linear W: q = 32 * S / 3399).
-        const Value v = lazy.evaluate(p, LazyWindow::around(s_white));
+        const Value v = lazy.evaluate(p, LazyWindow::around(s));
         const double q = 32.0 * s_white / 3399.0;
         const int D = p.material_balance();
         if (D > q - 2.0 && D < q + 2.0) {
@@ -165,13 +165,17 @@ TEST(EvalProperties, LazyNeverChangesScoreInsideItsBounds) {
             ++checked;
         }
         // Any window containing the score with D well inside: unchanged too.
-        const Value w = lazy.evaluate(p, LazyWindow{s_white - 50, s_white + 50});
+        const Value w = lazy.evaluate(p, LazyWindow{s - 50, s + 50});
         if (D > q - 2.0 && D < q + 2.0) {
             ASSERT_EQ(w, s) << p.fen();
         }
         // Far window: material-only value whenever D is outside it.
-        const Value far = lazy.evaluate(p, LazyWindow::around(D >= 0 ? -2000 : 2000));
+        const Value far_white = D >= 0 ? -2000 : 2000;
+        const LazyWindow far_win = LazyWindow::from_root(far_white, WHITE, p.side_to_move());
+        const Value far = lazy.evaluate(p, far_win);
         if (far != s) ++triggered;
+        // Lazy evaluation is colour-symmetric as well (the window is in the side to move's view).
+        ASSERT_EQ(far, lazy.evaluate(p.flipped(), far_win));
     }
     EXPECT_GT(checked, 1000);
     EXPECT_GT(triggered, 100);

@@ -242,7 +242,7 @@ TEST(EvalScore, ScaleRoundingFinal) {
 
 // §17.9 (linear W: S_int = 32 * S_cp).
 TEST(EvalScore, LazyBounds) {
-    auto b = [](Value s) { return lazy_bounds(LazyWindow::around(s), 256, 3399, 3); };
+    auto b = [](Value s) { return lazy_bounds(s, s, 256, 3399, 3); };
     EXPECT_EQ(b(25).lo, -3);
     EXPECT_EQ(b(25).hi, 4);
     EXPECT_EQ(b(400).lo, 0);
@@ -251,8 +251,8 @@ TEST(EvalScore, LazyBounds) {
     EXPECT_EQ(b(-150).hi, 2);
     EXPECT_EQ(b(0).lo, -3);
     EXPECT_EQ(b(0).hi, 3);
-    EXPECT_EQ(lazy_bounds(LazyWindow{}, 256, 3399, 3).lo, LAZY_OFF_LO);
-    EXPECT_EQ(lazy_bounds(LazyWindow{}, 256, 3399, 3).hi, LAZY_OFF_HI);
+    EXPECT_EQ(lazy_bounds(-VALUE_INFINITE, VALUE_INFINITE, 256, 3399, 3).lo, LAZY_OFF_LO);
+    EXPECT_EQ(lazy_bounds(-VALUE_INFINITE, VALUE_INFINITE, 256, 3399, 3).hi, LAZY_OFF_HI);
 
     // Node with D = +5 (White up a rook): lazy at root score +25, full evaluation at +400.
     Position pos;
@@ -266,6 +266,12 @@ TEST(EvalScore, LazyBounds) {
     EXPECT_EQ(lazy, ((3399 * 5 + mat_value) >> 5) + 3);
     EXPECT_NE(lazy, full);
     EXPECT_EQ(ev.evaluate(pos, LazyWindow::around(400)), full);
+    // The same node with Black to move: the window is in the side to move's view (root +25 for White
+    // = -25 for Black); material-only value seen from Black, floor in Black's view.
+    Position bp;
+    ASSERT_TRUE(bp.set_fen("4k3/pppp4/8/8/8/8/PPPP4/R3K3 b - - 0 1"));
+    EXPECT_EQ(ev.evaluate(bp, LazyWindow::from_root(25, WHITE, BLACK)), ((-(3399 * 5 + mat_value)) >> 5) + 3);
+    EXPECT_EQ(ev.evaluate(bp, LazyWindow::from_root(400, WHITE, BLACK)), ev.evaluate(bp));
     ev.set_lazy(false);
     EXPECT_EQ(ev.evaluate(pos, LazyWindow::around(25)), full);
 }
