@@ -275,3 +275,19 @@ TEST(EvalScore, LazyBounds) {
     ev.set_lazy(false);
     EXPECT_EQ(ev.evaluate(pos, LazyWindow::around(25)), full);
 }
+
+TEST(EvalScore, FullEvaluationByHand) {
+    // K+P v K, e2, White to move. Material 3399, mat_value 0. PST pawn e2 (181, -97); kings cancel.
+    // e2 isolated on an open file (-923, -324); passed, r = 1: (0, 146); pawn ending: not
+    // unstoppable (Black Ke8 in the square), no king passer; distance terms are 0 at r = 1.
+    // op = 3399 + 181 - 923 = 2657; eg = 3399 - 97 - 324 + 146 = 3124; phase 64, W = (0, 256):
+    // (3124 * 256) >> 13 = 97; + 3 tempo = 100. Black to move: floor(-97.62) = -98, + 3 = -95.
+    Value w, b;
+    Trace t = trace_of("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", &w);
+    EXPECT_EQ(t.op, 2657);
+    EXPECT_EQ(t.eg, 3124);
+    EXPECT_EQ(int(t.mat.phase), 64);
+    EXPECT_EQ(w, 100);
+    trace_of("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", &b);
+    EXPECT_EQ(b, -95);
+}
