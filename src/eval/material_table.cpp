@@ -33,7 +33,7 @@ MatEntry compute_material_entry(const Weights& w, const MaterialCounts& c) {
     if (c.wq + c.wr + c.wn == 0 && c.bq + c.br + c.bn == 0 && c.wb == 1 && c.bb == 1 && c.wp - c.bp >= -2 &&
         c.wp - c.bp <= 2)
         e.flags |= DRAW_BISHOP_FLAG;
-    e.phase = std::uint8_t(material_phase(c.wn + c.bn + c.wb + c.bb, c.wr + c.br, c.wq + c.bq));
+    e.phase = std::uint8_t(material_phase(w, c.wn + c.bn + c.wb + c.bb, c.wr + c.br, c.wq + c.bq));
     e.lazy = 0;  // Rybka's 1106 lazy configurations are unknown (§16); the mechanism stays in place
     e.value = imbalance_side(w, c.wq, c.wr, c.wb, c.wn, c.wp) - imbalance_side(w, c.bq, c.br, c.bb, c.bn, c.bp);
     return e;

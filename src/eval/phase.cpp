@@ -4,11 +4,11 @@
 
 namespace quince::eval {
 
-int material_phase(int minors, int rooks, int queens) {
-    // Fruit: PawnPhase 0, Knight/Bishop 1, Rook 2, Queen 4, TotalPhase 24 (§3.1).
-    int p = 24 - minors - 2 * rooks - 4 * queens;
+int material_phase(const Weights& w, int minors, int rooks, int queens) {
+    // Fruit: PawnPhase 0, Knight/Bishop 1, Rook 2, Queen 4, TotalPhase 24 (§3.1); rounded to 0..256.
+    int p = w.phase_total - w.phase_minor * minors - w.phase_rook * rooks - w.phase_queen * queens;
     if (p < 0) p = 0;
-    int phase256 = (p * 256 + 12) / 24;
+    int phase256 = (p * 256 + w.phase_total / 2) / w.phase_total;
     return phase256 / 4;  // Rybka keeps 0..64 in one byte
 }
 

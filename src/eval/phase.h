@@ -7,7 +7,7 @@
 namespace quince::eval {
 
 // Phase 0..64 from the piece counts of both sides together (§3.1); negative raw phase clamps to 0.
-int material_phase(int minors, int rooks, int queens);
+int material_phase(const Weights& w, int minors, int rooks, int queens);
 // Fills W[ph] = {op weight, eg weight} for the chosen curve (§3.2).
 void build_interpolation(PhaseCurve curve, int W[65][2]);
 

@@ -37,6 +37,11 @@ Weights make_rybka1() {
 
     // §3.2: Rybka 1.0's table is unknown; linear (2.3.2a's shape) is the fully specified choice.
     w.phase_curve = PhaseCurve::Linear;
+    // §3.1: Fruit's phase weights (pawns 0), copied by Rybka; the result is divided by 4 (0..64).
+    w.phase_minor = 1;
+    w.phase_rook = 2;
+    w.phase_queen = 4;
+    w.phase_total = 24;
 
     // §4.1 PST weights (seed 001/003; reproduce all 768 values of seed 003 §3).
     w.pawn_file_opening = 181;
@@ -113,6 +118,7 @@ Weights make_rybka1() {
     w.passed_free_minmax = {0, 1000};
     w.att_distance_minmax = {0, 650};
     w.def_distance_minmax = {0, 1295};
+    w.passer_bonus = {0, 0, 0, 26, 77, 154, 256, 256};  // §10.4 (rank-8 entry 256, unused)
     w.unstoppable_passer = 25600;  // 800 cp * 32
 
     // §11 patterns.
@@ -129,9 +135,8 @@ Weights make_rybka1() {
 }
 
 // Rybka's precomputed passer arrays: min + ((max - min) * Bonus[r]) / 256, no +128 rounding (§10.4).
-void rybka_quad(const std::array<int, 2>& mm, int out[8]) {
-    static constexpr int Bonus[8] = {0, 0, 0, 26, 77, 154, 256, 256};
-    for (int r = 0; r < 8; ++r) out[r] = mm[0] + ((mm[1] - mm[0]) * Bonus[r]) / 256;
+void rybka_quad(const std::array<int, 8>& bonus, const std::array<int, 2>& mm, int out[8]) {
+    for (int r = 0; r < 8; ++r) out[r] = mm[0] + ((mm[1] - mm[0]) * bonus[r]) / 256;
 }
 
 std::unique_ptr<Profile> build(const Weights& w, bool simple) {
@@ -147,15 +152,15 @@ std::unique_ptr<Profile> build(const Weights& w, bool simple) {
     p->mob_packed[4] = pack(w.mob_rook_op, w.mob_rook_eg);
     p->mob_packed[5] = pack(w.mob_queen_op, w.mob_queen_eg);
     build_interpolation(w.phase_curve, p->interp);
-    rybka_quad(w.candidate_op_minmax, p->cand_op);
-    rybka_quad(w.candidate_eg_minmax, p->cand_eg);
-    rybka_quad(w.passed_op_minmax, p->passed_op);
-    rybka_quad(w.passed_eg_minmax, p->passed_eg);
-    rybka_quad(w.unblocked_own_minmax, p->unblocked_own);
-    rybka_quad(w.unblocked_opp_minmax, p->unblocked_opp);
-    rybka_quad(w.passed_free_minmax, p->passed_free);
-    rybka_quad(w.att_distance_minmax, p->att_dist);
-    rybka_quad(w.def_distance_minmax, p->def_dist);
+    rybka_quad(w.passer_bonus, w.candidate_op_minmax, p->cand_op);
+    rybka_quad(w.passer_bonus, w.candidate_eg_minmax, p->cand_eg);
+    rybka_quad(w.passer_bonus, w.passed_op_minmax, p->passed_op);
+    rybka_quad(w.passer_bonus, w.passed_eg_minmax, p->passed_eg);
+    rybka_quad(w.passer_bonus, w.unblocked_own_minmax, p->unblocked_own);
+    rybka_quad(w.passer_bonus, w.unblocked_opp_minmax, p->unblocked_opp);
+    rybka_quad(w.passer_bonus, w.passed_free_minmax, p->passed_free);
+    rybka_quad(w.passer_bonus, w.att_distance_minmax, p->att_dist);
+    rybka_quad(w.passer_bonus, w.def_distance_minmax, p->def_dist);
     build_shelter_storm(w, p->shelter_table, p->storm_table);
     build_material_table(w, p->material);
     return p;

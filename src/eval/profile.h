@@ -32,6 +32,7 @@ struct Weights {
     int queen_rook_redundancy; // queen together with at least one rook
 
     // ---- Phase / interpolation (§3) ----
+    int phase_minor, phase_rook, phase_queen, phase_total;  // Fruit's KnightPhase=BishopPhase, RookPhase, ...
     PhaseCurve phase_curve;
 
     // ---- PST generator (§4.1) ----
@@ -73,6 +74,7 @@ struct Weights {
     std::array<int, 2> passed_op_minmax, passed_eg_minmax;
     std::array<int, 2> unblocked_own_minmax, unblocked_opp_minmax, passed_free_minmax;
     std::array<int, 2> att_distance_minmax, def_distance_minmax;
+    std::array<int, 8> passer_bonus;  // Fruit's Bonus[] shape for quad(), by relative rank (§10.4)
     int unstoppable_passer;  // also the king-passer bonus (one bonus, §15 item 10)
 
     // ---- Patterns (§11) ----

@@ -97,7 +97,7 @@ TEST(EvalMaterial, OverLimitComputedNotAliased) {
     // Three white knights: index carries into a black knight; computed entry sees 3 knights.
     ASSERT_TRUE(pos.set_fen("4k3/8/8/8/8/8/8/1NN1K1N1 w - - 0 1"));
     EXPECT_FALSE(pos.material_in_table());
-    EXPECT_EQ(int(material_entry(P(), pos).phase), material_phase(3, 0, 0));
+    EXPECT_EQ(int(material_entry(P(), pos).phase), material_phase(P().w, 3, 0, 0));
     EXPECT_EQ(material_index_of({0, 0, 0, 0, 0, 0, 3, 0, 0, 0}), material_index_of({0, 0, 0, 0, 0, 0, 0, 1, 0, 0}));
     EXPECT_EQ(material_index_of({0, 0, 0, 0, 0, 0, 0, 3, 8, 8}), 236196);  // outside the table
 }
@@ -131,9 +131,9 @@ TEST(EvalMaterial, ImbalanceModelAntisymmetric) {
 TEST(EvalPhase, FruitFormulaDividedByFour) {
     // §3.1 table: p = 0..24 -> phase.
     const int want[25] = {0, 2, 5, 8, 10, 13, 16, 18, 21, 24, 26, 29, 32, 34, 37, 40, 42, 45, 48, 50, 53, 56, 58, 61, 64};
-    for (int p = 0; p <= 24; ++p) EXPECT_EQ(material_phase(24 - p, 0, 0), want[p]) << p;
-    EXPECT_EQ(material_phase(8, 8, 4), 0);  // negative raw phase clamps to 0
-    EXPECT_EQ(material_phase(0, 2, 2), 32);  // p = 24 - 2*2 - 4*2 = 12 -> 128 / 4
+    for (int p = 0; p <= 24; ++p) EXPECT_EQ(material_phase(P().w, 24 - p, 0, 0), want[p]) << p;
+    EXPECT_EQ(material_phase(P().w, 8, 8, 4), 0);  // negative raw phase clamps to 0
+    EXPECT_EQ(material_phase(P().w, 0, 2, 2), 32);  // p = 24 - 2*2 - 4*2 = 12 -> 128 / 4
 }
 
 TEST(EvalPhase, InterpolationTables) {
