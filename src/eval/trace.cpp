@@ -121,7 +121,8 @@ std::string trace_json(const Position& pos, const std::string& profile) {
     }
     const Trace& t = r.t;
     auto num = [](double v) { return fmt("%.5f", v); };
-    os << "  \"units\": \"centipawns (internal units / 32); cp = term mixed by phase, White's view\",\n";
+    os << "  \"units\": \"centipawns (internal units / 32); cp = term mixed by phase and scale, White's view; "
+          "final_cp = side to move's view\",\n";
     os << "  \"terms\": [\n";
     for (int i = 0; i < TERM_NB; ++i) {
         const int* wv = t.v[i][WHITE];
@@ -141,9 +142,14 @@ std::string trace_json(const Position& pos, const std::string& profile) {
     os << "  \"lazy\": " << (t.lazy ? "true" : "false") << ",\n";
     os << "  \"scale\": " << (t.ocb ? "0.5" : "1") << ",\n";
     os << "  \"op\": " << t.op << ", \"eg\": " << t.eg << ",\n";
+    // Sum of terms[].cp + adjustments[].cp == final_cp_white_view exactly (up to the printed decimals).
+    const int sign = r.stm == WHITE ? 1 : -1;
+    os << "  \"adjustments\": [{\"name\": \"rounding\", \"cp\": " << num(r.rounding())
+       << "}, {\"name\": \"tempo\", \"cp\": " << sign * r.tempo << "}],\n";
     os << "  \"rounding_cp\": " << num(r.rounding()) << ",\n";
     os << "  \"white_cp\": " << t.white_cp << ",\n";
     os << "  \"tempo_cp\": " << r.tempo << ",\n";
+    os << "  \"final_cp_white_view\": " << sign * t.final_cp << ",\n";
     os << "  \"final_cp\": " << t.final_cp << "\n}\n";
     return os.str();
 }

@@ -144,6 +144,7 @@ TEST(EvalProperties, TraceJsonFinalMatches) {
     const std::string js = trace_json(p, "rybka1");
     EXPECT_NE(js.find("\"final_cp\": " + std::to_string(ev.evaluate(p))), std::string::npos) << js;
     EXPECT_NE(js.find("\"material_index\": " + std::to_string(p.material_index())), std::string::npos);
+    EXPECT_NE(js.find("\"final_cp_white_view\": " + std::to_string(p.side_to_move() == WHITE ? ev.evaluate(p) : -ev.evaluate(p))), std::string::npos);
     const std::string txt = trace_text(p, "rybka1");
     EXPECT_NE(txt.find("final score: " + std::to_string(ev.evaluate(p)) + " cp"), std::string::npos) << txt;
     EXPECT_NE(trace_json(p, "nope").find("error"), std::string::npos);
