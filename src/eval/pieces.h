@@ -91,6 +91,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         acc.template add<C>(T_PST_QUEEN, unpack_op(pQ), unpack_eg(pQ));
         acc.template add<C>(T_PST_KING, unpack_op(pK), unpack_eg(pK));
     } else {
+        // Untraced: one unpack for all of them (the term label is irrelevant without a trace).
         const std::int64_t sum = mob + pN + pB + pR + pQ + pK;
         acc.template add<C>(T_MOBILITY, unpack_op(sum), unpack_eg(sum));
     }
