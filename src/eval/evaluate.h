@@ -1,36 +1,80 @@
 // The evaluation entry point the search calls. One Evaluator per search thread: it owns the
 // thread's caches (pawn hash), so threads never share mutable evaluation state.
+//
+// Profiles: "rybka1" (default; Rybka 1.0 Beta evaluation, spec /work/shared/spec/eval.md),
+// "rybka1-curve" (same with the experimental three-section phase curve), "simple" (the baseline
+// material + PST evaluation). See profile_names().
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "board/position.h"
 
 namespace quince::eval {
 
-// Bounds for lazy evaluation, in centipawns from the side to move's view. When the quick part of
-// the evaluation is outside [lower - margin, upper + margin] the full evaluation may be skipped.
+// Lazy-evaluation window, in centipawns from the SIDE TO MOVE's point of view at the node being
+// evaluated (the evaluation converts it to White's view itself). Default: disabled.
+// Rybka 1.0 (spec §12.3): after each completed root iteration of depth >= 6 the search takes the root
+// score and passes, at every node, lower = upper = that score seen from the node's side to move
+// (`LazyWindow::from_root(root_score, root_side, pos.side_to_move())`); before the first such
+// iteration, and at every new search, it passes the default (disabled) window. The evaluation turns
+// the bounds into its own units (pawn units of the material difference D, through 1/32 cp and the
+// phase weights, exact integers) and returns the material-only value when
+// D <= floor(q(lower)) - margin or D >= ceil(q(upper)) + margin (White's view; margin 3 in rybka1).
+// Nothing is mixed between centipawns and 1/32 cp (Rybka 1.0's bug is not reproduced).
 struct LazyWindow {
     Value lower = -VALUE_INFINITE;
     Value upper = VALUE_INFINITE;
+
+    static constexpr LazyWindow around(Value score) { return {score, score}; }
+    static constexpr LazyWindow from_root(Value root_score, Color root_side, Color node_side) {
+        return around(root_side == node_side ? root_score : -root_score);
+    }
+    constexpr bool active() const { return lower > -VALUE_INFINITE || upper < VALUE_INFINITE; }
 };
+
+struct Trace;
 
 class Evaluator {
 public:
     Evaluator();
+    explicit Evaluator(const std::string& profile);  // falls back to the default for unknown names
     ~Evaluator();
     Evaluator(const Evaluator&) = delete;
     Evaluator& operator=(const Evaluator&) = delete;
 
-    // Score in centipawns relative to the side to move.
+    // Score in centipawns relative to the side to move (tempo included).
     Value evaluate(const Position& pos, const LazyWindow& window = {});
+    // Same evaluation with every term recorded (same code path, template switch).
+    Value evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window = {});
     void clear();  // empty the caches (ucinewgame)
+
+    // Select the weight profile; false (and no change) for an unknown name. Clears the pawn hash.
+    bool set_profile(const std::string& name);
+    const std::string& profile() const;
+    // Global switch for lazy evaluation (window and material-table lazy flag). Default on.
+    void set_lazy(bool on);
+    bool lazy() const;
 
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+// Names for the UCI combo option EvalProfile; the first one is the default.
+std::vector<std::string> profile_names();
+std::string default_profile();
+
+// Human-readable table of every term (white, black, total; opening and endgame; centipawns), then
+// phase, material index and entry, lazy flag, scale factor and final score.
+std::string trace_text(const Position& pos, const std::string& profile);
+// JSON: one object per term with mg/eg per colour, phase, material_index, final_cp; the interpolated
+// "cp" contributions of the terms plus the listed adjustments sum to final_cp exactly.
+std::string trace_json(const Position& pos, const std::string& profile);
+// `quince eval [--json] [--profile NAME] "<FEN>"` (argv[0] = "eval" or the program name, see .cpp).
+int run_eval_cli(int argc, char** argv);
 
 // The simple material + piece-square evaluation (the core issue's baseline), kept for comparison.
 Value simple_evaluate(const Position& pos);

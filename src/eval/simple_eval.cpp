@@ -51,11 +51,4 @@ Value simple_evaluate(const Position& pos) {
     return (pos.side_to_move() == WHITE ? score : -score) + 10;  // small tempo bonus
 }
 
-struct Evaluator::Impl {};
-
-Evaluator::Evaluator() : impl_(std::make_unique<Impl>()) {}
-Evaluator::~Evaluator() = default;
-Value Evaluator::evaluate(const Position& pos, const LazyWindow&) { return simple_evaluate(pos); }
-void Evaluator::clear() {}
-
 }  // namespace quince::eval

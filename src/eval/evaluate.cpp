@@ -1,0 +1,184 @@
+// Assembly of the Rybka 1.0 Beta evaluation in the seeds' order (spec §14):
+// material entry -> lazy test -> material + PST -> White pieces (attacks, mobility, rooks/queens,
+// king attack) -> pawn entry -> Black pieces -> king shelter -> passers -> patterns ->
+// opposite-bishop halving -> phase interpolation -> side to move + tempo.
+// (The additions commute; only the halving and the final shift are order-sensitive.)
+#include "eval/evaluate.h"
+
+#include <cstdint>
+
+#include "eval/king.h"
+#include "eval/material_table.h"
+#include "eval/passers.h"
+#include "eval/patterns.h"
+#include "eval/pieces.h"
+#include "eval/score.h"
+#include "eval/terms.h"
+
+namespace quince::eval {
+
+namespace {
+
+int material_units(const Position& pos, Color c) {
+    int u = 0;
+    for (PieceType pt = PAWN; pt <= QUEEN; ++pt) u += pos.count(c, pt) * MATERIAL_UNITS[pt];
+    return u;
+}
+
+}  // namespace
+
+struct Evaluator::Impl {
+    const Profile* prof = nullptr;
+    std::string name;
+    bool lazy_on = true;
+    PawnHash pawns;
+
+    // Lazy bounds in D units, cached for the last White-view window (it changes once per iteration).
+    Value cached_lower = 0, cached_upper = 0;
+    int cached_wsum = -1;
+    int lazy_lo = 0, lazy_hi = 0;
+
+    void update_lazy_bounds(Value white_lower, Value white_upper, int wsum) {
+        if (white_lower == cached_lower && white_upper == cached_upper && wsum == cached_wsum) return;
+        cached_lower = white_lower;
+        cached_upper = white_upper;
+        cached_wsum = wsum;
+        const LazyBounds b = lazy_bounds(white_lower, white_upper, wsum, prof->w.pawn_unit, prof->w.lazy_margin);
+        lazy_lo = b.lo;
+        lazy_hi = b.hi;
+    }
+
+    template <bool T>
+    Value run(const Position& pos, const LazyWindow& win, Trace* tr);
+};
+
+template <bool T>
+Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr) {
+    const Profile& P = *prof;
+    const Weights& w = P.w;
+    const Color stm = pos.side_to_move();
+    const int sign = stm == WHITE ? 1 : -1;
+
+    EvalState st;
+    st.prof = &P;
+    st.pos = &pos;
+    st.mat = material_entry(P, pos);
+    const int D = pos.material_balance();
+    const int mat = w.pawn_unit * D + st.mat.value;
+    const int* W = P.interp[st.mat.phase];
+    if constexpr (T) {
+        for (Color c : {WHITE, BLACK}) {
+            const int m = w.pawn_unit * material_units(pos, c);
+            const int i = imbalance_side(w, pos.count(c, QUEEN), pos.count(c, ROOK), pos.count(c, BISHOP),
+                                         pos.count(c, KNIGHT), pos.count(c, PAWN));
+            tr->v[T_MATERIAL][c][0] = tr->v[T_MATERIAL][c][1] = m;
+            tr->v[T_IMBALANCE][c][0] = tr->v[T_IMBALANCE][c][1] = i;
+        }
+        tr->mat = st.mat;
+        tr->material_index = pos.material_index();
+        tr->in_table = pos.material_in_table();
+        tr->w0 = W[0];
+        tr->w1 = W[1];
+    }
+
+    // Lazy evaluation (§12.3): material only. Floor applied in the side to move's view (§1 symmetry).
+    if (lazy_on) {
+        bool lazy = st.mat.lazy;
+        if (!lazy && win.active()) {
+            // Window to White's view: negate and swap when Black is to move.
+            if (stm == WHITE) update_lazy_bounds(win.lower, win.upper, W[0] + W[1]);
+            else update_lazy_bounds(win.upper >= VALUE_INFINITE ? -VALUE_INFINITE : -win.upper,
+                                    win.lower <= -VALUE_INFINITE ? VALUE_INFINITE : -win.lower, W[0] + W[1]);
+            lazy = D <= lazy_lo || D >= lazy_hi;
+        }
+        if (lazy) {
+            const Value v = ((sign * mat) >> 5) + w.tempo;
+            if constexpr (T) {
+                tr->lazy = true;
+                tr->op = tr->eg = tr->op_before_scale = tr->eg_before_scale = mat;
+                tr->white_cp = sign * (v - w.tempo);
+                tr->final_cp = v;
+            }
+            return v;
+        }
+    }
+
+    Acc<T> acc;
+    acc.tr = tr;
+    acc.op = acc.eg = mat;
+
+    eval_pieces<WHITE, T>(st, acc);
+    const PawnEntry& pe = pawns.probe(P, pos);
+    st.pawn = &pe;
+    acc.template add<WHITE>(T_PST_PAWN, pe.pst_op[WHITE], pe.pst_eg[WHITE]);
+    acc.template add<BLACK>(T_PST_PAWN, pe.pst_op[BLACK], pe.pst_eg[BLACK]);
+    acc.template add<WHITE>(T_PAWNS, pe.op[WHITE], pe.eg[WHITE]);
+    acc.template add<BLACK>(T_PAWNS, pe.op[BLACK], pe.eg[BLACK]);
+    eval_pieces<BLACK, T>(st, acc);
+    eval_king_shelter<BLACK, T>(st, acc);
+    eval_king_shelter<WHITE, T>(st, acc);
+    eval_passers<WHITE, T>(st, acc);
+    eval_passers<BLACK, T>(st, acc);
+    eval_patterns<WHITE, T>(st, acc);
+    eval_patterns<BLACK, T>(st, acc);
+
+    int op = acc.op, eg = acc.eg;
+    if constexpr (T) tr->op_before_scale = op, tr->eg_before_scale = eg;
+    // §12.1 opposite-coloured bishops: halve before interpolation, C division (symmetric).
+    if (w.ocb_halving && (st.mat.flags & DRAW_BISHOP_FLAG)) {
+        const Bitboard b = pos.pieces(BISHOP);
+        if ((b & LIGHT_SQUARES) && (b & DARK_SQUARES)) {
+            op = ocb_halve(op), eg = ocb_halve(eg);
+            if constexpr (T) tr->ocb = true;
+        }
+    }
+    // §1: (op*W0 + eg*W1) >> 13, floor taken in the side to move's view (Quince's symmetry decision).
+    const Value s = interpolate_stm(op, eg, W[0], W[1], stm);
+    const Value v = s + w.tempo;
+    if constexpr (T) {
+        tr->op = op;
+        tr->eg = eg;
+        tr->white_cp = sign * s;
+        tr->final_cp = v;
+    }
+    return v;
+}
+
+Evaluator::Evaluator() : impl_(std::make_unique<Impl>()) { set_profile(default_profile()); }
+Evaluator::Evaluator(const std::string& profile) : Evaluator() { set_profile(profile); }
+Evaluator::~Evaluator() = default;
+
+Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
+    if (impl_->prof->simple) [[unlikely]]
+        return simple_evaluate(pos);
+    return impl_->run<false>(pos, window, nullptr);
+}
+
+Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
+    trace = Trace{};
+    if (impl_->prof->simple) {
+        trace.final_cp = simple_evaluate(pos);
+        return trace.final_cp;
+    }
+    return impl_->run<true>(pos, window, &trace);
+}
+
+void Evaluator::clear() { impl_->pawns.clear(); }
+
+bool Evaluator::set_profile(const std::string& name) {
+    const Profile* p = find_profile(name);
+    if (!p) return false;
+    impl_->prof = p;
+    impl_->name = name;
+    impl_->cached_wsum = -1;
+    impl_->pawns.clear();
+    return true;
+}
+
+const std::string& Evaluator::profile() const { return impl_->name; }
+void Evaluator::set_lazy(bool on) { impl_->lazy_on = on; }
+bool Evaluator::lazy() const { return impl_->lazy_on; }
+
+std::string default_profile() { return "rybka1"; }
+
+}  // namespace quince::eval

@@ -1,0 +1,25 @@
+// King shelter and storm in the main evaluation (spec §7.2 combination): the penalty of the king's
+// wing, averaged with the best wing the king can still castle to. Opening only; evaluated for C's king
+// when the opponent has a queen and another piece. (The attack part is computed in pieces.h from the
+// same attack sets as mobility.)
+#pragma once
+
+#include <algorithm>
+
+#include "eval/terms.h"
+
+namespace quince::eval {
+
+template <Color C, bool T>
+inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
+    if (!(st.mat.cflags & (C == WHITE ? MAT_WHITE_KING_FLAG : MAT_BLACK_KING_FLAG))) return;
+    const Position& pos = *st.pos;
+    const std::uint16_t* pen = st.pawn->shelter[C];
+    const int p1 = pen[KING_WING[file_of(pos.king_square(C))]];
+    int p2 = p1;
+    if (pos.can_castle(C == WHITE ? WHITE_OO : BLACK_OO)) p2 = std::min(p2, int(pen[2]));
+    if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO)) p2 = std::min(p2, int(pen[0]));
+    acc.template add<C>(T_SHELTER, -((p1 + p2) >> 1), 0);
+}
+
+}  // namespace quince::eval

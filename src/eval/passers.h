@@ -1,0 +1,54 @@
+// Dynamic passed-pawn terms (spec §10), evaluated after both piece loops because the free-path test
+// needs both attack sets. Works on the board seen from C (rel<C>), so one code path serves both colours.
+#pragma once
+
+#include "eval/terms.h"
+
+namespace quince::eval {
+
+template <Color C, bool T>
+inline void eval_passers(const EvalState& st, Acc<T>& acc) {
+    constexpr Color Them = ~C;
+    std::uint8_t files = st.pawn->passed_files[C];
+    if (!files) return;
+    const Position& pos = *st.pos;
+    const Profile& prof = *st.prof;
+    const Weights& w = prof.w;
+    const Bitboard ownP = rel<C>(pos.pieces(C, PAWN));
+    const Bitboard ownAll = rel<C>(pos.pieces(C)), oppAll = rel<C>(pos.pieces(Them));
+    const Bitboard attOwn = rel<C>(st.att[C]), attOpp = rel<C>(st.att[Them]);
+    const Square ownK = relative_square(C, pos.king_square(C)), oppK = relative_square(C, pos.king_square(Them));
+    // Defender with king and pawns only: unstoppable / king-escorted passer instead of the path terms.
+    const bool pawn_ending = (pos.pieces(Them) ^ pos.pieces(Them, PAWN, KING)) == 0;
+    const bool them_to_move = pos.side_to_move() == Them;
+
+    int op = 0, eg = 0;
+    while (files) {
+        const int f = std::countr_zero(unsigned(files));
+        files &= files - 1;
+        const Square sq = msb(ownP & file_bb(File(f)));  // most advanced pawn of the file
+        const int r = sq >> 3;
+        const Bitboard path = PAWN_MASKS.fwd[sq];
+        const Square stop = sq + 8, promo = Square(56 + f);
+        op += prof.passed_op[r];
+        eg += prof.passed_eg[r];
+        if (pawn_ending) {
+            // Fruit's unstoppable_passer: rule of the square, double step from rank 2.
+            const int R = r + 1 == 2 ? 3 : r + 1;
+            const int moves = 8 - R + (them_to_move ? 1 : 0);
+            if ((path & ownAll) == 0 && distance(oppK, promo) > moves)
+                eg += w.unstoppable_passer;
+            else if (distance(ownK, promo) <= 1 && distance(ownK, sq) <= 1 &&
+                     (file_of(ownK) != f || (f != FILE_A && f != FILE_H)))
+                eg += w.unstoppable_passer;  // king passer: one bonus (§15 item 10)
+        } else {
+            if ((path & ownAll) == 0) eg += prof.unblocked_own[r];
+            if ((path & oppAll) == 0) eg += prof.unblocked_opp[r];
+            if ((path & attOpp & ~attOwn) == 0) eg += prof.passed_free[r];  // SEE approximation
+        }
+        eg += distance(oppK, stop) * prof.def_dist[r] - distance(ownK, stop) * prof.att_dist[r];
+    }
+    acc.template add<C>(T_PASSERS, op, eg);
+}
+
+}  // namespace quince::eval

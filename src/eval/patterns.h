@@ -1,0 +1,30 @@
+// Patterns (spec §11): trapped bishop (bitboard form, once per side), blocked bishop, blocked rook.
+// Written for White on the board seen from C.
+#pragma once
+
+#include "eval/terms.h"
+
+namespace quince::eval {
+
+template <Color C, bool T>
+inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
+    constexpr Color Them = ~C;
+    const Position& pos = *st.pos;
+    const Weights& w = st.prof->w;
+    const Bitboard B = rel<C>(pos.pieces(C, BISHOP)), R = rel<C>(pos.pieces(C, ROOK));
+    const Bitboard P = rel<C>(pos.pieces(C, PAWN)), K = rel<C>(pos.pieces(C, KING));
+    const Bitboard oppP = rel<C>(pos.pieces(Them, PAWN)), occ = rel<C>(pos.pieces());
+    // Bishop on a6/a7/b8 shut in by a pawn on b5/b6/c7 (>> 7), h6/h7/g8 by g5/g6/f7 (>> 9).
+    constexpr Bitboard TRAP_A = 0x0004020200000000ULL;  // b5, b6, c7
+    constexpr Bitboard TRAP_H = 0x0020404000000000ULL;  // g5, g6, f7 (§15 item 9)
+    int op = 0, eg = 0;
+    if (((B >> 7) & oppP & TRAP_A) || ((B >> 9) & oppP & TRAP_H)) op -= w.trapped_bishop_op, eg -= w.trapped_bishop_eg;
+    if ((B & square_bb(SQ_C1)) && (P & square_bb(SQ_D2)) && (occ & square_bb(SQ_D3))) op -= w.blocked_bishop_op;
+    if ((B & square_bb(SQ_F1)) && (P & square_bb(SQ_E2)) && (occ & square_bb(SQ_E3))) op -= w.blocked_bishop_op;
+    constexpr Bitboard ROOK_Q = 0x103, KING_Q = 0x6, ROOK_K = 0x80C0, KING_K = 0x60;  // a1 b1 a2 / b1 c1 ...
+    if ((R & ROOK_Q) && (K & KING_Q)) op -= w.blocked_rook_op;
+    if ((R & ROOK_K) && (K & KING_K)) op -= w.blocked_rook_op;
+    acc.template add<C>(T_PATTERNS, op, eg);
+}
+
+}  // namespace quince::eval

@@ -1,0 +1,118 @@
+#include "eval/pawns.h"
+
+namespace quince::eval {
+
+namespace {
+
+constexpr Bitboard sq_if(int f, int r) { return (f >= 0 && f < 8 && r >= 0 && r < 8) ? (1ULL << (r * 8 + f)) : 0; }
+
+constexpr PawnMasks make_masks() {
+    PawnMasks m{};
+    for (int sq = 0; sq < 64; ++sq) {
+        const int f = sq & 7, r = sq >> 3;
+        m.fwd[sq] = m.adjacent[sq] = m.protect[sq] = m.passed[sq] = 0;
+        for (int k = 0; k < 8; ++k) {
+            if (k > r) m.fwd[sq] |= sq_if(f, k);
+            m.adjacent[sq] |= sq_if(f - 1, k) | sq_if(f + 1, k);
+            if (k <= r) m.protect[sq] |= sq_if(f - 1, k) | sq_if(f + 1, k);
+            if (k > r) m.passed[sq] |= sq_if(f - 1, k) | sq_if(f, k) | sq_if(f + 1, k);
+        }
+        m.att1[sq] = sq_if(f - 1, r + 2) | sq_if(f + 1, r + 2);
+        m.att2[sq] = sq_if(f - 1, r + 3) | sq_if(f + 1, r + 3);
+        m.pawn_att[sq] = sq_if(f - 1, r + 1) | sq_if(f + 1, r + 1);
+    }
+    return m;
+}
+
+// Structure of the pawns `own` against `opp`, both in own-perspective coordinates (§5.2).
+void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, int& eg, std::uint8_t& passed_files) {
+    const Weights& w = prof.w;
+    const PawnMasks& M = PAWN_MASKS;
+    op = eg = 0;
+    passed_files = 0;
+    for (Bitboard b = own; b;) {
+        const Square sq = pop_lsb(b);
+        const int f = sq & 7, r = sq >> 3;
+        const bool open = ((own | opp) & M.fwd[sq]) == 0;  // no pawn of either colour in front (Fruit)
+        if (M.fwd[sq] & own) eg -= w.doubled_eg, op -= w.doubled_op;  // Rybka looks ahead: one per extra pawn
+        if ((M.adjacent[sq] & own) == 0) {
+            op -= open ? w.isolated_open_op : w.isolated_op;
+            eg -= w.isolated_eg;
+        } else if ((M.protect[sq] & own) == 0 &&
+                   ((M.att1[sq] & opp) || ((M.att2[sq] & opp) && (M.pawn_att[sq] & own) == 0))) {
+            // Rybka's backward rule: no supporter beside/behind, and the stop square is controlled, or
+            // the square two ahead is controlled and no own pawn stands diagonally in front.
+            op -= open ? w.backward_open_op : w.backward_op;
+            eg -= w.backward_eg;
+        }
+        if ((M.passed[sq] & opp) == 0) {
+            passed_files |= std::uint8_t(1 << f);  // scored dynamically (passers)
+        } else if (open && popcount(M.protect[sq] & own) >= popcount(M.passed[sq] & opp)) {
+            op += prof.cand_op[r];
+            eg += prof.cand_eg[r];
+        }
+    }
+}
+
+int shelter_storm(const Profile& prof, Bitboard own, Bitboard opp, int wing) {
+    return prof.shelter_table[wing_mask(own, wing)] + prof.storm_table[wing_mask(opp, wing)];
+}
+
+template <Color C>
+void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e) {
+    const Bitboard own = rel<C>(pos.pieces(C, PAWN)), opp = rel<C>(pos.pieces(~C, PAWN));
+    int op, eg;
+    pawn_structure(prof, own, opp, op, eg, e.passed_files[C]);
+    e.op[C] = op;
+    e.eg[C] = eg;
+    int po = 0, pe = 0;
+    for (Bitboard b = own; b;) {
+        Square s = pop_lsb(b);
+        po += prof.pst_op[PAWN][s];
+        pe += prof.pst_eg[PAWN][s];
+    }
+    e.pst_op[C] = po;
+    e.pst_eg[C] = pe;
+    for (int wing = 0; wing < 3; ++wing) e.shelter[C][wing] = std::uint16_t(shelter_storm(prof, own, opp, wing));
+}
+
+}  // namespace
+
+const PawnMasks PAWN_MASKS = make_masks();
+
+int wing_mask(Bitboard pawns, int wing) {
+    static constexpr int FIRST_FILE[3] = {0, 3, 5};  // rectangles a-c, d-f, f-h (§7.2, §15 item 7)
+    int m = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int j = 0; j < 3; ++j)
+            if (pawns & (1ULL << ((k + 1) * 8 + FIRST_FILE[wing] + j))) m |= 1 << (3 * k + j);
+    return m;
+}
+
+void build_shelter_storm(const Weights& w, std::vector<std::uint16_t>& shelter, std::vector<std::uint16_t>& storm) {
+    shelter.assign(4096, 0);
+    storm.assign(4096, 0);
+    for (int m = 0; m < 4096; ++m) {
+        int d[3];
+        for (int j = 0; j < 3; ++j) {
+            d[j] = 0;  // 0 = no pawn on relative ranks 2..5 of this file
+            for (int k = 0; k < 4; ++k)
+                if (m >> (3 * k + j) & 1) {
+                    d[j] = k + 1;
+                    break;
+                }
+        }
+        int s = 2 * w.shelter_value[d[1]] + w.shelter_value[d[0]] + w.shelter_value[d[2]];
+        if (s == 0) s = w.weak_back_rank;  // all three pawns unmoved: weak back rank
+        shelter[m] = std::uint16_t(s);
+        storm[m] = std::uint16_t(w.storm_value[d[0]] + w.storm_value[d[1]] + w.storm_value[d[2]]);
+    }
+}
+
+void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e) {
+    e.key = pos.pawn_key();
+    fill_colour<WHITE>(prof, pos, e);
+    fill_colour<BLACK>(prof, pos, e);
+}
+
+}  // namespace quince::eval

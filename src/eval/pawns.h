@@ -1,0 +1,77 @@
+// Pawn structure (spec §5), pawn hash entry (§6) and the king shelter/storm penalties cached per
+// wing (§7.2). Everything is computed from White's point of view; Black's pawns are evaluated on the
+// vertically mirrored board (byte swap), so the two colours share one code path.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "board/position.h"
+#include "eval/profile.h"
+
+namespace quince::eval {
+
+// Board seen from colour C: White unchanged, Black mirrored a1 <-> a8 (colours are swapped by the caller).
+template <Color C>
+constexpr Bitboard rel(Bitboard b) {
+    if constexpr (C == WHITE) return b;
+    else return __builtin_bswap64(b);
+}
+
+// White-perspective pawn masks (§5.1), indexed by square.
+struct PawnMasks {
+    Bitboard fwd[64];        // same file, ranks in front (also the rook "file" mask and the passer path)
+    Bitboard adjacent[64];   // whole files f-1, f+1 (isolated test)
+    Bitboard protect[64];    // files f+-1, same rank or behind
+    Bitboard passed[64];     // files f-1..f+1, ranks in front
+    Bitboard att1[64];       // squares from which an enemy pawn attacks the stop square
+    Bitboard att2[64];       // squares from which an enemy pawn attacks the square two ahead
+    Bitboard pawn_att[64];   // squares this pawn attacks
+};
+extern const PawnMasks PAWN_MASKS;
+
+// Wing of a king file (§7.2): a-c -> 0, d-e -> 1, f-h -> 2.
+constexpr int KING_WING[8] = {0, 0, 0, 1, 1, 2, 2, 2};
+
+struct PawnEntry {
+    Key key;
+    // Per colour, in that colour's own view (positive = good for it).
+    std::int32_t op[2], eg[2];          // structure: doubled, isolated, backward, candidates
+    std::int32_t pst_op[2], pst_eg[2];  // pawn PST sums (cached here because they depend on pawns only)
+    std::uint16_t shelter[2][3];        // king shelter + storm penalty of each colour's king per wing
+    std::uint8_t passed_files[2];       // bit f: colour has a passed pawn on file f
+};
+
+// Fills the entry for pos (key included).
+void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e);
+
+// The 12-bit rectangle masks (§7.2) of pawns `pawns` (White's view) for wing w.
+int wing_mask(Bitboard pawns, int wing);
+// 4096-entry shelter / storm tables (§7.2).
+void build_shelter_storm(const Weights& w, std::vector<std::uint16_t>& shelter, std::vector<std::uint16_t>& storm);
+
+class PawnHash {
+public:
+    explicit PawnHash(int log2_size = 14) : table_(std::size_t(1) << log2_size), mask_((std::size_t(1) << log2_size) - 1) {
+        clear();
+    }
+    void clear() {
+        // key (i + 1) can never be a hit at index i (a hit needs key & mask == i).
+        for (std::size_t i = 0; i < table_.size(); ++i) table_[i].key = Key(i + 1);
+    }
+    const PawnEntry& probe(const Profile& prof, const Position& pos) {
+        Key k = pos.pawn_key();
+        PawnEntry& e = table_[k & mask_];
+        if (e.key != k) [[unlikely]]
+            compute_pawn_entry(prof, pos, e);
+        return e;
+    }
+    std::size_t size() const { return table_.size(); }
+
+private:
+    std::vector<PawnEntry> table_;
+    std::size_t mask_;
+};
+
+}  // namespace quince::eval

@@ -1,0 +1,110 @@
+// Piece terms (spec §7.1 attack counting, §8 mobility, §9 rook files and 7th rank): one pass over
+// colour C's pieces builds the attack sets used by mobility, king attack and the passer free-path test.
+#pragma once
+
+#include <algorithm>
+
+#include "eval/terms.h"
+
+namespace quince::eval {
+
+template <Color C, bool T>
+inline void eval_pieces(EvalState& st, Acc<T>& acc) {
+    constexpr Color Them = ~C;
+    const Position& pos = *st.pos;
+    const Profile& prof = *st.prof;
+    const Weights& w = prof.w;
+    const Bitboard own = pos.pieces(C), occ = pos.pieces();
+    const Bitboard ownP = pos.pieces(C, PAWN), oppP = pos.pieces(Them, PAWN);
+    const Bitboard oppK = pos.pieces(Them, KING);
+    // The king's neighbours, not its square (§7.1). (& 63: a king is always present; tells the compiler.)
+    const Bitboard zone = king_attacks(Square(lsb(oppK) & 63));
+    // King safety of the opponent is evaluated when C has a queen and another piece (§2.3).
+    const bool ks = st.mat.cflags & (C == WHITE ? MAT_BLACK_KING_FLAG : MAT_WHITE_KING_FLAG);
+    const Bitboard rank7 = rank_bb(relative_rank(C, RANK_7)), rank8 = rank_bb(relative_rank(C, RANK_8));
+    const bool seventh_target = (oppP & rank7) || (oppK & rank8);
+
+    Bitboard att = pawn_attacks_bb<C>(ownP);
+    int count = (att & zone) ? 1 : 0;  // all pawns together count once, no weight
+    int weight = 0;
+    std::int64_t mob = 0;                         // packed (op, eg), see pack()
+    std::int64_t pN = 0, pB = 0, pR = 0, pQ = 0;  // PST per piece type, packed
+
+    for (Bitboard b = pos.pieces(C, KNIGHT); b;) {
+        const Square s = pop_lsb(b);
+        pN += prof.pst_packed[KNIGHT][relative_square(C, s)];
+        const Bitboard a = knight_attacks(s);
+        att |= a;
+        if (a & zone) ++count, weight += w.king_attack_unit_knight;
+        const int m = popcount(a & ~own);
+        mob += m * prof.mob_packed[KNIGHT];
+    }
+    for (Bitboard b = pos.pieces(C, BISHOP); b;) {
+        const Square s = pop_lsb(b);
+        pB += prof.pst_packed[BISHOP][relative_square(C, s)];
+        const Bitboard a = bishop_attacks(s, occ);
+        att |= a;
+        if (a & zone) ++count, weight += w.king_attack_unit_bishop;
+        const int m = popcount(a & ~own);
+        mob += m * prof.mob_packed[BISHOP];
+    }
+    for (Bitboard b = pos.pieces(C, ROOK); b;) {
+        const Square s = pop_lsb(b);
+        pR += prof.pst_packed[ROOK][relative_square(C, s)];
+        const Bitboard a = rook_attacks(s, occ);
+        att |= a;
+        if (a & zone) ++count, weight += w.king_attack_unit_rook;
+        const int m = popcount(a & ~own);
+        mob += m * prof.mob_packed[ROOK];
+
+        // Files (§9.1): only pawns in front of the rook matter.
+        const Bitboard F = PAWN_MASKS.fwd[relative_square(C, s)];
+        const Bitboard Fr = rel<C>(F);  // back to real coordinates
+        if ((Fr & ownP) == 0) {
+            int o = w.rook_semi_open_op, e = w.rook_semi_open_eg;
+            if ((Fr & oppP) == 0) o += w.rook_open_op, e += w.rook_open_eg;
+            acc.template add<C>(T_ROOK_FILE, o, e);
+            if (ks && (Fr & zone)) {
+                int k = w.rook_king_zone_op;
+                if (Fr & oppK) k += w.rook_king_file_op;
+                acc.template add<C>(T_ROOK_FILE, k, 0);
+            }
+        }
+        if ((square_bb(s) & rank7) && seventh_target) acc.template add<C>(T_SEVENTH, w.rook_seventh_op, w.rook_seventh_eg);
+    }
+    for (Bitboard b = pos.pieces(C, QUEEN); b;) {
+        const Square s = pop_lsb(b);
+        pQ += prof.pst_packed[QUEEN][relative_square(C, s)];
+        const Bitboard a = queen_attacks(s, occ);
+        att |= a;
+        if (a & zone) ++count, weight += w.king_attack_unit_queen;
+        const int m = popcount(a & ~own);
+        mob += m * prof.mob_packed[QUEEN];
+        if ((square_bb(s) & rank7) && seventh_target) acc.template add<C>(T_SEVENTH, w.queen_seventh_op, w.queen_seventh_eg);
+    }
+    const std::int64_t pK = prof.pst_packed[KING][relative_square(C, pos.king_square(C))];
+    if constexpr (T) {
+        acc.template add<C>(T_MOBILITY, unpack_op(mob), unpack_eg(mob));
+        acc.template add<C>(T_PST_KNIGHT, unpack_op(pN), unpack_eg(pN));
+        acc.template add<C>(T_PST_BISHOP, unpack_op(pB), unpack_eg(pB));
+        acc.template add<C>(T_PST_ROOK, unpack_op(pR), unpack_eg(pR));
+        acc.template add<C>(T_PST_QUEEN, unpack_op(pQ), unpack_eg(pQ));
+        acc.template add<C>(T_PST_KING, unpack_op(pK), unpack_eg(pK));
+    } else {
+        // Untraced: one unpack for all of them (the term label is irrelevant without a trace).
+        const std::int64_t sum = mob + pN + pB + pR + pQ + pK;
+        acc.template add<C>(T_MOBILITY, unpack_op(sum), unpack_eg(sum));
+    }
+
+    // The king's squares join the attack set (spec §8 recommendation; matters for the free-path test only).
+    att |= king_attacks(pos.king_square(C));
+    st.att[C] = att;
+
+    if (ks) {
+        // §7.1: (KingAttackWeight[count] * weight) >> 5, arithmetic shift (floor).
+        const int v = (w.king_attack_weight[std::min(count, 15)] * weight) >> 5;
+        acc.template add<C>(T_KING_ATTACK, v, 0);
+    }
+}
+
+}  // namespace quince::eval

@@ -1,0 +1,52 @@
+#include "eval/pst.h"
+
+#include "core/types.h"
+
+namespace quince::eval {
+
+namespace {
+// Fruit's shape constants, index = file a..h or rank 1..8 (§4.1; identical in Fruit and Rybka).
+constexpr int PawnFile[8] = {-3, -1, +0, +1, +1, +0, -1, -3};
+constexpr int KnightLine[8] = {-4, -2, +0, +1, +1, +0, -2, -4};
+constexpr int KnightRank[8] = {-2, -1, +0, +1, +2, +3, +2, +1};
+constexpr int BishopLine[8] = {-3, -1, +0, +1, +1, +0, -1, -3};
+constexpr int RookFile[8] = {-2, -1, +0, +1, +1, +0, -1, -2};
+constexpr int QueenLine[8] = {-3, -1, +0, +1, +1, +0, -1, -3};
+constexpr int KingLine[8] = {-3, -1, +0, +1, +1, +0, -1, -3};
+constexpr int KingFile[8] = {+3, +4, +2, +0, +0, +2, +4, +3};
+constexpr int KingRank[8] = {+1, +0, -2, -3, -4, -5, -6, -7};
+}  // namespace
+
+void build_pst(const Weights& w, int op[7][64], int eg[7][64]) {
+    for (int pt = 0; pt < 7; ++pt)
+        for (int sq = 0; sq < 64; ++sq) op[pt][sq] = eg[pt][sq] = 0;
+
+    for (int sq = 0; sq < 64; ++sq) {
+        const int f = sq & 7, r = sq >> 3;
+        // Formula applied to all 64 squares, back ranks of the pawn table included (harmless, §4.1).
+        op[PAWN][sq] = PawnFile[f] * w.pawn_file_opening;
+        eg[PAWN][sq] = PawnFile[f] * w.pawn_file_endgame;
+        if (sq == SQ_D5 || sq == SQ_E5) op[PAWN][sq] += w.pawn_centre_d5e5_opening;  // Rybka keeps only D5/E5
+
+        op[KNIGHT][sq] = (KnightLine[f] + KnightLine[r]) * w.knight_centre_opening + KnightRank[r] * w.knight_rank_opening;
+        eg[KNIGHT][sq] = (KnightLine[f] + KnightLine[r]) * w.knight_centre_endgame;
+        if (r == 0) op[KNIGHT][sq] -= w.knight_back_rank_opening;
+        if (sq == SQ_A8 || sq == SQ_H8) op[KNIGHT][sq] -= w.knight_trapped;
+
+        op[BISHOP][sq] = (BishopLine[f] + BishopLine[r]) * w.bishop_centre_opening;
+        eg[BISHOP][sq] = (BishopLine[f] + BishopLine[r]) * w.bishop_centre_endgame;
+        if (r == 0) op[BISHOP][sq] -= w.bishop_back_rank_opening;
+        if (f == r || f + r == 7) op[BISHOP][sq] += w.bishop_diagonal_opening;  // a1-h8 and a8-h1, never both
+
+        op[ROOK][sq] = RookFile[f] * w.rook_file_opening;
+
+        op[QUEEN][sq] = (QueenLine[f] + QueenLine[r]) * w.queen_centre_opening;
+        eg[QUEEN][sq] = (QueenLine[f] + QueenLine[r]) * w.queen_centre_endgame;
+        if (r == 0) op[QUEEN][sq] -= w.queen_back_rank_opening;
+
+        op[KING][sq] = KingFile[f] * w.king_file_opening + KingRank[r] * w.king_rank_opening;
+        eg[KING][sq] = (KingLine[f] + KingLine[r]) * w.king_centre_endgame;
+    }
+}
+
+}  // namespace quince::eval

@@ -1,0 +1,73 @@
+// Shared state of one evaluation: the accumulators (op, eg in internal units, White's view), the
+// attack sets both piece loops build, and the optional per-term trace. The trace is a template
+// switch: with Trace = false every trace line compiles away, so traced and normal evaluation run the
+// same code.
+#pragma once
+
+#include <cstdint>
+
+#include "board/position.h"
+#include "eval/pawns.h"
+#include "eval/profile.h"
+
+namespace quince::eval {
+
+enum Term : int {
+    T_MATERIAL,    // 3399 per unit of the 1-3-3-5-10 count
+    T_IMBALANCE,   // mat_value of the material table
+    T_PST_PAWN, T_PST_KNIGHT, T_PST_BISHOP, T_PST_ROOK, T_PST_QUEEN, T_PST_KING,
+    T_PAWNS,       // doubled, isolated, backward, candidates
+    T_MOBILITY,
+    T_KING_ATTACK,
+    T_SHELTER,     // shelter + storm penalty of that colour's king
+    T_ROOK_FILE,
+    T_SEVENTH,
+    T_PASSERS,
+    T_PATTERNS,
+    TERM_NB
+};
+
+constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn", "pst_knight", "pst_bishop",
+                                             "pst_rook", "pst_queen", "pst_king", "pawn_structure", "mobility",
+                                             "king_attack", "king_shelter", "rook_file", "seventh_rank",
+                                             "passed_pawns", "patterns"};
+
+struct Trace {
+    int v[TERM_NB][COLOR_NB][2] = {};  // [term][colour][op/eg], in that colour's own view
+    MatEntry mat{};
+    int material_index = 0;
+    bool in_table = true;
+    bool lazy = false;
+    bool ocb = false;
+    int op_before_scale = 0, eg_before_scale = 0;
+    int op = 0, eg = 0;  // after the opposite-bishop halving
+    int w0 = 0, w1 = 0;
+    int white_cp = 0;  // interpolated, White's view, floor applied in the side to move's view then re-signed
+    int final_cp = 0;  // side to move's view, tempo included
+};
+
+template <bool T>
+struct Acc {
+    int op = 0, eg = 0;
+    Trace* tr = nullptr;
+
+    template <Color C>
+    inline void add(Term t, int o, int e) {
+        if constexpr (C == WHITE) op += o, eg += e;
+        else op -= o, eg -= e;
+        if constexpr (T) {
+            tr->v[t][C][0] += o;
+            tr->v[t][C][1] += e;
+        }
+    }
+};
+
+struct EvalState {
+    const Profile* prof;
+    const Position* pos;
+    MatEntry mat;
+    const PawnEntry* pawn;
+    Bitboard att[COLOR_NB];  // every square a colour attacks (pawns, pieces, king)
+};
+
+}  // namespace quince::eval

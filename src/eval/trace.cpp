@@ -1,0 +1,188 @@
+// Trace output. The numbers come from Evaluator::evaluate_traced, i.e. the evaluation's own code
+// path compiled with the trace switch on; nothing here recomputes a term.
+#include "eval/trace.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace quince::eval {
+
+namespace {
+
+double cp(int internal) { return internal / 32.0; }
+
+std::string fmt(const char* f, double a) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, a);
+    return buf;
+}
+
+struct Report {
+    Trace t;
+    std::string profile;
+    bool simple = false;
+    Color stm = WHITE;
+    int tempo = 0;
+    // Interpolation weights used for the per-term cp column (lazy: material only, no mix).
+    double w0 = 0, w1 = 0, scale = 1;
+    double term_cp(int term) const {
+        const int op = t.v[term][WHITE][0] - t.v[term][BLACK][0];
+        const int eg = t.v[term][WHITE][1] - t.v[term][BLACK][1];
+        return (op * w0 + eg * w1) * scale / 8192.0;
+    }
+    double rounding() const {
+        double sum = 0;
+        for (int i = 0; i < TERM_NB; ++i) sum += term_cp(i);
+        return t.white_cp - sum;
+    }
+};
+
+bool make_report(const Position& pos, const std::string& profile, Report& r, std::string& err) {
+    Evaluator ev;
+    if (!ev.set_profile(profile)) {
+        err = "unknown profile '" + profile + "'";
+        return false;
+    }
+    r.profile = profile;
+    r.simple = find_profile(profile)->simple;
+    r.tempo = find_profile(profile)->w.tempo;
+    r.stm = pos.side_to_move();
+    ev.evaluate_traced(pos, r.t);
+    if (r.t.lazy) r.w0 = r.w1 = 128;  // material-only value: op = eg, plain / 32
+    else r.w0 = r.t.w0, r.w1 = r.t.w1;
+    r.scale = r.t.ocb ? 0.5 : 1.0;
+    return true;
+}
+
+}  // namespace
+
+std::string trace_text(const Position& pos, const std::string& profile) {
+    Report r;
+    std::string err;
+    if (!make_report(pos, profile, r, err)) return "error: " + err + "\n";
+    std::ostringstream os;
+    if (r.simple) {
+        os << "profile simple (baseline material + PST): " << r.t.final_cp << " cp, side to move's view\n";
+        return os.str();
+    }
+    const Trace& t = r.t;
+    char line[256];
+    os << "Quince evaluation trace, profile " << profile << " (values in centipawns = internal units / 32)\n";
+    std::snprintf(line, sizeof line, "%-16s | %9s %9s | %9s %9s | %9s %9s | %9s\n", "term", "White mg", "White eg",
+                  "Black mg", "Black eg", "Total mg", "Total eg", "mixed cp");
+    os << line << std::string(96, '-') << "\n";
+    for (int i = 0; i < TERM_NB; ++i) {
+        const int* wv = t.v[i][WHITE];
+        const int* bv = t.v[i][BLACK];
+        std::snprintf(line, sizeof line, "%-16s | %9.2f %9.2f | %9.2f %9.2f | %9.2f %9.2f | %9.2f\n", TERM_NAMES[i],
+                      cp(wv[0]), cp(wv[1]), cp(bv[0]), cp(bv[1]), cp(wv[0] - bv[0]), cp(wv[1] - bv[1]),
+                      r.term_cp(i));
+        os << line;
+    }
+    os << std::string(96, '-') << "\n";
+    std::snprintf(line, sizeof line, "%-16s | %41s | %9.2f %9.2f |\n", "sum (White)", "", cp(t.op_before_scale),
+                  cp(t.eg_before_scale));
+    os << line;
+    os << "internal units: op " << t.op_before_scale << ", eg " << t.eg_before_scale;
+    if (t.ocb) os << "; opposite-coloured bishops: halved to op " << t.op << ", eg " << t.eg;
+    os << "\n";
+    os << "phase " << int(t.mat.phase) << " (0 opening .. 64 endgame), W = (" << t.w0 << ", " << t.w1 << ")\n";
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  (unsigned long long)(std::uint64_t(t.mat.flags) | std::uint64_t(t.mat.cflags) << 8 |
+                                       std::uint64_t(t.mat.phase) << 16 | std::uint64_t(t.mat.lazy) << 24 |
+                                       std::uint64_t(std::uint32_t(t.mat.value)) << 32));
+    os << "material index " << t.material_index << (t.in_table ? "" : " (outside the table: entry computed)")
+       << ", entry 0x" << hex << " (flags 0x" << fmt("%02x", 0).substr(0, 0);
+    std::snprintf(hex, sizeof hex, "%02x, cflags 0x%02x", t.mat.flags, t.mat.cflags);
+    os << hex << ", lazy " << int(t.mat.lazy) << ", mat_value " << t.mat.value << ")\n";
+    os << "lazy evaluation: " << (t.lazy ? "yes (material only)" : "no") << "\n";
+    os << "scale factor: " << (t.ocb ? "1/2 (opposite-coloured bishops)" : "1") << "\n";
+    std::snprintf(line, sizeof line, "interpolated: %d cp (White's view; rounding %.2f), tempo %+d for the side to move\n",
+                  t.white_cp, r.rounding(), r.tempo);
+    os << line;
+    os << "final score: " << t.final_cp << " cp (" << (r.stm == WHITE ? "White" : "Black")
+       << " to move, side to move's view)\n";
+    return os.str();
+}
+
+std::string trace_json(const Position& pos, const std::string& profile) {
+    Report r;
+    std::string err;
+    if (!make_report(pos, profile, r, err)) return "{\"error\": \"" + err + "\"}\n";
+    std::ostringstream os;
+    os << "{\n  \"fen\": \"" << pos.fen() << "\",\n  \"profile\": \"" << profile << "\",\n";
+    os << "  \"side_to_move\": \"" << (r.stm == WHITE ? "white" : "black") << "\",\n";
+    if (r.simple) {
+        os << "  \"final_cp\": " << r.t.final_cp << "\n}\n";
+        return os.str();
+    }
+    const Trace& t = r.t;
+    auto num = [](double v) { return fmt("%.5f", v); };
+    os << "  \"units\": \"centipawns (internal units / 32); cp = term mixed by phase and scale, White's view; "
+          "final_cp = side to move's view\",\n";
+    os << "  \"terms\": [\n";
+    for (int i = 0; i < TERM_NB; ++i) {
+        const int* wv = t.v[i][WHITE];
+        const int* bv = t.v[i][BLACK];
+        os << "    {\"name\": \"" << TERM_NAMES[i] << "\", \"white\": {\"mg\": " << num(cp(wv[0])) << ", \"eg\": "
+           << num(cp(wv[1])) << "}, \"black\": {\"mg\": " << num(cp(bv[0])) << ", \"eg\": " << num(cp(bv[1]))
+           << "}, \"total\": {\"mg\": " << num(cp(wv[0] - bv[0])) << ", \"eg\": " << num(cp(wv[1] - bv[1]))
+           << "}, \"cp\": " << num(r.term_cp(i)) << "}" << (i + 1 < TERM_NB ? "," : "") << "\n";
+    }
+    os << "  ],\n";
+    os << "  \"phase\": " << int(t.mat.phase) << ",\n  \"weights\": [" << t.w0 << ", " << t.w1 << "],\n";
+    os << "  \"material_index\": " << t.material_index << ",\n  \"material_in_table\": " << (t.in_table ? "true" : "false")
+       << ",\n";
+    os << "  \"material_entry\": {\"flags\": " << int(t.mat.flags) << ", \"cflags\": " << int(t.mat.cflags)
+       << ", \"phase\": " << int(t.mat.phase) << ", \"lazy\": " << int(t.mat.lazy) << ", \"value\": " << t.mat.value
+       << "},\n";
+    os << "  \"lazy\": " << (t.lazy ? "true" : "false") << ",\n";
+    os << "  \"scale\": " << (t.ocb ? "0.5" : "1") << ",\n";
+    os << "  \"op\": " << t.op << ", \"eg\": " << t.eg << ",\n";
+    // Sum of terms[].cp + adjustments[].cp == final_cp_white_view exactly (up to the printed decimals).
+    const int sign = r.stm == WHITE ? 1 : -1;
+    os << "  \"adjustments\": [{\"name\": \"rounding\", \"cp\": " << num(r.rounding())
+       << "}, {\"name\": \"tempo\", \"cp\": " << sign * r.tempo << "}],\n";
+    os << "  \"rounding_cp\": " << num(r.rounding()) << ",\n";
+    os << "  \"white_cp\": " << t.white_cp << ",\n";
+    os << "  \"tempo_cp\": " << r.tempo << ",\n";
+    os << "  \"final_cp_white_view\": " << sign * t.final_cp << ",\n";
+    os << "  \"final_cp\": " << t.final_cp << "\n}\n";
+    return os.str();
+}
+
+int run_eval_cli(int argc, char** argv) {
+    bool json = false;
+    std::string profile = default_profile(), fen;
+    int i = 1;
+    if (i < argc && std::string(argv[i]) == "eval") ++i;  // called with the full command line
+    for (; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--json") json = true;
+        else if (a == "--profile" && i + 1 < argc) profile = argv[++i];
+        else if (a == "--help" || a == "-h") {
+            std::cout << "usage: quince eval [--json] [--profile NAME] \"<FEN>\"\nprofiles:";
+            for (auto& n : profile_names()) std::cout << " " << n;
+            std::cout << "\n";
+            return 0;
+        } else fen += (fen.empty() ? "" : " ") + a;
+    }
+    if (fen.empty() || fen == "startpos") fen = Position::START_FEN;
+    if (!find_profile(profile)) {
+        std::cerr << "error: unknown profile '" << profile << "'\n";
+        return 2;
+    }
+    Position pos;
+    std::string error;
+    if (!pos.set_fen(fen, false, &error) && !pos.set_fen(fen, true, &error)) {
+        std::cerr << "error: " << error << "\n";
+        return 2;
+    }
+    std::cout << (json ? trace_json(pos, profile) : trace_text(pos, profile));
+    return 0;
+}
+
+}  // namespace quince::eval
