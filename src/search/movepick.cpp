@@ -111,29 +111,34 @@ Move MovePicker::next(bool skip_quiets) {
         case KILLER1:
         case KILLER2:
         case COUNTER: {
-            Move m = stage_ == KILLER1 ? killers_[0] : stage_ == KILLER2 ? killers_[1] : counter_;
+            Move& slot = stage_ == KILLER1 ? killers_[0] : stage_ == KILLER2 ? killers_[1] : counter_;
+            Move m = slot;
             int stage = stage_++;
-            if (skip_quiets || !m || m == tt_move_ || pos_.is_capture_or_promotion(m) || !pos_.pseudo_legal(m)) break;
             if (stage == KILLER2 && m == killers_[0]) break;
             if (stage == COUNTER && (m == killers_[0] || m == killers_[1])) break;
+            if (skip_quiets || !m || m == tt_move_ || pos_.is_capture_or_promotion(m) || !pos_.pseudo_legal(m)) {
+                // Not returned here: the quiet stage must not skip it as already searched.
+                slot = Move::none();
+                break;
+            }
             return m;
         }
 
         case QUIET_INIT:
             // Quiets go after the captures so that the bad captures at the front survive.
             cur_ = end_;
-            if (!skip_quiets) {
-                end_ = generate<QUIETS>(pos_, cur_);
-                score_quiets();
-            }
+            end_ = generate<QUIETS>(pos_, cur_);
+            score_quiets();
             ++stage_;
             break;
 
         case QUIET:
-            while (!skip_quiets && cur_ < end_) {
+            while (cur_ < end_) {
                 Move m = pick_best(cur_, end_);
                 ++cur_;
                 if (is_special(m)) continue;
+                // Late-move pruning keeps quiet checks: they carry most of the tactics it would miss.
+                if (skip_quiets && !pos_.gives_check(m)) continue;
                 return m;
             }
             cur_ = moves_;

@@ -23,7 +23,7 @@ public:
                const PieceToHistory** cont);
 
     // Move::none() when exhausted. With skip_quiets, quiet moves not yet returned are dropped
-    // (late-move pruning); the killer/counter stages are skipped as well.
+    // (late-move pruning) except those that give check; the killer/counter stages are skipped.
     Move next(bool skip_quiets = false);
 
     enum Stage {

@@ -318,6 +318,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         }
         new_depth += extension;
 
+        if (PvNode) pv_len_[ply + 1] = ply + 1;  // a fail-high child searched without PV leaves no stale line
         ss->current_move = move;
         ss->moved_piece = moved;
         ss->cont_hist = cont_history_->row(moved, move.to());
