@@ -25,8 +25,9 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, int depth, const Butte
 }
 
 MovePicker::MovePicker(const Position& pos, Move tt_move, const ButterflyHistory* main, const CaptureHistory* capture,
-                       const PieceToHistory** cont)
-    : pos_(pos), main_(main), capture_(capture), cont_(cont), tt_move_(tt_move), counter_(Move::none()) {
+                       const PieceToHistory** cont, bool with_checks)
+    : pos_(pos), main_(main), capture_(capture), cont_(cont), tt_move_(tt_move), counter_(Move::none()),
+      with_checks_(with_checks) {
     killers_[0] = killers_[1] = Move::none();
     cur_ = end_ = bad_end_ = moves_;
     if (pos.in_check()) stage_ = EVASION_TT;
@@ -174,6 +175,20 @@ Move MovePicker::next(bool skip_quiets) {
                 Move m = pick_best(cur_, end_);
                 ++cur_;
                 if (m != tt_move_) return m;
+            }
+            stage_ = with_checks_ ? QS_CHECK_INIT : DONE;
+            break;
+
+        case QS_CHECK_INIT:
+            cur_ = moves_;
+            end_ = generate<QUIETS>(pos_, moves_);
+            ++stage_;
+            break;
+
+        case QS_CHECK:
+            while (cur_ < end_) {
+                Move m = (cur_++)->move;
+                if (m != tt_move_ && m.type() != PROMOTION && pos_.gives_check(m)) return m;
             }
             stage_ = DONE;
             break;

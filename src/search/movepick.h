@@ -4,7 +4,8 @@
 // Main search: TT move, good captures (SEE >= 0, MVV + capture history), killer 1, killer 2,
 // countermove, quiets (butterfly + continuation history), bad captures.
 // In check: TT move, then all evasions (captures by MVV/LVA first, then quiets by history).
-// Quiescence: TT move (if a capture), then captures by MVV + capture history.
+// Quiescence: TT move (if a capture), then captures by MVV + capture history, then (first
+// quiescence ply only) quiet checks.
 // Returned moves are pseudo-legal; the caller checks legal().
 #pragma once
 
@@ -18,9 +19,9 @@ public:
     // Main search.
     MovePicker(const Position& pos, Move tt_move, int depth, const ButterflyHistory* main,
                const CaptureHistory* capture, const PieceToHistory** cont, const Move killers[2], Move counter);
-    // Quiescence search (captures only unless in check).
+    // Quiescence search: captures (all evasions in check), plus quiet checks when with_checks.
     MovePicker(const Position& pos, Move tt_move, const ButterflyHistory* main, const CaptureHistory* capture,
-               const PieceToHistory** cont);
+               const PieceToHistory** cont, bool with_checks);
 
     // Move::none() when exhausted. With skip_quiets, quiet moves not yet returned are dropped
     // (late-move pruning) except those that give check; the killer/counter stages are skipped.
@@ -29,7 +30,7 @@ public:
     enum Stage {
         MAIN_TT, CAPTURE_INIT, GOOD_CAPTURE, KILLER1, KILLER2, COUNTER, QUIET_INIT, QUIET, BAD_CAPTURE,
         EVASION_TT, EVASION_INIT, EVASION,
-        QS_TT, QS_CAPTURE_INIT, QS_CAPTURE,
+        QS_TT, QS_CAPTURE_INIT, QS_CAPTURE, QS_CHECK_INIT, QS_CHECK,
         DONE
     };
 
@@ -48,6 +49,7 @@ private:
     Move killers_[2];
     Move counter_;
     int depth_ = 0;
+    bool with_checks_ = false;
     int stage_;
     ScoredMove* cur_;
     ScoredMove* end_;

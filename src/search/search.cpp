@@ -437,7 +437,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     }
 
     const PieceToHistory* cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
-    MovePicker mp(pos, tt_move, main_history_.get(), capture_history_.get(), cont);
+    MovePicker mp(pos, tt_move, main_history_.get(), capture_history_.get(), cont, depth >= 0);
     Move best_move = Move::none();
     int move_count = 0;
 
