@@ -141,7 +141,11 @@ bool Uci::execute(const std::string& raw) {
     } else if (cmd == "setoption") cmd_setoption(t);
     else if (cmd == "position") cmd_position(t);
     else if (cmd == "go") cmd_go(t);
-    else if (cmd == "d") send(pos_.pretty());
+    else if (cmd == "d") {
+        std::string board = pos_.pretty();
+        while (!board.empty() && board.back() == '\n') board.pop_back();
+        send(board);
+    }
     else if (cmd == "bench") cmd_bench(t);
     else if (auto it = commands_.find(lower(cmd)); it != commands_.end()) it->second(t);
     else error("unknown command '" + sanitize(cmd) + "'");
