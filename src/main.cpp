@@ -66,6 +66,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::ios::sync_with_stdio(false);
+    // Reading cin must not flush cout behind the output mutex (the search thread writes too).
+    std::cin.tie(nullptr);
     uci::Uci uci(std::cout);
     uci.loop(std::cin);
     return 0;
