@@ -74,6 +74,12 @@ Uci::Uci(std::ostream& out) : out_(out) {
                     pos_.set_chess960(v == "true");
                     return true;
                 }});
+    // A plain static evaluation; the evaluation module may replace it with add_command("eval", ...).
+    add_command("eval", [this](const std::vector<std::string>&) {
+        eval::Evaluator evaluator;
+        Value v = evaluator.evaluate(pos_);
+        send("info string eval " + std::to_string(v) + " cp (side to move)");
+    });
     add_option({"Clear Hash", Option::BUTTON, "", 0, 0, {}, "", [this](const std::string&, std::string*) {
                     engine_.clear_hash();
                     return true;

@@ -89,6 +89,10 @@ TEST(Uci, Handshake) {
     auto ready = e.read_line();
     ASSERT_TRUE(ready);
     EXPECT_EQ(*ready, "readyok");
+    e.send("eval");
+    auto ev = e.read_line();
+    ASSERT_TRUE(ev);
+    EXPECT_EQ(ev->rfind("info string eval ", 0), 0u) << *ev;
 }
 
 TEST(Uci, BadInputGivesOneErrorLineAndKeepsState) {
