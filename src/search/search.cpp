@@ -385,6 +385,9 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     if (move_count == 0) best_value = excluded ? alpha : in_check ? mated_in(ply) : VALUE_DRAW;
     else if (best_move)
         update_all_stats(ss, best_move, prev_sq, quiets_tried, quiet_count, captures_tried, capture_count, depth);
+    else if (prev_sq != SQ_NONE && !pos.captured_piece() && prev_move.type() != PROMOTION)
+        // Every reply fails low: the opponent's quiet move that led here was a good one.
+        update_cont_histories(ss - 1, (ss - 1)->moved_piece, prev_sq, stat_bonus(depth));
 
     if (!excluded && !(RootNode && pv_idx_ > 0)) {
         Bound bound = best_value >= beta ? BOUND_LOWER : (PvNode && best_move) ? BOUND_EXACT : BOUND_UPPER;

@@ -4,6 +4,9 @@
 #include <cstring>
 #include <new>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace quince::search {
 
 namespace {
@@ -22,11 +25,31 @@ std::uint8_t data_gpb(std::uint64_t d) { return std::uint8_t(d >> 56); }
 
 }  // namespace
 
+namespace {
+// Page-aligned anonymous memory (zeroed by the kernel), with huge pages where available.
+void* map_zeroed(std::size_t bytes) {
+    // A table larger than the physical memory would only thrash: refuse it.
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page_size > 0 && bytes > std::size_t(pages) * std::size_t(page_size)) return nullptr;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+#if defined(MADV_HUGEPAGE)
+    madvise(p, bytes, MADV_HUGEPAGE);  // fewer TLB misses on random probes
+#endif
+    return p;
+}
+}  // namespace
+
+TranspositionTable::~TranspositionTable() {
+    if (clusters_) munmap(clusters_, cluster_count_ * sizeof(Cluster));
+}
+
 bool TranspositionTable::resize(std::size_t mb) {
     std::size_t count = mb * 1024 * 1024 / sizeof(Cluster);
-    Cluster* fresh = new (std::nothrow) Cluster[count];
+    void* fresh = map_zeroed(count * sizeof(Cluster));
     if (!fresh) return false;
-    clusters_.reset(fresh);
+    if (clusters_) munmap(clusters_, cluster_count_ * sizeof(Cluster));
+    clusters_ = static_cast<Cluster*>(fresh);
     cluster_count_ = count;
     size_mb_ = mb;
     clear();
@@ -34,8 +57,9 @@ bool TranspositionTable::resize(std::size_t mb) {
 }
 
 void TranspositionTable::clear() {
-    // Only called while no search runs, so plain memset over the atomics is safe.
-    std::memset(static_cast<void*>(clusters_.get()), 0, cluster_count_ * sizeof(Cluster));
+    // Only called while no search runs. Writing every byte also pre-faults the pages, which the
+    // search would otherwise pay for one page fault at a time.
+    std::memset(static_cast<void*>(clusters_), 0, cluster_count_ * sizeof(Cluster));
     generation_ = 0;
 }
 

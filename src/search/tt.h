@@ -44,6 +44,9 @@ public:
     static constexpr int DEPTH_OFFSET = 8;
 
     TranspositionTable() { resize(16); }
+    ~TranspositionTable();
+    TranspositionTable(const TranspositionTable&) = delete;
+    TranspositionTable& operator=(const TranspositionTable&) = delete;
 
     // Returns false (and keeps the old table) when the memory cannot be allocated.
     bool resize(std::size_t mb);
@@ -72,7 +75,7 @@ private:
         return std::size_t((static_cast<unsigned __int128>(key) * cluster_count_) >> 64);
     }
 
-    std::unique_ptr<Cluster[]> clusters_;
+    Cluster* clusters_ = nullptr;
     std::size_t cluster_count_ = 0;
     std::size_t size_mb_ = 0;
     std::uint8_t generation_ = 0;
