@@ -661,6 +661,7 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
         in.move_time = limits.movetime;
         in.overhead = options.move_overhead;
         budget_ = allocate_time(in);
+        if (options.ponder_enabled && limits.movetime == 0) budget_.soft = std::min(budget_.hard, budget_.soft * 5 / 4);
     }
     searching_.store(true);
     main_thread_ = std::thread([this] { run_main(); });

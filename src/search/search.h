@@ -39,6 +39,7 @@ struct SearchOptions {
     int multi_pv = 1;
     std::int64_t move_overhead = 30;
     bool chess960 = false;  // castling notation in the output
+    bool ponder_enabled = false;  // UCI Ponder option: expect ponder hits, so think a little longer
     bool silent = false;    // no info/bestmove output (bench, tests)
 };
 

@@ -393,6 +393,7 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.multi_pv = int(option_spin("MultiPV"));
     options.move_overhead = option_spin("Move Overhead");
     options.chess960 = option_check("UCI_Chess960");
+    options.ponder_enabled = option_check("Ponder");
     engine_.go(pos_, limits, options);  // stops a running search first
 }
 
