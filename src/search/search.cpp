@@ -244,6 +244,32 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         }
     }
 
+    // ProbCut: a good capture that beats beta by a margin in a reduced search very likely beats it
+    // in the full one.
+    if (!PvNode && !in_check && !excluded && depth > 4 && std::abs(beta) < VALUE_KNOWN_WIN) {
+        const Value probcut_beta = beta + 200 - 50 * improving;
+        if (!(tt_hit && tte.depth >= depth - 3 && tt_value != VALUE_NONE && tt_value < probcut_beta)) {
+            const PieceToHistory* pc_cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
+            MovePicker pc(pos, tt_capture ? tt_move : Move::none(), main_history_.get(), capture_history_.get(),
+                          pc_cont, false);
+            while (Move move = pc.next()) {
+                if (!pos.legal(move) || !pos.see_ge(move, probcut_beta - ss->static_eval)) continue;
+                ss->current_move = move;
+                ss->moved_piece = pos.moved_piece(move);
+                ss->cont_hist = cont_history_->row(ss->moved_piece, move.to());
+                pos.do_move(move);
+                Value v = -qsearch<false>(ss + 1, -probcut_beta, -probcut_beta + 1, 0);
+                if (v >= probcut_beta) v = -search<NON_PV>(ss + 1, -probcut_beta, -probcut_beta + 1, depth - 4, !cut_node);
+                pos.undo_move(move);
+                if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+                if (v >= probcut_beta) {
+                    tt.store(key, value_to_tt(v, ply), ss->tt_pv, BOUND_LOWER, depth - 3, move, ss->static_eval);
+                    return v;
+                }
+            }
+        }
+    }
+
     // Internal iterative reduction: without a TT move this node is probably not well ordered.
     if (!RootNode && !tt_move && depth >= 4 && (PvNode || cut_node)) {
         depth -= 1 + PvNode;
