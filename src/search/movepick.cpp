@@ -10,9 +10,9 @@ PieceType captured_type(const Position& pos, Move m) {
 }
 }  // namespace
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, int depth, const ButterflyHistory* main,
+MovePicker::MovePicker(const Position& pos, Move tt_move, const ButterflyHistory* main,
                        const CaptureHistory* capture, const PieceToHistory** cont, const Move killers[2], Move counter)
-    : pos_(pos), main_(main), capture_(capture), cont_(cont), tt_move_(tt_move), counter_(counter), depth_(depth) {
+    : pos_(pos), main_(main), capture_(capture), cont_(cont), tt_move_(tt_move), counter_(counter) {
     killers_[0] = killers[0];
     killers_[1] = killers[1];
     cur_ = end_ = bad_end_ = moves_;

@@ -17,7 +17,7 @@ namespace quince::search {
 class MovePicker {
 public:
     // Main search.
-    MovePicker(const Position& pos, Move tt_move, int depth, const ButterflyHistory* main,
+    MovePicker(const Position& pos, Move tt_move, const ButterflyHistory* main,
                const CaptureHistory* capture, const PieceToHistory** cont, const Move killers[2], Move counter);
     // Quiescence search: captures (all evasions in check), plus quiet checks when with_checks.
     MovePicker(const Position& pos, Move tt_move, const ButterflyHistory* main, const CaptureHistory* capture,
@@ -48,7 +48,6 @@ private:
     Move tt_move_;
     Move killers_[2];
     Move counter_;
-    int depth_ = 0;
     bool with_checks_ = false;
     int stage_;
     ScoredMove* cur_;

@@ -123,7 +123,7 @@ void Worker::update_quiet_stats(Stack* ss, Move m, int bonus) {
     }
 }
 
-void Worker::update_all_stats(Stack* ss, Move best, Square, Move* quiets, int quiet_count, Move* captures,
+void Worker::update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_count, Move* captures,
                               int capture_count, int depth) {
     int bonus = stat_bonus(depth + 1);
     Color us = pos.side_to_move();
@@ -278,7 +278,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
 
     const PieceToHistory* cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
     Move counter = prev_sq != SQ_NONE ? counter_moves_->table[piece_slot((ss - 1)->moved_piece)][prev_sq] : Move::none();
-    MovePicker mp(pos, tt_move, depth, main_history_.get(), capture_history_.get(), cont, ss->killers, counter);
+    MovePicker mp(pos, tt_move, main_history_.get(), capture_history_.get(), cont, ss->killers, counter);
 
     Value best_value = -VALUE_INFINITE;
     Value value = -VALUE_INFINITE;
@@ -410,7 +410,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
 
     if (move_count == 0) best_value = excluded ? alpha : in_check ? mated_in(ply) : VALUE_DRAW;
     else if (best_move)
-        update_all_stats(ss, best_move, prev_sq, quiets_tried, quiet_count, captures_tried, capture_count, depth);
+        update_all_stats(ss, best_move, quiets_tried, quiet_count, captures_tried, capture_count, depth);
     else if (prev_sq != SQ_NONE && !pos.captured_piece() && prev_move.type() != PROMOTION)
         // Every reply fails low: the opponent's quiet move that led here was a good one.
         update_cont_histories(ss - 1, (ss - 1)->moved_piece, prev_sq, stat_bonus(depth));

@@ -104,8 +104,8 @@ private:
     void update_pv(int ply, Move m);
     void update_quiet_stats(Stack* ss, Move m, int bonus);
     void update_cont_histories(Stack* ss, Piece pc, Square to, int bonus);
-    void update_all_stats(Stack* ss, Move best, Square prev_sq, Move* quiets, int quiet_count, Move* captures,
-                          int capture_count, int depth);
+    void update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_count, Move* captures, int capture_count,
+                          int depth);
     void report(int depth);  // main thread: info lines for every PV
 
     Engine& engine_;
