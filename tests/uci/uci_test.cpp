@@ -496,3 +496,22 @@ TEST(Uci, TimeControlUsesLittleOfTheClock) {
     ASSERT_TRUE(lines);
     EXPECT_LT(ms_since(t), 1000 * SLOW);  // the whole clock; the engine aims at 90% minus overhead
 }
+
+TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
+    EngineProcess e;
+    handshake(e);
+    e.send("setoption name MultiPV value 5");
+    e.send("position fen 7k/8/8/8/8/8/8/K7 w - - 0 1");  // three legal moves
+    e.send("go depth 4");
+    auto lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    int at_depth4 = 0;
+    for (auto& l : *lines)
+        if (l.rfind("info depth 4 ", 0) == 0) ++at_depth4;
+    EXPECT_EQ(at_depth4, 3);
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 4 searchmoves a1b1");
+    lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(best_of(*lines), "a1b1");
+}
