@@ -650,7 +650,18 @@ Engine::~Engine() {
 void Engine::set_threads(int n) {
     n = std::clamp(n, 1, 256);
     while (int(workers_.size()) > n) workers_.pop_back();
-    while (int(workers_.size()) < n) workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
+    while (int(workers_.size()) < n) {
+        workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
+        for (auto& setting : evaluator_settings_) setting.second(workers_.back()->evaluator());
+    }
+}
+
+void Engine::set_evaluator_setting(const std::string& name, std::function<void(eval::Evaluator&)> apply) {
+    for (auto& w : workers_) apply(w->evaluator());
+    auto it = std::find_if(evaluator_settings_.begin(), evaluator_settings_.end(),
+                           [&](const auto& s) { return s.first == name; });
+    if (it != evaluator_settings_.end()) it->second = std::move(apply);
+    else evaluator_settings_.emplace_back(name, std::move(apply));
 }
 
 void Engine::new_game() {

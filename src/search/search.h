@@ -86,6 +86,7 @@ public:
     Worker(Engine& engine, int id);
     void clear();  // histories and evaluator caches (ucinewgame)
     void iterative_deepening();
+    eval::Evaluator& evaluator() { return evaluator_; }
 
     Position pos;
     std::vector<RootMove> root_moves;
@@ -140,6 +141,10 @@ public:
     void clear_hash() { tt_.clear(); }
     void new_game();  // TT and all histories
     void set_output(Output out) { output_ = std::move(out); }
+    // Applies `apply` to every thread's Evaluator now and to those of threads created later
+    // (Threads option). A later call with the same name replaces the earlier one. Use it for
+    // evaluation options such as a profile; only while no search runs.
+    void set_evaluator_setting(const std::string& name, std::function<void(eval::Evaluator&)> apply);
 
     // Starts searching in the background; returns at once. bestmove is sent through the output.
     void go(const Position& pos, const Limits& limits, const SearchOptions& options);
@@ -165,6 +170,7 @@ private:
 
     TranspositionTable tt_;
     std::vector<std::unique_ptr<Worker>> workers_;
+    std::vector<std::pair<std::string, std::function<void(eval::Evaluator&)>>> evaluator_settings_;
     Output output_;
     std::thread main_thread_;
     std::atomic<bool> searching_{false};

@@ -260,3 +260,17 @@ TEST(TimeManager, SearchRespectsMovetime) {
     EXPECT_TRUE(r.best);
     EXPECT_LT(ms, 400);
 }
+
+TEST(Engine, EvaluatorSettingsReachEveryThread) {
+    Engine engine;
+    int first = 0, second = 0;
+    engine.set_evaluator_setting("profile", [&](eval::Evaluator&) { ++first; });
+    EXPECT_EQ(first, 1);
+    engine.set_threads(3);  // new threads get the setting too
+    EXPECT_EQ(first, 3);
+    engine.set_evaluator_setting("profile", [&](eval::Evaluator&) { ++second; });  // replaces
+    EXPECT_EQ(second, 3);
+    engine.set_threads(4);
+    EXPECT_EQ(first, 3);
+    EXPECT_EQ(second, 4);
+}
