@@ -8,6 +8,8 @@
 //                                             command is applied. An invalid one leaves the search
 //                                             running and only prints the error line.
 //   quit                                      stops the search and exits.
+// End of input acts like quit. `go perft N` and `bench` run in the UCI thread and cannot be
+// interrupted. A bare `go` (no depth/nodes/time/mate limit) searches until `stop`.
 #pragma once
 
 #include <cstdint>
