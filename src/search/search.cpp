@@ -545,7 +545,7 @@ void Worker::report(int depth) {
 }
 
 void Worker::iterative_deepening() {
-    // Six sentinel entries before the root let the search look back at (ss - 6) without checks.
+    // Sentinel entries before the root let the search look back (up to ss - 7) without checks.
     constexpr int LOOKBACK = 7;
     auto stack = std::make_unique<Stack[]>(MAX_PLY + LOOKBACK + 3);
     Stack* ss = stack.get() + LOOKBACK;
