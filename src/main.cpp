@@ -7,6 +7,7 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "board/position.h"
+#include "uci/uci.h"
 
 using namespace quince;
 
@@ -51,6 +52,23 @@ int run_perft(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     if (argc >= 2 && std::string(argv[1]) == "perft") return run_perft(argc, argv);
-    std::cerr << "UCI loop not yet built\n";
-    return 1;
+    if (argc >= 2 && std::string(argv[1]) == "bench") {
+        int depth = argc >= 3 ? std::atoi(argv[2]) : 13;
+        if (depth < 1 || depth > 64) {
+            std::cerr << "usage: quince bench [DEPTH 1..64]\n";
+            return 2;
+        }
+        uci::run_bench(depth, [](const std::string& line) { std::cout << line << std::endl; });
+        return 0;
+    }
+    if (argc >= 2) {
+        std::cerr << "usage: quince [perft DEPTH [FEN] | bench [DEPTH]]   (no argument: UCI)\n";
+        return 2;
+    }
+    std::ios::sync_with_stdio(false);
+    // Reading cin must not flush cout behind the output mutex (the search thread writes too).
+    std::cin.tie(nullptr);
+    uci::Uci uci(std::cout);
+    uci.loop(std::cin);
+    return 0;
 }

@@ -1,0 +1,782 @@
+#include "search/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "board/movegen.h"
+#include "board/notation.h"
+#include "search/movepick.h"
+
+namespace quince::search {
+
+namespace {
+
+constexpr Value VALUE_KNOWN_WIN = 10000;
+
+// Late-move reduction base table: grows with log(depth) * log(move number).
+struct Reductions {
+    int table[64][64];
+    Reductions() {
+        for (int d = 0; d < 64; ++d)
+            for (int m = 0; m < 64; ++m)
+                table[d][m] = d && m ? int(0.8 + std::log(double(d)) * std::log(double(m)) / 2.3) : 0;
+    }
+};
+const Reductions REDUCTIONS;
+
+int reduction(bool improving, int depth, int move_count) {
+    int r = REDUCTIONS.table[std::min(depth, 63)][std::min(move_count, 63)];
+    return r + (!improving && r > 1);
+}
+
+int late_move_count(int depth, bool improving) { return (3 + depth * depth) / (2 - improving); }
+
+int stat_bonus(int depth) { return std::min(300 * depth - 250, 2400); }
+
+std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+int mate_in_moves(Value v) {
+    if (v >= VALUE_MATE_IN_MAX_PLY) return (VALUE_MATE - v + 1) / 2;
+    if (v <= VALUE_MATED_IN_MAX_PLY) return -(VALUE_MATE + v) / 2;
+    return 0;
+}
+
+std::string format_score(Value v) {
+    if (v >= VALUE_MATE_IN_MAX_PLY || v <= VALUE_MATED_IN_MAX_PLY) return "mate " + std::to_string(mate_in_moves(v));
+    return "cp " + std::to_string(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker
+
+Worker::Worker(Engine& engine, int id)
+    : engine_(engine),
+      id_(id),
+      main_history_(std::make_unique<ButterflyHistory>()),
+      capture_history_(std::make_unique<CaptureHistory>()),
+      cont_history_(std::make_unique<ContinuationHistory>()),
+      counter_moves_(std::make_unique<CounterMoves>()) {
+    clear();
+}
+
+void Worker::clear() {
+    main_history_->clear();
+    capture_history_->clear();
+    cont_history_->clear();
+    counter_moves_->clear();
+    evaluator_.clear();
+}
+
+Value Worker::evaluate() {
+    // Plug point for the lazy window once the evaluation supports it.
+    Value v = evaluator_.evaluate(pos);
+    return std::clamp(v, VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
+}
+
+void Worker::count_node() {
+    // Single writer: a relaxed load + store is enough and avoids a locked add.
+    std::uint64_t n = nodes.load(std::memory_order_relaxed) + 1;
+    nodes.store(n, std::memory_order_relaxed);
+    if (id_ != 0) return;
+    const bool check_now = --calls_until_check_ <= 0;
+    if (check_now) calls_until_check_ = 1024;
+    const Limits& lim = engine_.limits_;
+    if (lim.nodes) {
+        // With one thread the node limit is exact, which makes node-limited searches reproducible.
+        std::uint64_t total = engine_.workers_.size() == 1 ? n : check_now ? engine_.nodes_searched() : 0;
+        if (total >= lim.nodes) engine_.stop_.store(true, std::memory_order_relaxed);
+    }
+    if (!check_now) return;
+    if (engine_.use_time_ && !engine_.pondering_.load(std::memory_order_relaxed) &&
+        engine_.elapsed_ms() >= engine_.budget_.hard)
+        engine_.stop_.store(true, std::memory_order_relaxed);
+}
+
+void Worker::update_pv(int ply, Move m) {
+    pv_table_[ply][ply] = m;
+    for (int i = ply + 1; i < pv_len_[ply + 1]; ++i) pv_table_[ply][i] = pv_table_[ply + 1][i];
+    pv_len_[ply] = std::max(pv_len_[ply + 1], ply + 1);
+}
+
+void Worker::update_cont_histories(Stack* ss, Piece pc, Square to, int bonus) {
+    for (int i : {1, 2, 4, 6})
+        if ((ss - i)->current_move.is_ok()) apply_bonus<HISTORY_LIMIT>((ss - i)->cont_hist->at(pc, to), bonus);
+}
+
+void Worker::update_quiet_stats(Stack* ss, Move m, int bonus) {
+    if (ss->killers[0] != m) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = m;
+    }
+    Color us = pos.side_to_move();
+    apply_bonus<HISTORY_LIMIT>(main_history_->at(us, m), bonus);
+    update_cont_histories(ss, pos.moved_piece(m), m.to(), bonus);
+    Move prev = (ss - 1)->current_move;
+    if (prev.is_ok()) {
+        counter_moves_->table[piece_slot((ss - 1)->moved_piece)][prev.to()] = m;
+    }
+}
+
+void Worker::update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_count, Move* captures,
+                              int capture_count, int depth) {
+    int bonus = stat_bonus(depth + 1);
+    Color us = pos.side_to_move();
+    if (!pos.is_capture_or_promotion(best)) {
+        update_quiet_stats(ss, best, bonus);
+        for (int i = 0; i < quiet_count; ++i) {
+            apply_bonus<HISTORY_LIMIT>(main_history_->at(us, quiets[i]), -bonus);
+            update_cont_histories(ss, pos.moved_piece(quiets[i]), quiets[i].to(), -bonus);
+        }
+    } else {
+        PieceType victim = best.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(best.to()));
+        apply_bonus<HISTORY_LIMIT>(capture_history_->table[piece_slot(pos.moved_piece(best))][best.to()][victim], bonus);
+    }
+    for (int i = 0; i < capture_count; ++i) {
+        Move m = captures[i];
+        PieceType victim = m.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(m.to()));
+        apply_bonus<HISTORY_LIMIT>(capture_history_->table[piece_slot(pos.moved_piece(m))][m.to()][victim], -bonus);
+    }
+}
+
+template <Worker::NodeType NT>
+Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_node) {
+    constexpr bool PvNode = NT != NON_PV;
+    constexpr bool RootNode = NT == ROOT;
+
+    if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta, 0);
+
+    const int ply = ss->ply;
+    TranspositionTable& tt = engine_.tt_;
+    if (PvNode) pv_len_[ply] = ply;
+    count_node();
+    if (PvNode && sel_depth_ < ply + 1) sel_depth_ = ply + 1;
+
+    const bool in_check = pos.in_check();
+    ss->in_check = in_check;
+    const Color us = pos.side_to_move();
+
+    if (!RootNode) {
+        if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+        if (pos.is_draw(ply) || pos.has_insufficient_material()) return VALUE_DRAW;
+        if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate();
+        // Mate distance pruning: no line from here can beat a mate already found closer to the root.
+        alpha = std::max(mated_in(ply), alpha);
+        beta = std::min(mate_in(ply + 1), beta);
+        if (alpha >= beta) return alpha;
+    }
+
+    (ss + 1)->excluded_move = Move::none();
+    (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
+    ss->stat_score = 0;
+    Move prev_move = (ss - 1)->current_move;
+    Square prev_sq = prev_move.is_ok() ? prev_move.to() : SQ_NONE;
+
+    // Transposition table lookup (skipped inside a singular-extension search of this node).
+    const Move excluded = ss->excluded_move;
+    const Key key = pos.key();
+    TTData tte;
+    bool tt_hit = !excluded && tt.probe(key, &tte);
+    Value tt_value = tt_hit ? value_from_tt(tte.value, ply) : VALUE_NONE;
+    Move tt_move = RootNode ? root_moves[pv_idx_].move : tt_hit ? tte.move : Move::none();
+    if (tt_move && !RootNode && !(pos.pseudo_legal(tt_move) && pos.legal(tt_move))) tt_move = Move::none();
+    if (!excluded) ss->tt_pv = PvNode || (tt_hit && tte.is_pv);
+    const bool tt_capture = tt_move && pos.is_capture_or_promotion(tt_move);
+
+    if (!PvNode && !excluded && tt_hit && tte.depth >= depth && tt_value != VALUE_NONE &&
+        (tte.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER))) {
+        if (tt_move && tt_value >= beta && !tt_capture) update_quiet_stats(ss, tt_move, stat_bonus(depth));
+        if (pos.rule50() < 90) return tt_value;
+    }
+
+    // Static evaluation.
+    Value eval;
+    bool improving = false;
+    if (in_check) {
+        ss->static_eval = eval = VALUE_NONE;
+    } else {
+        if (tt_hit && tte.eval != VALUE_NONE) ss->static_eval = eval = tte.eval;
+        else if (excluded) eval = ss->static_eval;
+        else {
+            ss->static_eval = eval = evaluate();
+            if (!tt_hit) tt.store(key, VALUE_NONE, ss->tt_pv, BOUND_NONE, -7, Move::none(), eval);
+        }
+        if (eval == VALUE_NONE) ss->static_eval = eval = evaluate();
+        // A bounded TT score is a better estimate than the static evaluation when it points the right way.
+        if (tt_value != VALUE_NONE && (tte.bound & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER))) eval = tt_value;
+
+        Value past = (ss - 2)->static_eval != VALUE_NONE ? (ss - 2)->static_eval : (ss - 4)->static_eval;
+        improving = past == VALUE_NONE || ss->static_eval > past;
+
+        // Razoring: hopeless positions at low depth go straight to quiescence.
+        if (!PvNode && depth <= 4 && eval < alpha - 350 - 250 * depth * depth) {
+            Value v = qsearch<false>(ss, alpha - 1, alpha, 0);
+            if (v < alpha) return v;
+        }
+
+        // Reverse futility pruning.
+        if (!ss->tt_pv && depth < 9 && eval - 80 * (depth - improving) >= beta && eval < VALUE_KNOWN_WIN) return eval;
+
+        // Null move pruning; never in pawn-only endings where zugzwang is common.
+        if (!PvNode && !excluded && prev_move != Move::null() && eval >= beta && ss->static_eval >= beta - 20 * depth + 160 &&
+            pos.non_pawn_units(us) > 0 && ply >= nmp_min_ply_ && beta > VALUE_MATED_IN_MAX_PLY) {
+            int r = std::min((eval - beta) / 200, 3) + depth / 3 + 4;
+            ss->current_move = Move::null();
+            ss->moved_piece = NO_PIECE;
+            ss->cont_hist = cont_history_->sentinel();
+            pos.do_null_move();
+            Value null_value = -search<NON_PV>(ss + 1, -beta, -beta + 1, depth - r, !cut_node);
+            pos.undo_null_move();
+            if (null_value >= beta) {
+                if (null_value >= VALUE_MATE_IN_MAX_PLY) null_value = beta;
+                if (nmp_min_ply_ || depth < 14) return null_value;
+                // Verification at high depth, with null moves disabled for the first plies.
+                nmp_min_ply_ = ply + 3 * (depth - r) / 4;
+                Value v = search<NON_PV>(ss, beta - 1, beta, depth - r, false);
+                nmp_min_ply_ = 0;
+                if (v >= beta) return null_value;
+            }
+        }
+    }
+
+    // ProbCut: a good capture that beats beta by a margin in a reduced search very likely beats it
+    // in the full one.
+    if (!PvNode && !in_check && !excluded && depth > 4 && std::abs(beta) < VALUE_KNOWN_WIN) {
+        const Value probcut_beta = beta + 200 - 50 * improving;
+        if (!(tt_hit && tte.depth >= depth - 3 && tt_value != VALUE_NONE && tt_value < probcut_beta)) {
+            const PieceToHistory* pc_cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
+            MovePicker pc(pos, tt_capture ? tt_move : Move::none(), main_history_.get(), capture_history_.get(),
+                          pc_cont, false);
+            while (Move move = pc.next()) {
+                if (!pos.legal(move) || !pos.see_ge(move, probcut_beta - ss->static_eval)) continue;
+                ss->current_move = move;
+                ss->moved_piece = pos.moved_piece(move);
+                ss->cont_hist = cont_history_->row(ss->moved_piece, move.to());
+                pos.do_move(move);
+                Value v = -qsearch<false>(ss + 1, -probcut_beta, -probcut_beta + 1, 0);
+                if (v >= probcut_beta) v = -search<NON_PV>(ss + 1, -probcut_beta, -probcut_beta + 1, depth - 4, !cut_node);
+                pos.undo_move(move);
+                if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+                if (v >= probcut_beta) {
+                    tt.store(key, value_to_tt(v, ply), ss->tt_pv, BOUND_LOWER, depth - 3, move, ss->static_eval);
+                    return v;
+                }
+            }
+        }
+    }
+
+    // Internal iterative reduction: without a TT move this node is probably not well ordered.
+    if (!RootNode && !tt_move && depth >= 4 && (PvNode || cut_node)) {
+        depth -= 1 + PvNode;
+        if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta, 0);
+    }
+
+    const PieceToHistory* cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
+    Move counter = prev_sq != SQ_NONE ? counter_moves_->table[piece_slot((ss - 1)->moved_piece)][prev_sq] : Move::none();
+    MovePicker mp(pos, tt_move, main_history_.get(), capture_history_.get(), cont, ss->killers, counter);
+
+    Value best_value = -VALUE_INFINITE;
+    Value value = -VALUE_INFINITE;
+    Move best_move = Move::none();
+    Move quiets_tried[64], captures_tried[32];
+    int quiet_count = 0, capture_count = 0, move_count = 0;
+    bool skip_quiets = false;
+
+    while (Move move = mp.next(skip_quiets)) {
+        if (move == excluded) continue;
+        if (RootNode && std::find_if(root_moves.begin() + pv_idx_, root_moves.end(),
+                                     [move](const RootMove& rm) { return rm.move == move; }) == root_moves.end())
+            continue;
+        if (!pos.legal(move)) continue;
+
+        ss->move_count = ++move_count;
+        if (RootNode && id_ == 0 && engine_.elapsed_ms() > 3000)
+            engine_.emit("info depth " + std::to_string(depth) + " currmove " + engine_.format_move(move) +
+                         " currmovenumber " + std::to_string(move_count + pv_idx_));
+
+        const bool capture = pos.is_capture_or_promotion(move);
+        const Piece moved = pos.moved_piece(move);
+        const bool gives_check = pos.gives_check(move);
+        int new_depth = depth - 1;
+        int extension = 0;
+
+        // Shallow-depth pruning, once a non-losing line is known.
+        if (!RootNode && pos.non_pawn_units(us) > 0 && best_value > VALUE_MATED_IN_MAX_PLY) {
+            int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
+            if (move_count >= late_move_count(depth, improving)) skip_quiets = true;
+            if (capture || gives_check) {
+                if (capture && !gives_check && !in_check && lmr_depth < 7) {
+                    PieceType victim = move.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(move.to()));
+                    if (ss->static_eval + 200 + 200 * lmr_depth + SEE_VALUE[victim] <= alpha) continue;
+                }
+                if (!pos.see_ge(move, -200 * depth)) continue;
+            } else {
+                int history = cont[0]->get(moved, move.to()) + cont[1]->get(moved, move.to()) +
+                              cont[2]->get(moved, move.to());
+                if (lmr_depth < 4 && history < -3000 * depth) continue;
+                history += 2 * main_history_->at(us, move);
+                lmr_depth = std::max(lmr_depth + history / 7000, 0);
+                if (!in_check && lmr_depth < 10 && ss->static_eval + 120 + 170 * lmr_depth <= alpha) continue;
+                if (!pos.see_ge(move, -25 * lmr_depth * lmr_depth)) continue;
+            }
+        }
+
+        // Extensions, bounded so that the tree cannot explode.
+        if (ply < 2 * root_depth_) {
+            if (!RootNode && depth >= 7 && move == tt_move && !excluded && std::abs(tt_value) < VALUE_KNOWN_WIN &&
+                (tte.bound & BOUND_LOWER) && tte.depth >= depth - 3) {
+                // Singular extension: is the TT move much better than every alternative?
+                Value singular_beta = tt_value - 2 * depth;
+                ss->excluded_move = move;
+                Value v = search<NON_PV>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
+                ss->excluded_move = Move::none();
+                if (v < singular_beta) extension = (!PvNode && v < singular_beta - 30) ? 2 : 1;
+                else if (singular_beta >= beta) return singular_beta;  // multi-cut: several moves beat beta
+                else if (tt_value >= beta) extension = -1;
+            } else if (gives_check && depth > 2 && pos.see_ge(move, 0)) {
+                extension = 1;
+            }
+        }
+        new_depth += extension;
+
+        if (PvNode) pv_len_[ply + 1] = ply + 1;  // a fail-high child searched without PV leaves no stale line
+        ss->current_move = move;
+        ss->moved_piece = moved;
+        ss->cont_hist = cont_history_->row(moved, move.to());
+        pos.do_move(move);
+        tt.prefetch(pos.key());
+
+        // Late move reductions, then PVS re-searches.
+        if (depth >= 2 && move_count > 1 + RootNode && (!capture || !ss->tt_pv || cut_node)) {
+            int r = reduction(improving, depth, move_count);
+            if (ss->tt_pv) r -= 1;
+            if (cut_node) r += 2;
+            if (tt_capture) r += 1;
+            if (move == ss->killers[0] || move == ss->killers[1] || move == counter) r -= 1;
+            if (gives_check) r -= 1;
+            if (!capture) {
+                ss->stat_score = 2 * main_history_->at(us, move) + cont[0]->get(moved, move.to()) +
+                                 cont[1]->get(moved, move.to()) + cont[2]->get(moved, move.to()) - 4000;
+                r -= ss->stat_score / 12000;
+            }
+            int d = std::clamp(new_depth - r, 1, new_depth + 1);
+            value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, d, true);
+            if (value > alpha && d < new_depth) value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+        } else if (!PvNode || move_count > 1) {
+            value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+        }
+        if (PvNode && (move_count == 1 || (value > alpha && (RootNode || value < beta))))
+            value = -search<PV>(ss + 1, -beta, -alpha, new_depth, false);
+
+        pos.undo_move(move);
+
+        if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+
+        if (RootNode) {
+            RootMove& rm = *std::find_if(root_moves.begin(), root_moves.end(),
+                                         [move](const RootMove& r) { return r.move == move; });
+            if (move_count == 1 || value > alpha) {
+                rm.score = value;
+                rm.sel_depth = sel_depth_;
+                rm.lower_bound = value >= beta;
+                rm.upper_bound = value <= alpha;
+                rm.pv.assign(1, move);
+                for (int i = ply + 1; i < pv_len_[ply + 1]; ++i) rm.pv.push_back(pv_table_[ply + 1][i]);
+                if (move_count > 1 && id_ == 0) best_move_changes_ += 1;
+            } else {
+                rm.score = -VALUE_INFINITE;
+            }
+        }
+
+        if (value > best_value) {
+            best_value = value;
+            if (value > alpha) {
+                best_move = move;
+                if (PvNode) update_pv(ply, move);
+                if (PvNode && value < beta) alpha = value;
+                else break;
+            }
+        }
+        if (move != best_move) {
+            if (capture && capture_count < 32) captures_tried[capture_count++] = move;
+            else if (!capture && quiet_count < 64) quiets_tried[quiet_count++] = move;
+        }
+    }
+
+    if (move_count == 0) best_value = excluded ? alpha : in_check ? mated_in(ply) : VALUE_DRAW;
+    else if (best_move)
+        update_all_stats(ss, best_move, quiets_tried, quiet_count, captures_tried, capture_count, depth);
+    else if (prev_sq != SQ_NONE && !pos.captured_piece() && prev_move.type() != PROMOTION)
+        // Every reply fails low: the opponent's quiet move that led here was a good one.
+        update_cont_histories(ss - 1, (ss - 1)->moved_piece, prev_sq, stat_bonus(depth));
+
+    if (!excluded && !(RootNode && pv_idx_ > 0)) {
+        Bound bound = best_value >= beta ? BOUND_LOWER : (PvNode && best_move) ? BOUND_EXACT : BOUND_UPPER;
+        tt.store(key, value_to_tt(best_value, ply), ss->tt_pv, bound, depth, best_move, ss->static_eval);
+    }
+    return best_value;
+}
+
+template <bool PvNode>
+Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
+    const int ply = ss->ply;
+    TranspositionTable& tt = engine_.tt_;
+    if (PvNode) pv_len_[ply] = ply;
+    count_node();
+    if (PvNode && sel_depth_ < ply + 1) sel_depth_ = ply + 1;
+
+    if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+    if (pos.is_draw(ply) || pos.has_insufficient_material()) return VALUE_DRAW;
+    const bool in_check = pos.in_check();
+    if (ply >= MAX_PLY) return in_check ? VALUE_DRAW : evaluate();
+
+    const Value old_alpha = alpha;
+    const Key key = pos.key();
+    TTData tte;
+    bool tt_hit = tt.probe(key, &tte);
+    Value tt_value = tt_hit ? value_from_tt(tte.value, ply) : VALUE_NONE;
+    Move tt_move = tt_hit ? tte.move : Move::none();
+    if (tt_move && !(pos.pseudo_legal(tt_move) && pos.legal(tt_move))) tt_move = Move::none();
+    const int tt_depth = in_check || depth >= 0 ? 0 : -1;
+
+    if (!PvNode && tt_hit && tte.depth >= tt_depth && tt_value != VALUE_NONE &&
+        (tte.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return tt_value;
+
+    Value best_value, futility_base;
+    if (in_check) {
+        ss->static_eval = VALUE_NONE;
+        best_value = futility_base = -VALUE_INFINITE;
+    } else {
+        ss->static_eval = best_value = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate();
+        if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? BOUND_LOWER : BOUND_UPPER)))
+            best_value = tt_value;
+        // Stand pat.
+        if (best_value >= beta) {
+            if (!tt_hit) tt.store(key, value_to_tt(best_value, ply), false, BOUND_LOWER, -7, Move::none(), ss->static_eval);
+            return best_value;
+        }
+        if (PvNode && best_value > alpha) alpha = best_value;
+        futility_base = ss->static_eval + 150;
+    }
+
+    const PieceToHistory* cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
+    MovePicker mp(pos, tt_move, main_history_.get(), capture_history_.get(), cont, depth >= 0);
+    Move best_move = Move::none();
+    int move_count = 0;
+
+    while (Move move = mp.next()) {
+        if (!pos.legal(move)) continue;
+        const bool gives_check = pos.gives_check(move);
+        const bool capture = pos.is_capture(move);
+        ++move_count;
+
+        if (best_value > VALUE_MATED_IN_MAX_PLY) {
+            if (!in_check) {
+                if (move.type() == PROMOTION && move.promotion_type() != QUEEN) continue;
+                // Futility: even winning the captured piece for free cannot reach alpha.
+                if (!gives_check && futility_base > -VALUE_KNOWN_WIN && move.type() != PROMOTION) {
+                    PieceType victim = move.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(move.to()));
+                    Value futility_value = futility_base + SEE_VALUE[victim];
+                    if (futility_value <= alpha) {
+                        best_value = std::max(best_value, futility_value);
+                        continue;
+                    }
+                }
+                if (!pos.see_ge(move, 0)) continue;
+            } else if (!capture && move_count > 2) {
+                // Once an escape is found, late quiet evasions are not worth searching here.
+                continue;
+            }
+        }
+
+        ss->current_move = move;
+        ss->moved_piece = pos.moved_piece(move);
+        ss->cont_hist = cont_history_->row(ss->moved_piece, move.to());
+        pos.do_move(move);
+        tt.prefetch(pos.key());
+        Value value = -qsearch<PvNode>(ss + 1, -beta, -alpha, depth - 1);
+        pos.undo_move(move);
+        if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+
+        if (value > best_value) {
+            best_value = value;
+            if (value > alpha) {
+                best_move = move;
+                if (PvNode) update_pv(ply, move);
+                if (PvNode && value < beta) alpha = value;
+                else break;
+            }
+        }
+    }
+
+    if (in_check && best_value == -VALUE_INFINITE) return mated_in(ply);
+
+    Bound bound = best_value >= beta ? BOUND_LOWER : (PvNode && best_value > old_alpha) ? BOUND_EXACT : BOUND_UPPER;
+    tt.store(key, value_to_tt(best_value, ply), PvNode, bound, tt_depth, best_move, ss->static_eval);
+    return best_value;
+}
+
+void Worker::report(int depth) {
+    std::int64_t elapsed = engine_.elapsed_ms();
+    std::uint64_t nodes_total = engine_.nodes_searched();
+    int hashfull = engine_.tt_.hashfull();
+    for (int i = 0; i < multi_pv_; ++i) {
+        const RootMove& rm = root_moves[i];
+        bool updated = i <= pv_idx_ && rm.score != -VALUE_INFINITE;
+        int d = updated ? depth : depth - 1;
+        Value v = updated ? rm.score : rm.prev_score;
+        if (d < 1 || v == -VALUE_INFINITE) continue;
+        std::ostringstream out;
+        out << "info depth " << d << " seldepth " << std::max(rm.sel_depth, d) << " multipv " << i + 1 << " score "
+            << format_score(v);
+        if (i == pv_idx_ && rm.lower_bound) out << " lowerbound";
+        if (i == pv_idx_ && rm.upper_bound) out << " upperbound";
+        out << " nodes " << nodes_total << " nps " << nodes_total * 1000 / std::uint64_t(std::max<std::int64_t>(1, elapsed))
+            << " hashfull " << hashfull << " time " << elapsed << " pv";
+        for (Move m : rm.pv) out << ' ' << engine_.format_move(m);
+        engine_.emit(out.str());
+    }
+}
+
+void Worker::iterative_deepening() {
+    // Sentinel entries before the root let the search look back (up to ss - 7) without checks.
+    constexpr int LOOKBACK = 7;
+    auto stack = std::make_unique<Stack[]>(MAX_PLY + LOOKBACK + 3);
+    Stack* ss = stack.get() + LOOKBACK;
+    for (int i = 0; i < MAX_PLY + LOOKBACK + 3; ++i) {
+        stack[i].cont_hist = cont_history_->sentinel();
+        stack[i].ply = i - LOOKBACK;
+    }
+
+    const Limits& limits = engine_.limits_;
+    multi_pv_ = std::min<int>(engine_.options_.multi_pv, int(root_moves.size()));
+    completed_depth = 0;
+    best_move_changes_ = 0;
+    nmp_min_ply_ = 0;
+    calls_until_check_ = 1024;
+    Value prev_iteration_value = VALUE_NONE;
+    Move last_best = Move::none();
+    int best_stable_for = 0;
+
+    // Helper threads start at staggered depths so that they do not all search the same tree.
+    int start_depth = id_ == 0 ? 1 : 1 + (id_ & 1);
+    for (root_depth_ = start_depth; root_depth_ < MAX_PLY; ++root_depth_) {
+        if (engine_.stop_.load()) break;
+        if (limits.depth && root_depth_ > limits.depth) break;
+        best_move_changes_ *= 0.5;
+        for (RootMove& rm : root_moves) rm.prev_score = rm.score;
+
+        Value best_value = -VALUE_INFINITE;
+        for (pv_idx_ = 0; pv_idx_ < multi_pv_ && !engine_.stop_.load(); ++pv_idx_) {
+            sel_depth_ = 0;
+            Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
+            Value prev = root_moves[pv_idx_].prev_score;
+            if (root_depth_ >= 4 && prev != -VALUE_INFINITE) {
+                delta = 15 + std::abs(prev) / 64;
+                alpha = std::max(prev - delta, -VALUE_INFINITE);
+                beta = std::min(prev + delta, VALUE_INFINITE);
+            }
+            int failed_high = 0;
+            for (;;) {
+                int d = std::max(1, root_depth_ - failed_high);
+                best_value = search<ROOT>(ss, alpha, beta, d, false);
+                std::stable_sort(root_moves.begin() + pv_idx_, root_moves.end());
+                if (engine_.stop_.load()) break;
+                if (id_ == 0 && multi_pv_ == 1 && (best_value <= alpha || best_value >= beta) &&
+                    engine_.elapsed_ms() > 3000)
+                    report(root_depth_);
+                if (best_value <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = std::max(best_value - delta, -VALUE_INFINITE);
+                    failed_high = 0;
+                } else if (best_value >= beta) {
+                    beta = std::min(best_value + delta, VALUE_INFINITE);
+                    ++failed_high;
+                } else {
+                    break;
+                }
+                delta += delta / 2;
+            }
+            std::stable_sort(root_moves.begin(), root_moves.begin() + pv_idx_ + 1);
+            if (id_ == 0 && (engine_.stop_.load() || pv_idx_ + 1 == multi_pv_ || engine_.elapsed_ms() > 3000))
+                report(root_depth_);
+        }
+        pv_idx_ = 0;
+        if (engine_.stop_.load()) break;
+        completed_depth = root_depth_;
+        if (id_ != 0) continue;
+
+        best_value = root_moves[0].score;
+        // go mate N: done once a mate in at most N moves is proven.
+        if (limits.mate && best_value >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - best_value <= 2 * limits.mate - 1)
+            engine_.stop_.store(true);
+
+        if (root_moves[0].move == last_best) ++best_stable_for;
+        else best_stable_for = 0;
+        last_best = root_moves[0].move;
+
+        if (engine_.use_time_ && !engine_.pondering_.load() && !engine_.stop_.load()) {
+            // With a single legal move there is nothing to think about.
+            if (root_moves.size() == 1 && completed_depth >= 4) engine_.stop_.store(true);
+            double falling = 1.0;
+            if (prev_iteration_value != VALUE_NONE)
+                falling = std::clamp(1.0 + (prev_iteration_value - best_value) / 150.0, 0.7, 1.7);
+            double instability = 1.0 + 1.2 * best_move_changes_;
+            double stability = best_stable_for >= 6 ? 0.6 : best_stable_for >= 3 ? 0.8 : 1.1;
+            double limit = double(engine_.budget_.soft) * falling * instability * stability;
+            limit = std::min(limit, double(engine_.budget_.hard));
+            if (double(engine_.elapsed_ms()) >= limit) engine_.stop_.store(true);
+        }
+        prev_iteration_value = best_value;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine
+
+Engine::Engine() { set_threads(1); }
+
+Engine::~Engine() {
+    stop();
+    wait();
+}
+
+void Engine::set_threads(int n) {
+    n = std::clamp(n, 1, 256);
+    while (int(workers_.size()) > n) workers_.pop_back();
+    while (int(workers_.size()) < n) {
+        workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
+        for (auto& setting : evaluator_settings_) setting.second(workers_.back()->evaluator());
+    }
+}
+
+void Engine::set_evaluator_setting(const std::string& name, std::function<void(eval::Evaluator&)> apply) {
+    for (auto& w : workers_) apply(w->evaluator());
+    auto it = std::find_if(evaluator_settings_.begin(), evaluator_settings_.end(),
+                           [&](const auto& s) { return s.first == name; });
+    if (it != evaluator_settings_.end()) it->second = std::move(apply);
+    else evaluator_settings_.emplace_back(name, std::move(apply));
+}
+
+void Engine::new_game() {
+    tt_.clear();
+    for (auto& w : workers_) w->clear();
+}
+
+std::uint64_t Engine::nodes_searched() const {
+    std::uint64_t n = 0;
+    for (const auto& w : workers_) n += w->nodes.load(std::memory_order_relaxed);
+    return n;
+}
+
+std::int64_t Engine::elapsed_ms() const { return (now_ns() - start_ns_.load(std::memory_order_relaxed)) / 1000000; }
+
+std::string Engine::format_move(Move m) const { return move_to_uci(m, options_.chess960); }
+
+void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& options) {
+    stop();
+    wait();
+    start_ns_.store(now_ns());
+    root_pos_ = pos;
+    limits_ = limits;
+    options_ = options;
+    stop_.store(false);
+    pondering_.store(limits.ponder);
+    Color us = pos.side_to_move();
+    use_time_ = limits.uses_clock(us);
+    if (use_time_) {
+        TimeInput in;
+        in.time_left = limits.time[us];
+        in.increment = limits.inc[us];
+        in.moves_to_go = limits.movestogo;
+        in.move_time = limits.movetime;
+        in.overhead = options.move_overhead;
+        budget_ = allocate_time(in);
+        if (options.ponder_enabled && limits.movetime == 0) budget_.soft = std::min(budget_.hard, budget_.soft * 5 / 4);
+    }
+    searching_.store(true);
+    main_thread_ = std::thread([this] { run_main(); });
+}
+
+void Engine::stop() { stop_.store(true); }
+
+void Engine::ponderhit() {
+    if (!searching_.load()) return;
+    // The opponent played the expected move: our clock starts now.
+    start_ns_.store(now_ns());
+    pondering_.store(false);
+}
+
+void Engine::wait() {
+    if (main_thread_.joinable()) main_thread_.join();
+}
+
+SearchResult Engine::search(const Position& pos, const Limits& limits, const SearchOptions& options) {
+    go(pos, limits, options);
+    wait();
+    return result_;
+}
+
+void Engine::run_main() {
+    tt_.new_search();
+    result_ = SearchResult{};
+    std::vector<RootMove> root_moves;
+    for (const ScoredMove& sm : MoveList<LEGAL>(root_pos_))
+        if (limits_.searchmoves.empty() ||
+            std::find(limits_.searchmoves.begin(), limits_.searchmoves.end(), sm.move) != limits_.searchmoves.end())
+            root_moves.emplace_back(sm.move);
+
+    for (auto& w : workers_) {
+        w->nodes.store(0);
+        w->pos = root_pos_;
+        w->root_moves = root_moves;
+    }
+
+    if (root_moves.empty()) {
+        emit(std::string("info depth 0 score ") + (root_pos_.in_check() ? "mate 0" : "cp 0"));
+    } else {
+        std::vector<std::thread> helpers;
+        for (std::size_t i = 1; i < workers_.size(); ++i)
+            helpers.emplace_back([this, i] { workers_[i]->iterative_deepening(); });
+        workers_[0]->iterative_deepening();
+        // After go infinite / go ponder the answer waits for stop or ponderhit.
+        while (!stop_.load() && (limits_.infinite || pondering_.load()))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        stop_.store(true);
+        for (std::thread& t : helpers) t.join();
+    }
+    while (!stop_.load() && (limits_.infinite || pondering_.load()))
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+
+    Worker& main = *workers_[0];
+    if (!main.root_moves.empty()) {
+        const RootMove& best = main.root_moves[0];
+        result_.best = best.move;
+        result_.score = best.score != -VALUE_INFINITE ? best.score : best.prev_score;
+        result_.depth = main.completed_depth;
+        result_.pv = best.pv;
+        if (best.pv.size() >= 2) {
+            result_.ponder = best.pv[1];
+        } else {
+            // Fall back to the TT for a move to ponder on.
+            Position p = root_pos_;
+            p.do_move(best.move);
+            TTData tte;
+            if (tt_.probe(p.key(), &tte) && tte.move && p.pseudo_legal(tte.move) && p.legal(tte.move))
+                result_.ponder = tte.move;
+        }
+    }
+    result_.nodes = nodes_searched();
+    std::string line = "bestmove " + format_move(result_.best);
+    if (result_.ponder) line += " ponder " + format_move(result_.ponder);
+    emit(line);
+    searching_.store(false);
+}
+
+}  // namespace quince::search

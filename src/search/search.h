@@ -1,0 +1,192 @@
+// Alpha-beta search (PVS, iterative deepening, aspiration windows) run by a pool of threads
+// sharing one transposition table (Lazy SMP). The Engine is what the UCI layer talks to.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "board/position.h"
+#include "eval/evaluate.h"
+#include "search/history.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+
+namespace quince::search {
+
+struct Limits {
+    int depth = 0;             // 0 = no limit
+    std::uint64_t nodes = 0;   // 0 = no limit
+    std::int64_t movetime = 0;
+    std::int64_t time[COLOR_NB] = {-1, -1};  // < 0 = not given
+    std::int64_t inc[COLOR_NB] = {0, 0};
+    int movestogo = 0;
+    int mate = 0;              // stop once a mate in at most this many moves is found
+    bool infinite = false;     // bestmove only after stop
+    bool ponder = false;       // bestmove only after stop or ponderhit
+    std::vector<Move> searchmoves;
+
+    bool uses_clock(Color us) const { return time[us] >= 0 || movetime > 0; }
+};
+
+struct SearchOptions {
+    int multi_pv = 1;
+    std::int64_t move_overhead = 30;
+    bool chess960 = false;  // castling notation in the output
+    bool ponder_enabled = false;  // UCI Ponder option: expect ponder hits, so think a little longer
+    bool silent = false;    // no info/bestmove output (bench, tests)
+};
+
+struct RootMove {
+    explicit RootMove(Move m) : move(m), pv{m} {}
+    bool operator<(const RootMove& o) const { return score != o.score ? score > o.score : prev_score > o.prev_score; }
+    Move move;
+    Value score = -VALUE_INFINITE;
+    Value prev_score = -VALUE_INFINITE;
+    int sel_depth = 0;
+    bool lower_bound = false, upper_bound = false;
+    std::vector<Move> pv;
+};
+
+struct SearchResult {
+    Move best = Move::none();
+    Move ponder = Move::none();
+    Value score = VALUE_NONE;
+    int depth = 0;
+    std::uint64_t nodes = 0;
+    std::vector<Move> pv;
+};
+
+// Per-ply search state; the search reads entries before its own ply (ss - 1 ... ss - 6).
+struct Stack {
+    PieceToHistory* cont_hist = nullptr;
+    int ply = 0;
+    Move current_move;
+    Piece moved_piece = NO_PIECE;  // of current_move (castling: the king)
+    Move excluded_move;
+    Move killers[2];
+    Value static_eval = VALUE_NONE;
+    int stat_score = 0;
+    int move_count = 0;
+    bool in_check = false;
+    bool tt_pv = false;
+};
+
+class Engine;
+
+// One search thread: its own Position copy, Evaluator and move-ordering tables.
+class Worker {
+public:
+    Worker(Engine& engine, int id);
+    void clear();  // histories and evaluator caches (ucinewgame)
+    void iterative_deepening();
+    eval::Evaluator& evaluator() { return evaluator_; }
+
+    Position pos;
+    std::vector<RootMove> root_moves;
+    std::atomic<std::uint64_t> nodes{0};
+    int completed_depth = 0;
+
+private:
+    enum NodeType { NON_PV, PV, ROOT };
+    template <NodeType NT>
+    Value search(Stack* ss, Value alpha, Value beta, int depth, bool cut_node);
+    template <bool PvNode>
+    Value qsearch(Stack* ss, Value alpha, Value beta, int depth);
+
+    Value evaluate();
+    void count_node();
+    void update_pv(int ply, Move m);
+    void update_quiet_stats(Stack* ss, Move m, int bonus);
+    void update_cont_histories(Stack* ss, Piece pc, Square to, int bonus);
+    void update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_count, Move* captures, int capture_count,
+                          int depth);
+    void report(int depth);  // main thread: info lines for every PV
+
+    Engine& engine_;
+    int id_;
+    eval::Evaluator evaluator_;
+    std::unique_ptr<ButterflyHistory> main_history_;
+    std::unique_ptr<CaptureHistory> capture_history_;
+    std::unique_ptr<ContinuationHistory> cont_history_;
+    std::unique_ptr<CounterMoves> counter_moves_;
+    int root_depth_ = 0;
+    int sel_depth_ = 0;
+    int pv_idx_ = 0;
+    int multi_pv_ = 1;
+    int nmp_min_ply_ = 0;
+    int calls_until_check_ = 1024;
+    double best_move_changes_ = 0;
+    Move pv_table_[MAX_PLY + 2][MAX_PLY + 2];
+    int pv_len_[MAX_PLY + 2];
+};
+
+class Engine {
+public:
+    using Output = std::function<void(const std::string&)>;
+
+    Engine();
+    ~Engine();
+
+    // Configuration: only while no search runs (the UCI layer stops the search first).
+    void set_threads(int n);
+    int threads() const { return int(workers_.size()); }
+    bool set_hash(std::size_t mb) { return tt_.resize(mb); }
+    void clear_hash() { tt_.clear(); }
+    void new_game();  // TT and all histories
+    void set_output(Output out) { output_ = std::move(out); }
+    // Applies `apply` to every thread's Evaluator now and to those of threads created later
+    // (Threads option). A later call with the same name replaces the earlier one. Use it for
+    // evaluation options such as a profile; only while no search runs.
+    void set_evaluator_setting(const std::string& name, std::function<void(eval::Evaluator&)> apply);
+
+    // Starts searching in the background; returns at once. bestmove is sent through the output.
+    void go(const Position& pos, const Limits& limits, const SearchOptions& options);
+    void stop();
+    void ponderhit();
+    void wait();  // until the running search (if any) has sent bestmove
+    bool searching() const { return searching_.load(); }
+    // Blocking search for tests and bench; returns the main thread's result.
+    SearchResult search(const Position& pos, const Limits& limits, const SearchOptions& options);
+    const SearchResult& last_result() const { return result_; }
+
+    TranspositionTable& tt() { return tt_; }
+    std::uint64_t nodes_searched() const;
+    std::int64_t elapsed_ms() const;
+
+private:
+    friend class Worker;
+    void run_main();
+    void emit(const std::string& line) {
+        if (!options_.silent && output_) output_(line);
+    }
+    std::string format_move(Move m) const;
+
+    TranspositionTable tt_;
+    std::vector<std::unique_ptr<Worker>> workers_;
+    std::vector<std::pair<std::string, std::function<void(eval::Evaluator&)>>> evaluator_settings_;
+    Output output_;
+    std::thread main_thread_;
+    std::atomic<bool> searching_{false};
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> pondering_{false};
+    std::atomic<std::int64_t> start_ns_{0};  // reset by ponderhit: the clock starts then
+    Limits limits_;
+    SearchOptions options_;
+    TimeBudget budget_;
+    bool use_time_ = false;
+    Position root_pos_;
+    SearchResult result_;
+};
+
+// Distance-to-mate in moves for UCI ("mate N"), or 0 when the score is not a mate.
+int mate_in_moves(Value v);
+std::string format_score(Value v);  // "cp X" or "mate N"
+
+}  // namespace quince::search

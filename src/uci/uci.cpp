@@ -1,0 +1,428 @@
+#include "uci/uci.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <iostream>
+#include <sstream>
+
+#include "board/movegen.h"
+#include "board/notation.h"
+
+namespace quince::uci {
+
+namespace {
+
+constexpr std::size_t MAX_LINE_LENGTH = 1 << 20;
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// For echoing user input inside error messages: printable and short.
+std::string sanitize(const std::string& s) {
+    std::string r;
+    for (char c : s.substr(0, 40)) r += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+    if (s.size() > 40) r += "...";
+    return r;
+}
+
+std::vector<std::string> tokenize(const std::string& line) {
+    std::vector<std::string> tokens;
+    std::string cur;
+    for (char c : line) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            if (!cur.empty()) tokens.push_back(std::move(cur)), cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) tokens.push_back(std::move(cur));
+    return tokens;
+}
+
+bool parse_int(const std::string& s, std::int64_t* out) {
+    std::int64_t v = 0;
+    const char* first = s.data();
+    if (!s.empty() && s[0] == '+') ++first;
+    auto [ptr, ec] = std::from_chars(first, s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size() || first == s.data() + s.size()) return false;
+    *out = v;
+    return true;
+}
+
+}  // namespace
+
+Uci::Uci(std::ostream& out) : out_(out) {
+    engine_.set_output([this](const std::string& line) { send(line); });
+
+    add_option({"Hash", Option::SPIN, "16", 1, 65536, {}, "", [this](const std::string& v, std::string* err) {
+                    if (engine_.set_hash(std::size_t(std::stoll(v)))) return true;
+                    *err = "cannot allocate " + v + " MB for the hash table";
+                    return false;
+                }});
+    add_option({"Threads", Option::SPIN, "1", 1, 256, {}, "", [this](const std::string& v, std::string*) {
+                    engine_.set_threads(int(std::stoll(v)));
+                    return true;
+                }});
+    add_option({"MultiPV", Option::SPIN, "1", 1, 256, {}, "", nullptr});
+    add_option({"Ponder", Option::CHECK, "false", 0, 0, {}, "", nullptr});
+    add_option({"Move Overhead", Option::SPIN, "30", 0, 5000, {}, "", nullptr});
+    add_option({"UCI_Chess960", Option::CHECK, "false", 0, 0, {}, "", [this](const std::string& v, std::string*) {
+                    pos_.set_chess960(v == "true");
+                    return true;
+                }});
+    // A plain static evaluation; the evaluation module may replace it with add_command("eval", ...).
+    add_command("eval", [this](const std::vector<std::string>&) {
+        eval::Evaluator evaluator;
+        Value v = evaluator.evaluate(pos_);
+        send("info string eval " + std::to_string(v) + " cp (side to move)");
+    });
+    add_option({"Clear Hash", Option::BUTTON, "", 0, 0, {}, "", [this](const std::string&, std::string*) {
+                    engine_.clear_hash();
+                    return true;
+                }});
+}
+
+Uci::~Uci() {
+    engine_.stop();
+    engine_.wait();
+}
+
+void Uci::send(const std::string& line) {
+    std::lock_guard<std::mutex> lock(out_mutex_);
+    out_ << line << '\n';
+    out_.flush();
+}
+
+void Uci::add_option(Option option) {
+    option.value = option.default_value;
+    options_.push_back(std::move(option));
+}
+
+void Uci::add_command(const std::string& name, Command handler) { commands_[lower(name)] = std::move(handler); }
+
+Option* Uci::find_option(const std::string& name) {
+    for (Option& o : options_)
+        if (lower(o.name) == lower(name)) return &o;
+    return nullptr;
+}
+
+bool Uci::option_check(const std::string& name) { return find_option(name)->value == "true"; }
+std::int64_t Uci::option_spin(const std::string& name) { return std::stoll(find_option(name)->value); }
+
+void Uci::stop_search() {
+    engine_.stop();
+    engine_.wait();
+}
+
+void Uci::loop(std::istream& in) {
+    std::string line;
+    while (std::getline(in, line))
+        if (!execute(line)) return;
+}
+
+bool Uci::execute(const std::string& raw) {
+    if (raw.size() > MAX_LINE_LENGTH) {
+        error("line too long (" + std::to_string(raw.size()) + " bytes)");
+        return true;
+    }
+    std::vector<std::string> t = tokenize(raw);
+    if (t.empty()) return true;
+    const std::string cmd = t[0];
+
+    if (cmd == "quit") {
+        stop_search();
+        return false;
+    }
+    if (cmd == "uci") cmd_uci();
+    else if (cmd == "isready") send("readyok");
+    else if (cmd == "stop") engine_.stop();
+    else if (cmd == "ponderhit") engine_.ponderhit();
+    else if (cmd == "ucinewgame") {
+        stop_search();
+        engine_.new_game();
+    } else if (cmd == "setoption") cmd_setoption(t);
+    else if (cmd == "position") cmd_position(t);
+    else if (cmd == "go") cmd_go(t);
+    else if (cmd == "d") {
+        std::string board = pos_.pretty();
+        while (!board.empty() && board.back() == '\n') board.pop_back();
+        send(board);
+    }
+    else if (cmd == "bench") cmd_bench(t);
+    else if (auto it = commands_.find(lower(cmd)); it != commands_.end()) it->second(t);
+    else error("unknown command '" + sanitize(cmd) + "'");
+    return true;
+}
+
+void Uci::cmd_uci() {
+    send("id name Quince");
+    send("id author the Quince team");
+    for (const Option& o : options_) {
+        std::string line = "option name " + o.name + " type ";
+        switch (o.type) {
+        case Option::SPIN:
+            line += "spin default " + o.default_value + " min " + std::to_string(o.min) + " max " + std::to_string(o.max);
+            break;
+        case Option::CHECK: line += "check default " + o.default_value; break;
+        case Option::BUTTON: line += "button"; break;
+        case Option::STRING: line += "string default " + (o.default_value.empty() ? "<empty>" : o.default_value); break;
+        case Option::COMBO:
+            line += "combo default " + o.default_value;
+            for (const std::string& c : o.choices) line += " var " + c;
+            break;
+        }
+        send(line);
+    }
+    send("uciok");
+}
+
+void Uci::cmd_setoption(const std::vector<std::string>& t) {
+    if (t.size() < 3 || lower(t[1]) != "name") {
+        error("setoption: expected 'setoption name <name> [value <value>]'");
+        return;
+    }
+    std::string name, value;
+    bool has_value = false;
+    std::size_t i = 2;
+    for (; i < t.size(); ++i) {
+        if (lower(t[i]) == "value") {
+            has_value = true;
+            ++i;
+            break;
+        }
+        name += (name.empty() ? "" : " ") + t[i];
+    }
+    for (; i < t.size(); ++i) value += (value.empty() ? "" : " ") + t[i];
+
+    Option* opt = find_option(name);
+    if (!opt) {
+        error("setoption: unknown option '" + sanitize(name) + "'");
+        return;
+    }
+    std::string normalized = value;
+    switch (opt->type) {
+    case Option::SPIN: {
+        std::int64_t v;
+        if (!has_value || !parse_int(value, &v)) {
+            error("setoption: " + opt->name + " needs an integer value");
+            return;
+        }
+        if (v < opt->min || v > opt->max) {
+            error("setoption: " + opt->name + " must be between " + std::to_string(opt->min) + " and " +
+                  std::to_string(opt->max));
+            return;
+        }
+        normalized = std::to_string(v);
+        break;
+    }
+    case Option::CHECK:
+        normalized = lower(value);
+        if (!has_value || (normalized != "true" && normalized != "false")) {
+            error("setoption: " + opt->name + " needs true or false");
+            return;
+        }
+        break;
+    case Option::BUTTON:
+        if (has_value) {
+            error("setoption: " + opt->name + " is a button and takes no value");
+            return;
+        }
+        break;
+    case Option::STRING:
+        if (!has_value) {
+            error("setoption: " + opt->name + " needs a value");
+            return;
+        }
+        break;
+    case Option::COMBO: {
+        auto it = std::find_if(opt->choices.begin(), opt->choices.end(),
+                               [&](const std::string& c) { return lower(c) == lower(value); });
+        if (!has_value || it == opt->choices.end()) {
+            error("setoption: invalid value for " + opt->name);
+            return;
+        }
+        normalized = *it;
+        break;
+    }
+    }
+    // Options change search resources (hash, threads): never under a running search.
+    stop_search();
+    std::string err;
+    if (opt->on_change && !opt->on_change(normalized, &err)) {
+        error("setoption: " + err);
+        return;
+    }
+    if (opt->type != Option::BUTTON) opt->value = normalized;
+}
+
+void Uci::cmd_position(const std::vector<std::string>& t) {
+    if (t.size() < 2) {
+        error("position: expected 'startpos' or 'fen'");
+        return;
+    }
+    Position next;
+    std::size_t i;
+    bool chess960 = option_check("UCI_Chess960");
+    if (t[1] == "startpos") {
+        next.set_chess960(chess960);
+        i = 2;
+    } else if (t[1] == "fen") {
+        std::string fen;
+        for (i = 2; i < t.size() && t[i] != "moves"; ++i) fen += (fen.empty() ? "" : " ") + t[i];
+        if (fen.empty()) {
+            error("position: missing FEN");
+            return;
+        }
+        std::string why;
+        if (!next.set_fen(fen, chess960, &why)) {
+            error("position: invalid FEN (" + why + ")");
+            return;
+        }
+    } else {
+        error("position: expected 'startpos' or 'fen', got '" + sanitize(t[1]) + "'");
+        return;
+    }
+    if (i < t.size()) {
+        if (t[i] != "moves") {
+            error("position: unexpected '" + sanitize(t[i]) + "'");
+            return;
+        }
+        for (++i; i < t.size(); ++i) {
+            Move m = uci_to_move(next, t[i]);
+            if (!m) {
+                error("position: illegal move '" + sanitize(t[i]) + "'");
+                return;
+            }
+            next.do_move(m);
+        }
+    }
+    stop_search();
+    pos_ = next;
+}
+
+void Uci::cmd_go(const std::vector<std::string>& t) {
+    search::Limits limits;
+    int perft_depth = 0;
+    auto number = [&](std::size_t& i, std::int64_t lo, std::int64_t hi, std::int64_t* out) {
+        const std::string& key = t[i];
+        if (i + 1 >= t.size() || !parse_int(t[i + 1], out)) {
+            error("go: " + key + " needs an integer");
+            return false;
+        }
+        ++i;
+        if (*out < lo || *out > hi) {
+            error("go: " + key + " out of range");
+            return false;
+        }
+        return true;
+    };
+    constexpr std::int64_t BIG = std::int64_t(1) << 50;
+    const std::vector<std::string> keywords = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc",
+                                               "movestogo", "mate", "infinite", "ponder", "searchmoves", "perft"};
+    bool any_limit = false;
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        const std::string& k = t[i];
+        std::int64_t v = 0;
+        if (k == "depth") {
+            if (!number(i, 1, BIG, &v)) return;
+            limits.depth = int(std::min<std::int64_t>(v, MAX_PLY - 1));
+            any_limit = true;
+        } else if (k == "nodes") {
+            if (!number(i, 1, BIG, &v)) return;
+            limits.nodes = std::uint64_t(v);
+            any_limit = true;
+        } else if (k == "movetime") {
+            if (!number(i, 1, BIG, &v)) return;
+            limits.movetime = v;
+            any_limit = true;
+        } else if (k == "wtime" || k == "btime") {
+            // Some GUIs send negative times when the clock is overdrawn: treat that as no time left.
+            if (!number(i, -BIG, BIG, &v)) return;
+            limits.time[k == "wtime" ? WHITE : BLACK] = std::max<std::int64_t>(v, 0);
+            any_limit = true;
+        } else if (k == "winc" || k == "binc") {
+            if (!number(i, -BIG, BIG, &v)) return;
+            limits.inc[k == "winc" ? WHITE : BLACK] = std::max<std::int64_t>(v, 0);
+        } else if (k == "movestogo") {
+            if (!number(i, 1, 100000, &v)) return;
+            limits.movestogo = int(v);
+        } else if (k == "mate") {
+            if (!number(i, 1, MAX_PLY / 2, &v)) return;
+            limits.mate = int(v);
+            any_limit = true;
+        } else if (k == "perft") {
+            if (!number(i, 1, 20, &v)) return;
+            perft_depth = int(v);
+        } else if (k == "infinite") {
+            limits.infinite = true;
+        } else if (k == "ponder") {
+            limits.ponder = true;
+        } else if (k == "searchmoves") {
+            std::size_t j = i + 1;
+            for (; j < t.size() && std::find(keywords.begin(), keywords.end(), t[j]) == keywords.end(); ++j) {
+                Move m = uci_to_move(pos_, t[j]);
+                if (!m) {
+                    error("go: searchmoves: illegal move '" + sanitize(t[j]) + "'");
+                    return;
+                }
+                limits.searchmoves.push_back(m);
+            }
+            if (j == i + 1) {
+                error("go: searchmoves needs at least one move");
+                return;
+            }
+            i = j - 1;
+        } else {
+            error("go: unknown parameter '" + sanitize(k) + "'");
+            return;
+        }
+    }
+    if (perft_depth) {
+        stop_search();
+        cmd_perft(perft_depth);
+        return;
+    }
+    // A bare `go` (or one with only searchmoves / ponder) searches until `stop`.
+    if (!any_limit) limits.infinite = true;
+
+    search::SearchOptions options;
+    options.multi_pv = int(option_spin("MultiPV"));
+    options.move_overhead = option_spin("Move Overhead");
+    options.chess960 = option_check("UCI_Chess960");
+    options.ponder_enabled = option_check("Ponder");
+    engine_.go(pos_, limits, options);  // stops a running search first
+}
+
+void Uci::cmd_perft(int depth) {
+    Position p = pos_;
+    std::uint64_t total = 0;
+    bool chess960 = option_check("UCI_Chess960");
+    for (const ScoredMove& sm : MoveList<LEGAL>(p)) {
+        std::uint64_t n = 1;
+        if (depth > 1) {
+            p.do_move(sm.move);
+            n = perft(p, depth - 1);
+            p.undo_move(sm.move);
+        }
+        total += n;
+        send(move_to_uci(sm.move, chess960) + ": " + std::to_string(n));
+    }
+    send("");
+    send("Nodes searched: " + std::to_string(total));
+}
+
+void Uci::cmd_bench(const std::vector<std::string>& t) {
+    std::int64_t depth = 13;
+    if (t.size() > 2 || (t.size() == 2 && (!parse_int(t[1], &depth) || depth < 1 || depth > 64))) {
+        error("bench: expected 'bench [depth 1..64]'");
+        return;
+    }
+    stop_search();
+    run_bench(int(depth), [this](const std::string& line) { send(line); });
+}
+
+}  // namespace quince::uci

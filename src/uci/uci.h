@@ -1,0 +1,88 @@
+// UCI protocol front end: reads commands, validates them completely before acting (so a bad
+// command never changes state), and drives the search Engine, which runs in its own thread.
+//
+// Commands arriving while a search runs:
+//   isready, stop, ponderhit, d, uci          answered at once, the search continues (or stops);
+//   go, position, ucinewgame, setoption, bench are validated first; if valid, the running search
+//                                             is stopped (it sends its bestmove) and then the
+//                                             command is applied. An invalid one leaves the search
+//                                             running and only prints the error line.
+//   quit                                      stops the search and exits.
+// End of input acts like quit. `go perft N` and `bench` run in the UCI thread and cannot be
+// interrupted. A bare `go` (no depth/nodes/time/mate limit) searches until `stop`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "board/position.h"
+#include "search/search.h"
+
+namespace quince::uci {
+
+// One UCI option. Names are matched case-insensitively.
+struct Option {
+    enum Type { SPIN, CHECK, BUTTON, STRING, COMBO };
+    std::string name;
+    Type type = SPIN;
+    std::string default_value;
+    std::int64_t min = 0, max = 0;     // SPIN
+    std::vector<std::string> choices;  // COMBO
+    std::string value;                 // current value (as text)
+    // Called with the new (validated) value; returns false with *error to reject it.
+    std::function<bool(const std::string& value, std::string* error)> on_change;
+};
+
+class Uci {
+public:
+    using Command = std::function<void(const std::vector<std::string>& args)>;
+
+    explicit Uci(std::ostream& out);
+    ~Uci();
+
+    // Processes commands until `quit` or end of input.
+    void loop(std::istream& in);
+    // One line; returns false for `quit`.
+    bool execute(const std::string& line);
+
+    // Extension points for other modules (e.g. the evaluation's `EvalProfile` option and `eval`).
+    void add_option(Option option);
+    void add_command(const std::string& name, Command handler);
+    const Position& position() const { return pos_; }
+    search::Engine& engine() { return engine_; }
+    // Thread-safe line output (shared with the search thread).
+    void send(const std::string& line);
+    void error(const std::string& message) { send("info string error: " + message); }
+
+private:
+    void cmd_uci();
+    void cmd_setoption(const std::vector<std::string>& t);
+    void cmd_position(const std::vector<std::string>& t);
+    void cmd_go(const std::vector<std::string>& t);
+    void cmd_perft(int depth);
+    void cmd_bench(const std::vector<std::string>& t);
+    Option* find_option(const std::string& name);
+    bool option_check(const std::string& name);
+    std::int64_t option_spin(const std::string& name);
+    void stop_search();
+
+    std::ostream& out_;
+    std::mutex out_mutex_;
+    search::Engine engine_;
+    Position pos_;
+    std::vector<Option> options_;
+    std::map<std::string, Command> commands_;
+};
+
+// Fixed positions for `bench`.
+const std::vector<std::string>& bench_positions();
+// Searches every bench position to `depth` with one thread and a fresh 16 MB hash. Prints the
+// totals through `print`; returns the total node count.
+std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>& print);
+
+}  // namespace quince::uci

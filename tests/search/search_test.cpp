@@ -1,0 +1,276 @@
+// Search, transposition table and time manager unit tests (in-process, one thread unless stated).
+#include <gtest/gtest.h>
+
+#include "board/notation.h"
+#include "search/search.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+
+using namespace quince;
+using namespace quince::search;
+
+namespace {
+
+Position from_fen(const std::string& fen) {
+    Position p;
+    std::string error;
+    EXPECT_TRUE(p.set_fen(fen, false, &error)) << error;
+    return p;
+}
+
+SearchResult run(const std::string& fen, Limits limits, int threads = 1) {
+    static Engine engine;
+    engine.set_threads(threads);
+    engine.new_game();
+    SearchOptions options;
+    options.silent = true;
+    return engine.search(from_fen(fen), limits, options);
+}
+
+Limits depth_limit(int d) {
+    Limits l;
+    l.depth = d;
+    return l;
+}
+
+std::string uci(const std::string&, Move m) { return move_to_uci(m, false); }
+
+}  // namespace
+
+TEST(Search, MateInOne) {
+    const std::string fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    SearchResult r = run(fen, depth_limit(6));
+    EXPECT_EQ(uci(fen, r.best), "d1d8");
+    EXPECT_EQ(r.score, mate_in(1));
+}
+
+TEST(Search, MateInTwoQueenSacrifice) {
+    // WAC.001: 1.Qg6! (fxg6 Nxg6#, gxf6 Qh7#, Nxe5 Qh7#).
+    const std::string fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    SearchResult r = run(fen, depth_limit(10));
+    EXPECT_EQ(uci(fen, r.best), "g3g6");
+    EXPECT_EQ(r.score, mate_in(3));
+}
+
+TEST(Search, MateInThree) {
+    // 1...Bc5+ 2.Kxc5 Qb6+ 3.Kd5 Qd6#
+    const std::string fen = "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1";
+    SearchResult r = run(fen, depth_limit(10));
+    EXPECT_EQ(uci(fen, r.best), "f8c5");
+    EXPECT_EQ(r.score, mate_in(5));
+}
+
+TEST(Search, GoMateStopsOnceFound) {
+    const std::string fen = "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1";
+    Limits l;
+    l.mate = 3;
+    SearchResult r = run(fen, l);  // no other limit: must stop by itself
+    EXPECT_EQ(uci(fen, r.best), "f8c5");
+    EXPECT_EQ(r.score, mate_in(5));
+    EXPECT_LT(r.depth, 20);
+}
+
+TEST(Search, MatedAndStalematedRootsReturnNoMove) {
+    SearchResult mated = run("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", depth_limit(5));
+    EXPECT_EQ(mated.best, Move::none());
+    SearchResult stalemate = run("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth_limit(5));
+    EXPECT_EQ(stalemate.best, Move::none());
+}
+
+TEST(Search, AvoidsStalemateWhenWinning) {
+    // Qf7?? stalemates; Qf8# wins.
+    const std::string fen = "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1";
+    SearchResult r = run(fen, depth_limit(8));
+    EXPECT_EQ(uci(fen, r.best), "f1f8");
+    EXPECT_EQ(r.score, mate_in(1));
+}
+
+TEST(Search, FiftyMoveRuleScoresDraw) {
+    // Any move by White completes 100 half-moves without capture or pawn move, and none mates.
+    SearchResult r = run("8/8/8/4k3/8/8/8/3QK3 w - - 99 80", depth_limit(10));
+    EXPECT_EQ(r.score, VALUE_DRAW);
+    // One half-move earlier the queen wins.
+    SearchResult r2 = run("8/8/8/4k3/8/8/8/3QK3 w - - 0 80", depth_limit(10));
+    EXPECT_GT(r2.score, 500);
+}
+
+TEST(Search, PerpetualCheckScoresDraw) {
+    // Two rooks down, White holds with checks on e8/e4.
+    const std::string fen = "7k/6p1/7p/8/8/6K1/8/rr2Q3 w - - 0 1";
+    SearchResult r = run(fen, depth_limit(12));
+    EXPECT_EQ(r.score, VALUE_DRAW);
+    EXPECT_EQ(uci(fen, r.best), "e1e8");
+}
+
+TEST(Search, InsufficientMaterialIsDraw) {
+    SearchResult r = run("8/8/4k3/8/8/3NK3/8/8 w - - 0 1", depth_limit(8));
+    EXPECT_EQ(r.score, VALUE_DRAW);
+}
+
+TEST(Search, NodeLimitedSearchIsDeterministic) {
+    const std::string fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    Limits l;
+    l.nodes = 20000;
+    SearchResult a = run(fen, l);
+    SearchResult b = run(fen, l);
+    EXPECT_EQ(a.best, b.best);
+    EXPECT_EQ(a.nodes, b.nodes);
+    EXPECT_EQ(a.pv, b.pv);
+    EXPECT_GE(a.nodes, 20000u);
+    EXPECT_LE(a.nodes, 20002u);
+}
+
+TEST(Search, NodeLimitOfOneStillGivesLegalMove) {
+    Limits l;
+    l.nodes = 1;
+    Position p;
+    SearchResult r = run(Position::START_FEN, l);
+    ASSERT_TRUE(r.best);
+    EXPECT_TRUE(p.pseudo_legal(r.best) && p.legal(r.best));
+}
+
+TEST(Search, SearchmovesRestrictsTheRoot) {
+    const std::string fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    Position p = from_fen(fen);
+    Limits l = depth_limit(5);
+    l.searchmoves = {uci_to_move(p, "g1f1")};
+    SearchResult r = run(fen, l);
+    EXPECT_EQ(uci(fen, r.best), "g1f1");
+}
+
+TEST(Search, MultipleThreadsFindTheMate) {
+    const std::string fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    SearchResult r = run(fen, depth_limit(11), 3);
+    EXPECT_EQ(uci(fen, r.best), "g3g6");
+    EXPECT_EQ(r.score, mate_in(3));
+}
+
+TEST(TranspositionTable, StoreProbeRoundTrip) {
+    TranspositionTable tt;
+    tt.resize(1);
+    Key key = 0x123456789ABCDEF0ULL;
+    Move m = Move::make<NORMAL>(SQ_E2, SQ_E4);
+    tt.store(key, -123, true, BOUND_LOWER, 9, m, 45);
+    TTData d;
+    ASSERT_TRUE(tt.probe(key, &d));
+    EXPECT_EQ(d.move, m);
+    EXPECT_EQ(d.value, -123);
+    EXPECT_EQ(d.eval, 45);
+    EXPECT_EQ(d.depth, 9);
+    EXPECT_EQ(d.bound, BOUND_LOWER);
+    EXPECT_TRUE(d.is_pv);
+    EXPECT_FALSE(tt.probe(key ^ 1, &d));
+    // A much shallower non-exact result does not evict the deeper one of the same search...
+    tt.store(key, 7, false, BOUND_UPPER, 1, Move::none(), 45);
+    ASSERT_TRUE(tt.probe(key, &d));
+    EXPECT_EQ(d.depth, 9);
+    EXPECT_EQ(d.value, -123);
+    // ...but an exact one does, and a store without a move keeps the old move.
+    tt.store(key, 7, false, BOUND_EXACT, 2, Move::none(), 45);
+    ASSERT_TRUE(tt.probe(key, &d));
+    EXPECT_EQ(d.depth, 2);
+    EXPECT_EQ(d.value, 7);
+    EXPECT_EQ(d.move, m);
+    // Quiescence depths below zero fit.
+    Key other = 0x0FEDCBA987654321ULL;
+    tt.store(other, 5, false, BOUND_UPPER, -1, Move::none(), VALUE_NONE);
+    ASSERT_TRUE(tt.probe(other, &d));
+    EXPECT_EQ(d.depth, -1);
+    EXPECT_EQ(d.eval, VALUE_NONE);
+    tt.clear();
+    EXPECT_FALSE(tt.probe(key, &d));
+}
+
+TEST(TranspositionTable, MateScoresAreStoredRelativeToTheNode) {
+    // Mate in 5 plies from the root, found at ply 3: 2 plies from the node.
+    Value root_relative = mate_in(5);
+    Value stored = value_to_tt(root_relative, 3);
+    EXPECT_EQ(stored, mate_in(2));
+    EXPECT_EQ(value_from_tt(stored, 3), mate_in(5));
+    // The same node reached at ply 7 is a mate in 9 plies from that root.
+    EXPECT_EQ(value_from_tt(stored, 7), mate_in(9));
+    EXPECT_EQ(value_from_tt(value_to_tt(mated_in(6), 4), 2), mated_in(4));
+    EXPECT_EQ(value_to_tt(150, 10), 150);
+    EXPECT_EQ(value_from_tt(VALUE_NONE, 10), VALUE_NONE);
+
+    TranspositionTable tt;
+    tt.resize(1);
+    tt.store(42, value_to_tt(mate_in(5), 3), false, BOUND_EXACT, 4, Move::none(), 0);
+    TTData d;
+    ASSERT_TRUE(tt.probe(42, &d));
+    EXPECT_EQ(value_from_tt(d.value, 3), mate_in(5));
+}
+
+TEST(TranspositionTable, HashfullCountsCurrentGeneration) {
+    TranspositionTable tt;
+    tt.resize(1);
+    EXPECT_EQ(tt.hashfull(), 0);
+    tt.new_search();
+    for (Key k = 1; k < 200000; ++k) tt.store(k * 0x9E3779B97F4A7C15ULL, 0, false, BOUND_EXACT, 1, Move::none(), 0);
+    EXPECT_GT(tt.hashfull(), 900);
+    tt.new_search();
+    EXPECT_EQ(tt.hashfull(), 0);
+}
+
+TEST(TimeManager, NeverExceedsClockMinusOverhead) {
+    for (std::int64_t time : {0LL, 1LL, 10LL, 50LL, 100LL, 1000LL, 5000LL, 60000LL, 600000LL, 36000000LL})
+        for (std::int64_t inc : {0LL, 10LL, 1000LL, 30000LL})
+            for (int mtg : {0, 1, 2, 5, 40, 100})
+                for (std::int64_t overhead : {0LL, 30LL, 100LL, 1000LL}) {
+                    TimeInput in;
+                    in.time_left = time;
+                    in.increment = inc;
+                    in.moves_to_go = mtg;
+                    in.overhead = overhead;
+                    TimeBudget b = allocate_time(in);
+                    std::int64_t cap = std::max<std::int64_t>(1, time - overhead);
+                    EXPECT_GE(b.soft, 1);
+                    EXPECT_LE(b.soft, b.hard);
+                    EXPECT_LE(b.hard, cap) << time << " " << inc << " " << mtg << " " << overhead;
+                }
+}
+
+TEST(TimeManager, TypicalAllocations) {
+    TimeInput in;
+    in.time_left = 60000;
+    in.overhead = 30;
+    TimeBudget b = allocate_time(in);
+    EXPECT_GT(b.soft, 500);   // a fair share of a minute
+    EXPECT_LT(b.soft, 3000);
+    EXPECT_LE(b.hard, 30000);  // never bet half the clock on one move
+
+    in.moves_to_go = 1;
+    b = allocate_time(in);
+    EXPECT_GT(b.soft, 20000);  // last move before the control: use the time
+
+    TimeInput fixed;
+    fixed.move_time = 1000;
+    fixed.overhead = 30;
+    b = allocate_time(fixed);
+    EXPECT_EQ(b.hard, 970);
+    EXPECT_EQ(b.soft, 970);
+}
+
+TEST(TimeManager, SearchRespectsMovetime) {
+    Limits l;
+    l.movetime = 200;
+    auto start = std::chrono::steady_clock::now();
+    SearchResult r = run(Position::START_FEN, l);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_TRUE(r.best);
+    EXPECT_LT(ms, 400);
+}
+
+TEST(Engine, EvaluatorSettingsReachEveryThread) {
+    Engine engine;
+    int first = 0, second = 0;
+    engine.set_evaluator_setting("profile", [&](eval::Evaluator&) { ++first; });
+    EXPECT_EQ(first, 1);
+    engine.set_threads(3);  // new threads get the setting too
+    EXPECT_EQ(first, 3);
+    engine.set_evaluator_setting("profile", [&](eval::Evaluator&) { ++second; });  // replaces
+    EXPECT_EQ(second, 3);
+    engine.set_threads(4);
+    EXPECT_EQ(first, 3);
+    EXPECT_EQ(second, 4);
+}

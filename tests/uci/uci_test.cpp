@@ -1,0 +1,517 @@
+// The UCI front end driven through a pipe against the built engine binary.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "board/notation.h"
+#include "engine_process.h"
+
+using namespace quince;
+using quince::test::EngineProcess;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Sanitizer builds run several times slower: stretch the timing expectations, not the logic.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+constexpr int SLOW = 4;
+#else
+constexpr int SLOW = 1;
+#endif
+
+long ms_since(Clock::time_point t) {
+    return long(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count());
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == ' ') {
+            if (!cur.empty()) out.push_back(cur), cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+// "bestmove X [ponder Y]" -> X
+std::string best_of(const std::vector<std::string>& lines) {
+    auto t = split(lines.back());
+    return t.size() >= 2 ? t[1] : "";
+}
+
+std::string fen_of(EngineProcess& e) {
+    e.send("d");
+    auto lines = e.read_until("Checkers");
+    if (!lines) return "<timeout>";
+    for (const std::string& l : *lines)
+        if (l.rfind("Fen: ", 0) == 0) return l.substr(5);
+    return "<no fen>";
+}
+
+bool is_legal(const std::string& fen, const std::string& move, bool chess960 = false) {
+    Position p;
+    if (!p.set_fen(fen, chess960)) return false;
+    p.set_chess960(chess960);
+    return uci_to_move(p, move) != Move::none();
+}
+
+void handshake(EngineProcess& e) {
+    e.send("uci");
+    ASSERT_TRUE(e.read_until("uciok"));
+}
+
+const char* START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+}  // namespace
+
+TEST(Uci, Handshake) {
+    EngineProcess e;
+    e.send("uci");
+    auto lines = e.read_until("uciok");
+    ASSERT_TRUE(lines);
+    EXPECT_EQ((*lines)[0], "id name Quince");
+    EXPECT_EQ((*lines)[1].rfind("id author ", 0), 0u);
+    std::string all;
+    for (auto& l : *lines) all += l + "\n";
+    for (const char* opt : {"option name Hash type spin default 16 min 1 max 65536",
+                            "option name Threads type spin default 1 min 1 max 256",
+                            "option name MultiPV type spin default 1 min 1 max 256",
+                            "option name Ponder type check default false", "option name Move Overhead type spin",
+                            "option name UCI_Chess960 type check default false", "option name Clear Hash type button"})
+        EXPECT_NE(all.find(opt), std::string::npos) << opt;
+    e.send("isready");
+    auto ready = e.read_line();
+    ASSERT_TRUE(ready);
+    EXPECT_EQ(*ready, "readyok");
+    e.send("eval");
+    auto ev = e.read_line();
+    ASSERT_TRUE(ev);
+    EXPECT_EQ(ev->rfind("info string eval ", 0), 0u) << *ev;
+}
+
+TEST(Uci, BadInputGivesOneErrorLineAndKeepsState) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position startpos moves d2d4 g8f6");
+    const std::string before = fen_of(e);
+    ASSERT_EQ(before, "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2");
+
+    const std::vector<std::string> bad = {
+        "foo",
+        "Position startpos",
+        "position",
+        "position xyz",
+        "position fen",
+        "position fen 8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 c8g4 h2h3 zzzz",
+        "position startpos moves e2e5",
+        "position startpos garbage",
+        "position startpos moves e2e4 e2e4",
+        "setoption name Foo value 1",
+        "setoption name Hash value abc",
+        "setoption name Hash value 0",
+        "setoption name Hash value 65537",
+        "setoption name Hash value 99999999999999999999999",
+        "setoption name Threads value 257",
+        "setoption name Threads value -1",
+        "setoption name MultiPV value 1.5",
+        "setoption name Ponder value maybe",
+        "setoption name Ponder",
+        "setoption name Clear Hash value 3",
+        "setoption value 3",
+        "setoption name",
+        "setoption",
+        "go depth",
+        "go depth x",
+        "go depth -1",
+        "go nodes 0",
+        "go movetime 12abc",
+        "go wtime abc",
+        "go foo",
+        "go depth 3 bar",
+        "go searchmoves e2e5",
+        "go searchmoves",
+        "go movestogo 0",
+        "go mate 0",
+        "go perft 0",
+        "go perft",
+        "bench x",
+        "bench 1 2",
+        std::string("\x01\x02\xff\xfe garbage \x7f"),
+        std::string(2 << 20, 'x'),
+    };
+    for (const std::string& cmd : bad) {
+        e.send(cmd);
+        e.send("isready");
+        auto lines = e.read_until("readyok", 5000);
+        ASSERT_TRUE(lines) << "no readyok after: " << cmd.substr(0, 60);
+        ASSERT_EQ(lines->size(), 2u) << "after: " << cmd.substr(0, 60) << " got: " << (*lines)[0];
+        EXPECT_EQ((*lines)[0].rfind("info string error: ", 0), 0u) << cmd.substr(0, 60) << " -> " << (*lines)[0];
+        EXPECT_EQ(fen_of(e), before) << "state changed by: " << cmd.substr(0, 60);
+    }
+    // Options are unchanged too: MultiPV still 1 (a single PV line at depth 3).
+    e.send("go depth 3");
+    auto lines = e.read_until("bestmove");
+    ASSERT_TRUE(lines);
+    for (auto& l : *lines) EXPECT_EQ(l.find("multipv 2"), std::string::npos);
+    EXPECT_TRUE(is_legal(before, best_of(*lines)));
+}
+
+TEST(Uci, EmptyLinesAreIgnored) {
+    EngineProcess e;
+    e.send("");
+    e.send("   ");
+    e.send("\t");
+    e.send("\r");
+    e.send("isready");
+    auto line = e.read_line();
+    ASSERT_TRUE(line);
+    EXPECT_EQ(*line, "readyok");
+}
+
+TEST(Uci, StopDuringInfiniteReturnsQuickly) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    // No bestmove on its own.
+    auto early = e.read_until("bestmove", 300);
+    EXPECT_FALSE(early);
+    auto t = Clock::now();
+    e.send("stop");
+    auto lines = e.read_until("bestmove", 2000);
+    ASSERT_TRUE(lines);
+    EXPECT_LT(ms_since(t), 500 * SLOW);
+    EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", best_of(*lines)));
+}
+
+TEST(Uci, IsreadyAnswersDuringSearch) {
+    EngineProcess e;
+    handshake(e);
+    e.send("go infinite");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto t = Clock::now();
+    e.send("isready");
+    auto lines = e.read_until("readyok", 1000);
+    ASSERT_TRUE(lines);
+    EXPECT_LT(ms_since(t), 200 * SLOW);
+    for (auto& l : *lines) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos);
+    e.send("stop");
+    ASSERT_TRUE(e.read_until("bestmove", 2000));
+}
+
+TEST(Uci, BestmoveLegalWithTinyLimits) {
+    EngineProcess e;
+    handshake(e);
+    const std::vector<std::string> fens = {
+        START,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1",  // king beside an enemy pawn: few legal moves
+    };
+    for (const std::string& fen : fens)
+        for (const char* go : {"go depth 1", "go nodes 1", "go movetime 1", "go wtime 1 btime 1", "go wtime 0 btime 0"}) {
+            e.send("position fen " + fen);
+            e.send(go);
+            auto lines = e.read_until("bestmove", 3000);
+            ASSERT_TRUE(lines) << fen << " " << go;
+            EXPECT_TRUE(is_legal(fen, best_of(*lines))) << fen << " " << go << " -> " << lines->back();
+        }
+}
+
+TEST(Uci, MatedAndStalematedRoots) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 5");
+    auto lines = e.read_until("bestmove", 3000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+    EXPECT_NE((*lines)[0].find("score mate 0"), std::string::npos);
+
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go movetime 100");
+    lines = e.read_until("bestmove", 3000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+    EXPECT_NE((*lines)[0].find("score cp 0"), std::string::npos);
+
+    // Even go infinite on a finished game waits for stop.
+    e.send("go infinite");
+    EXPECT_FALSE(e.read_until("bestmove", 200));
+    e.send("stop");
+    lines = e.read_until("bestmove", 2000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+}
+
+TEST(Uci, PonderAndPonderhit) {
+    EngineProcess e;
+    handshake(e);
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    // While pondering there is no bestmove, however long it takes.
+    EXPECT_FALSE(e.read_until("bestmove", 600));
+    auto t = Clock::now();
+    e.send("ponderhit");
+    auto lines = e.read_until("bestmove", 3000);
+    ASSERT_TRUE(lines);
+    // After ponderhit the normal allocation of a 2 s clock applies: well under the clock.
+    EXPECT_LT(ms_since(t), 1500 * SLOW);
+    EXPECT_TRUE(is_legal("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", best_of(*lines)));
+
+    // Ponder miss: the GUI sends stop, then a new position and go.
+    e.send("go ponder wtime 2000 btime 2000");
+    EXPECT_FALSE(e.read_until("bestmove", 200));
+    e.send("stop");
+    ASSERT_TRUE(e.read_until("bestmove", 1000));
+}
+
+TEST(Uci, Chess960CastlingNotation) {
+    EngineProcess e;
+    handshake(e);
+    const std::string fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    e.send("position fen " + fen);
+    e.send("go perft 1");
+    auto lines = e.read_until("Nodes searched");
+    ASSERT_TRUE(lines);
+    std::string all;
+    for (auto& l : *lines) all += l + "\n";
+    EXPECT_NE(all.find("e1g1: 1"), std::string::npos);
+    EXPECT_NE(all.find("e1c1: 1"), std::string::npos);
+    EXPECT_EQ(all.find("e1h1"), std::string::npos);
+
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen " + fen);
+    e.send("go perft 1");
+    lines = e.read_until("Nodes searched");
+    ASSERT_TRUE(lines);
+    all.clear();
+    for (auto& l : *lines) all += l + "\n";
+    EXPECT_NE(all.find("e1h1: 1"), std::string::npos);
+    EXPECT_NE(all.find("e1a1: 1"), std::string::npos);
+    EXPECT_EQ(all.find("e1g1"), std::string::npos);
+
+    // A Chess960 start (king b1, rooks a1 and h1) and castling given king-takes-rook.
+    e.send("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1 moves b1a1");
+    EXPECT_EQ(fen_of(e), "rk5r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b ha - 1 1");
+    // Search output uses the same notation.
+    e.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    e.send("go depth 3 searchmoves e1h1");
+    lines = e.read_until("bestmove", 3000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back().substr(0, 13), "bestmove e1h1");
+}
+
+TEST(Uci, GoPerftDivide) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position startpos");
+    e.send("go perft 3");
+    auto lines = e.read_until("Nodes searched", 10000);
+    ASSERT_TRUE(lines);
+    ASSERT_EQ(lines->size(), 22u);
+    EXPECT_EQ((*lines)[20], "");
+    EXPECT_EQ((*lines)[21], "Nodes searched: 8902");
+    std::uint64_t sum = 0;
+    for (int i = 0; i < 20; ++i) {
+        auto colon = (*lines)[i].find(": ");
+        ASSERT_NE(colon, std::string::npos);
+        EXPECT_TRUE(is_legal(START, (*lines)[i].substr(0, colon)));
+        sum += std::stoull((*lines)[i].substr(colon + 2));
+    }
+    EXPECT_EQ(sum, 8902u);
+    EXPECT_NE(std::find(lines->begin(), lines->end(), "e2e4: 600"), lines->end());
+}
+
+TEST(Uci, MultiPV) {
+    EngineProcess e;
+    handshake(e);
+    e.send("setoption name multipv value 3");  // names are case-insensitive
+    e.send("position startpos");
+    e.send("go depth 6");
+    auto lines = e.read_until("bestmove", 10000);
+    ASSERT_TRUE(lines);
+    std::vector<std::string> pv_moves(4);
+    for (auto& l : *lines)
+        for (int k = 1; k <= 3; ++k)
+            if (l.find("info depth 6 ") == 0 && l.find(" multipv " + std::to_string(k) + " ") != std::string::npos)
+                pv_moves[k] = split(l.substr(l.find(" pv ") + 4))[0];
+    EXPECT_FALSE(pv_moves[1].empty());
+    EXPECT_FALSE(pv_moves[2].empty());
+    EXPECT_FALSE(pv_moves[3].empty());
+    EXPECT_NE(pv_moves[1], pv_moves[2]);
+    EXPECT_NE(pv_moves[2], pv_moves[3]);
+    EXPECT_NE(pv_moves[1], pv_moves[3]);
+    EXPECT_EQ(best_of(*lines), pv_moves[1]);
+}
+
+TEST(Uci, ThreadsAndHashOptions) {
+    EngineProcess e;
+    handshake(e);
+    e.send("setoption name Threads value 4");
+    e.send("setoption name Hash value 2");
+    e.send("isready");
+    auto ready = e.read_until("readyok");
+    ASSERT_TRUE(ready);
+    ASSERT_EQ(ready->size(), 1u) << (*ready)[0];
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 12");
+    auto lines = e.read_until("bestmove", 20000);
+    ASSERT_TRUE(lines);
+    EXPECT_TRUE(is_legal("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", best_of(*lines)));
+    // A 2 MB table fills up quickly with four threads at depth 12.
+    int hashfull = 0;
+    for (auto& l : *lines)
+        if (auto p = l.find(" hashfull "); p != std::string::npos) hashfull = std::stoi(l.substr(p + 10));
+    EXPECT_GT(hashfull, 100);
+}
+
+TEST(Uci, ClearHashForgetsPreviousSearch) {
+    // WAC.001: a depth-1 search does not see 1.Qg6 (mate in 2); after a deep search the TT makes
+    // even a depth-1 search play it; after Clear Hash that knowledge is gone.
+    EngineProcess e;
+    handshake(e);
+    e.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    e.send("go depth 1");
+    auto lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    EXPECT_NE(best_of(*lines), "g3g6");
+    e.send("go depth 12");
+    lines = e.read_until("bestmove", 20000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(best_of(*lines), "g3g6");
+    e.send("go depth 1");
+    lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(best_of(*lines), "g3g6");
+    e.send("setoption name Clear Hash");
+    e.send("go depth 1");
+    lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    EXPECT_NE(best_of(*lines), "g3g6");
+}
+
+TEST(Uci, NodeLimitIsReproducible) {
+    EngineProcess e;
+    handshake(e);
+    auto run = [&] {
+        e.send("ucinewgame");
+        e.send("position startpos moves e2e4 e7e5 g1f3");
+        e.send("go nodes 30000");
+        auto lines = e.read_until("bestmove", 10000);
+        EXPECT_TRUE(lines);
+        return lines ? *lines : std::vector<std::string>{};
+    };
+    auto a = run(), b = run();
+    ASSERT_FALSE(a.empty());
+    ASSERT_FALSE(b.empty());
+    EXPECT_EQ(a.back(), b.back());
+    auto strip_time = [](std::string l) {
+        for (const char* key : {" nps ", " time "}) {
+            auto p = l.find(key);
+            if (p == std::string::npos) continue;
+            auto end = l.find(' ', p + std::string(key).size());
+            l.erase(p, end - p);
+        }
+        return l;
+    };
+    EXPECT_EQ(strip_time(a[a.size() - 2]), strip_time(b[b.size() - 2]));
+}
+
+TEST(Uci, GoMateFindsAndStops) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position fen r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1");
+    e.send("go mate 3");
+    auto lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(best_of(*lines), "f8c5");
+    EXPECT_NE((*lines)[lines->size() - 2].find("score mate 3"), std::string::npos);
+}
+
+TEST(Uci, PositionDuringSearchStopsItFirst) {
+    EngineProcess e;
+    handshake(e);
+    e.send("go infinite");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    e.send("position startpos moves g1f3");
+    auto lines = e.read_until("bestmove", 2000);  // the old search answers
+    ASSERT_TRUE(lines);
+    EXPECT_TRUE(is_legal(START, best_of(*lines)));
+    EXPECT_EQ(fen_of(e), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+    // A second go while searching: the first search ends with its bestmove, then the new one runs.
+    e.send("go infinite");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    e.send("go depth 2");
+    lines = e.read_until("bestmove", 2000);
+    ASSERT_TRUE(lines);
+    lines = e.read_until("bestmove", 2000);
+    ASSERT_TRUE(lines);
+    // An invalid position during a search does not disturb it.
+    e.send("go infinite");
+    e.send("position startpos moves e2e5");
+    auto until_error = e.read_until("info string error:", 1000);  // info lines may come first
+    ASSERT_TRUE(until_error);
+    for (auto& l : *until_error) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos);
+    EXPECT_FALSE(e.read_until("bestmove", 200));
+    e.send("stop");
+    ASSERT_TRUE(e.read_until("bestmove", 2000));
+}
+
+TEST(Uci, QuitDuringSearchExitsPromptly) {
+    EngineProcess e;
+    handshake(e);
+    e.send("setoption name Threads value 2");
+    e.send("go infinite");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto t = Clock::now();
+    e.send("quit");
+    EXPECT_TRUE(e.wait_exit(1000 * SLOW));
+    EXPECT_LT(ms_since(t), 1000 * SLOW);
+}
+
+TEST(Uci, TimeControlUsesLittleOfTheClock) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    auto t = Clock::now();
+    e.send("go wtime 3000 btime 3000 winc 0 binc 0");
+    auto lines = e.read_until("bestmove", 3000);
+    ASSERT_TRUE(lines);
+    EXPECT_LT(ms_since(t), 600 * SLOW);
+    t = Clock::now();
+    e.send("go wtime 1000 btime 1000 movestogo 1");
+    lines = e.read_until("bestmove", 1500 * SLOW);
+    ASSERT_TRUE(lines);
+    EXPECT_LT(ms_since(t), 1000 * SLOW);  // the whole clock; the engine aims at 90% minus overhead
+}
+
+TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
+    EngineProcess e;
+    handshake(e);
+    e.send("setoption name MultiPV value 5");
+    e.send("position fen 7k/8/8/8/8/8/8/K7 w - - 0 1");  // three legal moves
+    e.send("go depth 4");
+    auto lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    int at_depth4 = 0;
+    for (auto& l : *lines)
+        if (l.rfind("info depth 4 ", 0) == 0) ++at_depth4;
+    EXPECT_EQ(at_depth4, 3);
+    e.send("setoption name MultiPV value 1");
+    e.send("go depth 4 searchmoves a1b1");
+    lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(best_of(*lines), "a1b1");
+}
