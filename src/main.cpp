@@ -7,6 +7,7 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "board/position.h"
+#include "eval/evaluate.h"
 #include "uci/uci.h"
 
 using namespace quince;
@@ -52,6 +53,7 @@ int run_perft(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     if (argc >= 2 && std::string(argv[1]) == "perft") return run_perft(argc, argv);
+    if (argc >= 2 && std::string(argv[1]) == "eval") return eval::run_eval_cli(argc, argv);
     if (argc >= 2 && std::string(argv[1]) == "bench") {
         int depth = argc >= 3 ? std::atoi(argv[2]) : 13;
         if (depth < 1 || depth > 64) {
@@ -62,7 +64,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (argc >= 2) {
-        std::cerr << "usage: quince [perft DEPTH [FEN] | bench [DEPTH]]   (no argument: UCI)\n";
+        std::cerr << "usage: quince [perft DEPTH [FEN] | bench [DEPTH] | eval [--json] [--profile NAME] FEN]   (no argument: UCI)\n";
         return 2;
     }
     std::ios::sync_with_stdio(false);

@@ -74,8 +74,12 @@ void Worker::clear() {
 }
 
 Value Worker::evaluate() {
-    // Plug point for the lazy window once the evaluation supports it.
-    Value v = evaluator_.evaluate(pos);
+    // Lazy evaluation (spec §12.3): the window is the last completed iteration's root score, seen from
+    // the side to move here; the evaluation converts it to its own units.
+    const eval::LazyWindow window = lazy_window_active_
+                                        ? eval::LazyWindow::from_root(lazy_root_score_, root_side_, pos.side_to_move())
+                                        : eval::LazyWindow{};
+    Value v = evaluator_.evaluate(pos, window);
     return std::clamp(v, VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
 }
 
@@ -557,6 +561,8 @@ void Worker::iterative_deepening() {
     const Limits& limits = engine_.limits_;
     multi_pv_ = std::min<int>(engine_.options_.multi_pv, int(root_moves.size()));
     completed_depth = 0;
+    lazy_window_active_ = false;  // no root score yet: every new search starts with full evaluations
+    root_side_ = pos.side_to_move();
     best_move_changes_ = 0;
     nmp_min_ply_ = 0;
     calls_until_check_ = 1024;
@@ -610,6 +616,12 @@ void Worker::iterative_deepening() {
         pv_idx_ = 0;
         if (engine_.stop_.load()) break;
         completed_depth = root_depth_;
+        // Rybka feeds lazy evaluation with the root score of iterations of at least 6 plies; a mate
+        // score says nothing about material, so it switches the window off.
+        if (completed_depth >= LAZY_EVAL_MIN_DEPTH) {
+            lazy_root_score_ = root_moves[0].score;
+            lazy_window_active_ = std::abs(lazy_root_score_) < VALUE_MATE_IN_MAX_PLY;
+        }
         if (id_ != 0) continue;
 
         best_value = root_moves[0].score;

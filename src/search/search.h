@@ -122,6 +122,11 @@ private:
     int multi_pv_ = 1;
     int nmp_min_ply_ = 0;
     int calls_until_check_ = 1024;
+    // Lazy evaluation window: the root score of the last completed iteration (see evaluate()).
+    static constexpr int LAZY_EVAL_MIN_DEPTH = 6;
+    bool lazy_window_active_ = false;
+    Value lazy_root_score_ = 0;
+    Color root_side_ = WHITE;
     double best_move_changes_ = 0;
     Move pv_table_[MAX_PLY + 2][MAX_PLY + 2];
     int pv_len_[MAX_PLY + 2];

@@ -74,11 +74,29 @@ Uci::Uci(std::ostream& out) : out_(out) {
                     pos_.set_chess960(v == "true");
                     return true;
                 }});
-    // A plain static evaluation; the evaluation module may replace it with add_command("eval", ...).
+    // Evaluation profile (weight table) of every search thread; `eval` traces the same profile.
+    const std::vector<std::string> profiles = eval::profile_names();
+    add_option({"EvalProfile", Option::COMBO, eval::default_profile(), 0, 0, profiles, "",
+                [this](const std::string& v, std::string* err) {
+                    if (!eval::Evaluator().set_profile(v)) {
+                        if (err) *err = "unknown evaluation profile '" + v + "'";
+                        return false;
+                    }
+                    eval_profile_ = v;
+                    engine_.set_evaluator_setting("profile", [v](eval::Evaluator& e) { e.set_profile(v); });
+                    return true;
+                }});
+    // Lazy evaluation (spec §12.3) can be switched off to measure its effect.
+    add_option({"LazyEval", Option::CHECK, "true", 0, 0, {}, "", [this](const std::string& v, std::string*) {
+                    const bool on = v == "true";
+                    engine_.set_evaluator_setting("lazy", [on](eval::Evaluator& e) { e.set_lazy(on); });
+                    return true;
+                }});
+    // Every term of the static evaluation of the current position, as a table.
     add_command("eval", [this](const std::vector<std::string>&) {
-        eval::Evaluator evaluator;
-        Value v = evaluator.evaluate(pos_);
-        send("info string eval " + std::to_string(v) + " cp (side to move)");
+        std::string table = eval::trace_text(pos_, eval_profile_);
+        while (!table.empty() && table.back() == '\n') table.pop_back();
+        send(table);
     });
     add_option({"Clear Hash", Option::BUTTON, "", 0, 0, {}, "", [this](const std::string&, std::string*) {
                     engine_.clear_hash();

@@ -90,9 +90,60 @@ TEST(Uci, Handshake) {
     ASSERT_TRUE(ready);
     EXPECT_EQ(*ready, "readyok");
     e.send("eval");
-    auto ev = e.read_line();
+    auto ev = e.read_until("final score:");
     ASSERT_TRUE(ev);
-    EXPECT_EQ(ev->rfind("info string eval ", 0), 0u) << *ev;
+    EXPECT_NE((*ev)[0].find("profile rybka1"), std::string::npos) << (*ev)[0];
+}
+
+TEST(Uci, EvalProfileAndLazyEvalOptions) {
+    EngineProcess e;
+    e.send("uci");
+    auto lines = e.read_until("uciok");
+    ASSERT_TRUE(lines);
+    std::string all;
+    for (auto& l : *lines) all += l + "\n";
+    EXPECT_NE(all.find("option name EvalProfile type combo default rybka1 var rybka1"), std::string::npos) << all;
+    EXPECT_NE(all.find(" var simple"), std::string::npos);
+    EXPECT_NE(all.find("option name LazyEval type check default true"), std::string::npos);
+
+    e.send("position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    e.send("setoption name EvalProfile value bogus");
+    auto err = e.read_line();
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->rfind("info string error: ", 0), 0u) << *err;
+    e.send("eval");
+    auto rybka = e.read_until("final score:");
+    ASSERT_TRUE(rybka);
+    EXPECT_NE((*rybka)[0].find("profile rybka1"), std::string::npos);  // unchanged by the bad value
+    // K+P v K, White to move: the spec's hand-worked whole evaluation gives 100 cp.
+    EXPECT_EQ(rybka->back(), "final score: 100 cp (White to move, side to move's view)");
+
+    e.send("setoption name evalprofile value simple");
+    e.send("eval");
+    auto simple = e.read_line();
+    ASSERT_TRUE(simple);
+    EXPECT_EQ(simple->rfind("profile simple", 0), 0u) << *simple;
+
+    e.send("setoption name EvalProfile value rybka1");
+    e.send("setoption name LazyEval value false");
+    e.send("position startpos");
+    e.send("go depth 7");
+    auto result = e.read_until("bestmove", 20000);
+    ASSERT_TRUE(result);
+    EXPECT_TRUE(is_legal(START, best_of(*result)));
+}
+
+TEST(Uci, EvalCommandLineJson) {
+    std::string cmd = std::string(QUINCE_ENGINE_PATH) + " eval --json \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char buf[4096];
+    while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    EXPECT_EQ(pclose(p), 0);
+    EXPECT_NE(out.find("\"final_cp\": -95"), std::string::npos) << out;  // spec hand check: Black to move
+    EXPECT_NE(out.find("\"material_index\""), std::string::npos);
+    EXPECT_NE(out.find("\"phase\""), std::string::npos);
 }
 
 TEST(Uci, BadInputGivesOneErrorLineAndKeepsState) {
