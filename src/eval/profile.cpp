@@ -407,7 +407,7 @@ Weights make_fruit21() {
     w.shelter_castling = true;
     // King attack: op -= tot * KingAttackOpening(20) * Weight[n] / 256 with units N 1, B 1, R 2, Q 4.
     // In 1/32 cp: 32 * 20 / 256 = 2.5 = 80 / 32, so units x 80 with Quince's (Weight * tot) >> 5.
-    // Fruit counts no pawns. Fruit's zone includes the king square (Quince: neighbours only).
+    // Fruit counts no pawns; its piece_attack_king targets the king's neighbours, as Quince's zone.
     w.king_attack_unit_knight = 80;
     w.king_attack_unit_bishop = 80;
     w.king_attack_unit_rook = 160;
@@ -463,8 +463,9 @@ Weights make_fruit21() {
     }
     w.unstoppable_passer = q32(0, 800);  // scaled by rank like the rest of delta
     w.unstoppable_pure_pawn_ending = false;
-    // Patterns: trapped bishop 100 (a7/b6, b8/c7, h7/g6, g8/f7), 50 on a6/b5, h6/g5, each bishop;
-    // blocked bishop 50, blocked rook 50 (same squares as Rybka).
+    // Patterns: trapped bishop 100 (a7/b6, b8/c7, h7/g6, g8/f7), 50 on a6/b5, h6/g5, each bishop
+    // (Fruit: a7 and b8 together count once per wing; two same-coloured bishops there need a
+    // promotion); blocked bishop 50, blocked rook 50 (same squares as Rybka).
     w.trapped_bishop_per_bishop = true;
     w.trapped_bishop_op = w.trapped_bishop_eg = cp32(100);
     w.trapped_bishop_6th_op = w.trapped_bishop_6th_eg = cp32(50);
