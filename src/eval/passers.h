@@ -6,7 +6,9 @@
 
 namespace quince::eval {
 
-template <Color C, bool T>
+// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
+// take their 1.0 values at compile time.
+template <Color C, bool T, bool X>
 inline void eval_passers(const EvalState& st, Acc<T>& acc) {
     constexpr Color Them = ~C;
     std::uint8_t files = st.pawn->passed_files[C];
@@ -20,7 +22,7 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
     const Square ownK = relative_square(C, pos.king_square(C)), oppK = relative_square(C, pos.king_square(Them));
     // Defender with king and pawns only: unstoppable / king-escorted passer instead of the path terms.
     // 2.3.2a (§13.3 stand-in): only when nobody has pieces, where its K+P evaluator would run.
-    const bool pawn_ending = w.unstoppable_pure_pawn_ending ? (pos.pieces() ^ pos.pieces(PAWN, KING)) == 0
+    const bool pawn_ending = X && w.unstoppable_pure_pawn_ending ? (pos.pieces() ^ pos.pieces(PAWN, KING)) == 0
                                                             : (pos.pieces(Them) ^ pos.pieces(Them, PAWN, KING)) == 0;
     const bool them_to_move = pos.side_to_move() == Them;
 
@@ -32,7 +34,7 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
         const int r = sq >> 3;
         const Bitboard path = PAWN_MASKS.fwd[sq];
         const Square stop = sq + 8, promo = Square(56 + f);
-        if (!w.passer_base_in_pawn_entry) {  // 2.3.2a: in the pawn entry instead (§5.3)
+        if (!X || !w.passer_base_in_pawn_entry) {  // 2.3.2a: in the pawn entry instead (§5.3)
             op += prof.passed_op[r];
             eg += prof.passed_eg[r];
         }

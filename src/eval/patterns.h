@@ -6,7 +6,9 @@
 
 namespace quince::eval {
 
-template <Color C, bool T>
+// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
+// take their 1.0 values at compile time.
+template <Color C, bool T, bool X>
 inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
@@ -19,7 +21,7 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
     constexpr Bitboard TRAP_H = 0x0020404000000000ULL;  // g5, g6, f7 (§15 item 9)
     int op = 0, eg = 0;
     const Bitboard trapped = ((B >> 7) & oppP & TRAP_A) | ((B >> 9) & oppP & TRAP_H);  // one bit per bishop
-    if (w.trapped_bishop_per_bishop) {
+    if (X && w.trapped_bishop_per_bishop) {
         // 2.3.2a: every trapped bishop; Fruit: the a6/h6 bishops (pawn on b5/g5, rank 5) cost less.
         constexpr Bitboard RANK5 = 0x000000FF00000000ULL;
         const int n6 = popcount(trapped & RANK5), n7 = popcount(trapped & ~RANK5);

@@ -143,6 +143,9 @@ struct Profile {
     int cand_op[8], cand_eg[8];
     std::uint8_t drawish[256];  // by file byte (bit f = a pawn on file f), §13.2
     bool drawish_on;            // any non-zero entry
+    // Some switch differs from its Rybka 1.0 value: the evaluation runs the general code path;
+    // otherwise a path with those switches fixed at compile time (same results, fewer instructions).
+    bool extended;
     int passed_op[8], passed_eg[8], unblocked_own[8], unblocked_opp[8], passed_free[8], att_dist[8], def_dist[8];
     std::vector<std::uint16_t> shelter_table, storm_table;  // 4096 each
     std::vector<MatEntry> material;                          // 236 196 entries
