@@ -245,6 +245,10 @@ TEST(EvalRybka232, Mobility) {
     const char* fen = "4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1";
     EXPECT_EQ(term(trace_of("rybka232", fen), T_MOBILITY, WHITE), P(7 * 121, 7 * 121));
     EXPECT_EQ(term(trace_of("rybka1", fen), T_MOBILITY, WHITE), P(3 * 14 + 7 * 149, 3 * 121 + 7 * 116));
+    // Ra1: a2..a8 and b1..d1 = 10 squares (e1 is its own king) -> (68, 82) each; Qd4 on an otherwise
+    // empty board: 27 squares -> (44, 38) each.
+    EXPECT_EQ(term(trace_of("rybka232", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), T_MOBILITY, WHITE), P(680, 820));
+    EXPECT_EQ(term(trace_of("rybka232", "8/7k/8/8/3Q4/8/K7/8 w - - 0 1"), T_MOBILITY, WHITE), P(27 * 44, 27 * 38));
 }
 
 TEST(EvalRybka232, RookFilesAndSeventh) {
@@ -457,4 +461,18 @@ TEST(EvalFruit21, NoTempoOppositeBishopsAfterInterpolation) {
     Trace t = trace_of("fruit21", "3bk3/8/8/8/8/8/4P3/4KB2 w - - 0 1");
     EXPECT_TRUE(t.ocb && t.ocb_after);
     EXPECT_EQ(t.white_cp, interpolate_stm(t.op, t.eg, t.w0, t.w1, WHITE) / 2);
+}
+
+TEST(EvalFruit21, SeventhRank) {
+    // Ra7 with the black king on the 8th: (20, 40) cp; queen on the 7th: (10, 20) cp.
+    EXPECT_EQ(term(trace_of("fruit21", "4k3/R7/8/8/8/8/8/4K3 b - - 0 1"), T_SEVENTH, WHITE), P(640, 1280));
+    EXPECT_EQ(term(trace_of("fruit21", "4k3/1Q6/8/8/8/8/8/4K3 w - - 0 1"), T_SEVENTH, WHITE), P(320, 640));
+}
+
+TEST(EvalProfiles, GeneralPathOnlyWhenNeeded) {
+    // Profiles using only Rybka 1.0 switches run the compile-time specialised path.
+    EXPECT_FALSE(find_profile("rybka1")->extended);
+    EXPECT_FALSE(find_profile("rybka1-curve")->extended);
+    EXPECT_TRUE(find_profile("rybka232")->extended);
+    EXPECT_TRUE(find_profile("fruit21")->extended);
 }
