@@ -48,11 +48,11 @@ struct Evaluator::Impl {
         lazy_hi = b.hi;
     }
 
-    template <bool T>
+    template <bool T, bool X>
     Value run(const Position& pos, const LazyWindow& win, Trace* tr);
 };
 
-template <bool T>
+template <bool T, bool X>
 Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr) {
     const Profile& P = *prof;
     const Weights& w = P.w;
@@ -71,7 +71,8 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
             const int m = w.pawn_unit * material_units(pos, c);
             const int i = imbalance_side(w, pos.count(c, QUEEN), pos.count(c, ROOK), pos.count(c, BISHOP),
                                          pos.count(c, KNIGHT), pos.count(c, PAWN));
-            tr->v[T_MATERIAL][c][0] = tr->v[T_MATERIAL][c][1] = m;
+            tr->v[T_MATERIAL][c][0] = m;
+            tr->v[T_MATERIAL][c][1] = m + w.pawn_endgame_extra * pos.count(c, PAWN);
             tr->v[T_IMBALANCE][c][0] = tr->v[T_IMBALANCE][c][1] = i;
         }
         tr->mat = st.mat;
@@ -84,7 +85,7 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     // Lazy evaluation (§12.3): material only. Floor applied in the side to move's view (§1 symmetry).
     if (lazy_on) {
         bool lazy = st.mat.lazy;
-        if (!lazy && win.active()) {
+        if (!lazy && (!X || w.lazy_window) && win.active()) {
             // Window to White's view: negate and swap when Black is to move.
             if (stm == WHITE) update_lazy_bounds(win.lower, win.upper, W[0] + W[1]);
             else update_lazy_bounds(win.upper >= VALUE_INFINITE ? -VALUE_INFINITE : -win.upper,
@@ -106,34 +107,45 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     Acc<T> acc;
     acc.tr = tr;
     acc.op = acc.eg = mat;
+    if constexpr (X) acc.eg += w.pawn_endgame_extra * (pos.count(WHITE, PAWN) - pos.count(BLACK, PAWN));  // Fruit: P 80 / 90
 
-    eval_pieces<WHITE, T>(st, acc);
+    eval_pieces<WHITE, T, X>(st, acc);
     const PawnEntry& pe = pawns.probe(P, pos);
     st.pawn = &pe;
     acc.template add<WHITE>(T_PST_PAWN, pe.pst_op[WHITE], pe.pst_eg[WHITE]);
     acc.template add<BLACK>(T_PST_PAWN, pe.pst_op[BLACK], pe.pst_eg[BLACK]);
     acc.template add<WHITE>(T_PAWNS, pe.op[WHITE], pe.eg[WHITE]);
     acc.template add<BLACK>(T_PAWNS, pe.op[BLACK], pe.eg[BLACK]);
-    eval_pieces<BLACK, T>(st, acc);
-    eval_king_shelter<BLACK, T>(st, acc);
-    eval_king_shelter<WHITE, T>(st, acc);
-    eval_passers<WHITE, T>(st, acc);
-    eval_passers<BLACK, T>(st, acc);
-    eval_patterns<WHITE, T>(st, acc);
-    eval_patterns<BLACK, T>(st, acc);
+    eval_pieces<BLACK, T, X>(st, acc);
+    eval_king_shelter<BLACK, T, X>(st, acc);
+    eval_king_shelter<WHITE, T, X>(st, acc);
+    eval_passers<WHITE, T, X>(st, acc);
+    eval_passers<BLACK, T, X>(st, acc);
+    eval_patterns<WHITE, T, X>(st, acc);
+    eval_patterns<BLACK, T, X>(st, acc);
 
     int op = acc.op, eg = acc.eg;
     if constexpr (T) tr->op_before_scale = op, tr->eg_before_scale = eg;
     // §12.1 opposite-coloured bishops: halve before interpolation, C division (symmetric).
+    // 2.3.2a and Fruit halve the interpolated score instead.
+    bool halve_after = false;
     if (w.ocb_halving && (st.mat.flags & DRAW_BISHOP_FLAG)) {
         const Bitboard b = pos.pieces(BISHOP);
         if ((b & LIGHT_SQUARES) && (b & DARK_SQUARES)) {
-            op = ocb_halve(op), eg = ocb_halve(eg);
-            if constexpr (T) tr->ocb = true;
+            if (X && w.ocb_after_interpolation) halve_after = true;
+            else op = ocb_halve(op), eg = ocb_halve(eg);
+            if constexpr (T) tr->ocb = true, tr->ocb_after = halve_after;
         }
     }
     // §1: (op*W0 + eg*W1) >> 13, floor taken in the side to move's view (Quince's symmetry decision).
-    const Value s = interpolate_stm(op, eg, W[0], W[1], stm);
+    Value s = interpolate_stm(op, eg, W[0], W[1], stm);
+    if (halve_after) s = ocb_halve(s);
+    // §13.2 (2.3.2a): drawishness of the leading side's pawn files, after the halving.
+    if (X && P.drawish_on) {
+        const Value before = s;
+        s = drawish_adjust(s, pe.drawish[stm], pe.drawish[~stm], w.drawish_mul, w.drawish_div, w.drawish_cap);
+        if constexpr (T) tr->drawish_cp = sign * (s - before);
+    }
     const Value v = s + w.tempo;
     if constexpr (T) {
         tr->op = op;
@@ -151,7 +163,8 @@ Evaluator::~Evaluator() = default;
 Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
     if (impl_->prof->simple) [[unlikely]]
         return simple_evaluate(pos);
-    return impl_->run<false>(pos, window, nullptr);
+    if (impl_->prof->extended) return impl_->run<false, true>(pos, window, nullptr);
+    return impl_->run<false, false>(pos, window, nullptr);
 }
 
 Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
@@ -160,7 +173,8 @@ Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWi
         trace.final_cp = simple_evaluate(pos);
         return trace.final_cp;
     }
-    return impl_->run<true>(pos, window, &trace);
+    if (impl_->prof->extended) return impl_->run<true, true>(pos, window, &trace);
+    return impl_->run<true, false>(pos, window, &trace);
 }
 
 void Evaluator::clear() { impl_->pawns.clear(); }

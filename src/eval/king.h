@@ -10,15 +10,19 @@
 
 namespace quince::eval {
 
-template <Color C, bool T>
+// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
+// take their 1.0 values at compile time.
+template <Color C, bool T, bool X>
 inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
     if (!(st.mat.cflags & (C == WHITE ? MAT_WHITE_KING_FLAG : MAT_BLACK_KING_FLAG))) return;
     const Position& pos = *st.pos;
     const std::uint16_t* pen = st.pawn->shelter[C];
     const int p1 = pen[KING_WING[file_of(pos.king_square(C))]];
-    int p2 = p1;
-    if (pos.can_castle(C == WHITE ? WHITE_OO : BLACK_OO)) p2 = std::min(p2, int(pen[2]));
-    if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO)) p2 = std::min(p2, int(pen[0]));
+    int p2 = p1;  // 2.3.2a: own wing only, (p1 + p1) >> 1 = p1
+    if (!X || st.prof->w.shelter_castling) {
+        if (pos.can_castle(C == WHITE ? WHITE_OO : BLACK_OO)) p2 = std::min(p2, int(pen[2]));
+        if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO)) p2 = std::min(p2, int(pen[0]));
+    }
     acc.template add<C>(T_SHELTER, -((p1 + p2) >> 1), 0);
 }
 

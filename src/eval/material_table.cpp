@@ -30,12 +30,16 @@ MatEntry compute_material_entry(const Weights& w, const MaterialCounts& c) {
     // queen and at least one more piece.
     if (c.bq >= 1 && c.bq + c.br + c.bb + c.bn >= 2) e.cflags |= MAT_WHITE_KING_FLAG;
     if (c.wq >= 1 && c.wq + c.wr + c.wb + c.wn >= 2) e.cflags |= MAT_BLACK_KING_FLAG;
-    if (c.wq + c.wr + c.wn == 0 && c.bq + c.br + c.bn == 0 && c.wb == 1 && c.bb == 1 && c.wp - c.bp >= -2 &&
-        c.wp - c.bp <= 2)
+    // 2.3.2a keeps 2 + WP - BP in a 3-bit field and accepts <= 4: |WP - BP| >= 6 wraps into range.
+    const int dp = c.wp - c.bp;
+    const bool pawns_close = w.ocb_pawn_wrap ? ((2 + dp) & 7) <= 4 : (dp >= -2 && dp <= 2);
+    if (c.wq + c.wr + c.wn == 0 && c.bq + c.br + c.bn == 0 && c.wb == 1 && c.bb == 1 && pawns_close)
         e.flags |= DRAW_BISHOP_FLAG;
     e.phase = std::uint8_t(material_phase(w, c.wn + c.bn + c.wb + c.bb, c.wr + c.br, c.wq + c.bq));
     e.lazy = 0;  // Rybka's 1106 lazy configurations are unknown (§16); the mechanism stays in place
     e.value = imbalance_side(w, c.wq, c.wr, c.wb, c.wn, c.wp) - imbalance_side(w, c.bq, c.br, c.bb, c.bn, c.bp);
+    if (w.mat_value_limit)  // 2.3.2a: int16 table
+        e.value = e.value > w.mat_value_limit ? w.mat_value_limit : e.value < -w.mat_value_limit ? -w.mat_value_limit : e.value;
     return e;
 }
 

@@ -6,7 +6,9 @@
 
 namespace quince::eval {
 
-template <Color C, bool T>
+// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
+// take their 1.0 values at compile time.
+template <Color C, bool T, bool X>
 inline void eval_passers(const EvalState& st, Acc<T>& acc) {
     constexpr Color Them = ~C;
     std::uint8_t files = st.pawn->passed_files[C];
@@ -19,7 +21,9 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
     const Bitboard attOwn = rel<C>(st.att[C]), attOpp = rel<C>(st.att[Them]);
     const Square ownK = relative_square(C, pos.king_square(C)), oppK = relative_square(C, pos.king_square(Them));
     // Defender with king and pawns only: unstoppable / king-escorted passer instead of the path terms.
-    const bool pawn_ending = (pos.pieces(Them) ^ pos.pieces(Them, PAWN, KING)) == 0;
+    // 2.3.2a (§13.3 stand-in): only when nobody has pieces, where its K+P evaluator would run.
+    const bool pawn_ending = X && w.unstoppable_pure_pawn_ending ? (pos.pieces() ^ pos.pieces(PAWN, KING)) == 0
+                                                            : (pos.pieces(Them) ^ pos.pieces(Them, PAWN, KING)) == 0;
     const bool them_to_move = pos.side_to_move() == Them;
 
     int op = 0, eg = 0;
@@ -30,17 +34,19 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
         const int r = sq >> 3;
         const Bitboard path = PAWN_MASKS.fwd[sq];
         const Square stop = sq + 8, promo = Square(56 + f);
-        op += prof.passed_op[r];
-        eg += prof.passed_eg[r];
+        if (!X || !w.passer_base_in_pawn_entry) {  // 2.3.2a: in the pawn entry instead (§5.3)
+            op += prof.passed_op[r];
+            eg += prof.passed_eg[r];
+        }
         if (pawn_ending) {
             // Fruit's unstoppable_passer: rule of the square, double step from rank 2.
             const int R = r + 1 == 2 ? 3 : r + 1;
             const int moves = 8 - R + (them_to_move ? 1 : 0);
             if ((path & ownAll) == 0 && distance(oppK, promo) > moves)
-                eg += w.unstoppable_passer;
+                eg += w.unstoppable_passer[r];
             else if (distance(ownK, promo) <= 1 && distance(ownK, sq) <= 1 &&
                      (file_of(ownK) != f || (f != FILE_A && f != FILE_H)))
-                eg += w.unstoppable_passer;  // king passer: one bonus (§15 item 10)
+                eg += w.unstoppable_passer[r];  // king passer: one bonus (§15 item 10)
         } else {
             if ((path & ownAll) == 0) eg += prof.unblocked_own[r];
             if ((path & oppAll) == 0) eg += prof.unblocked_opp[r];

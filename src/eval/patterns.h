@@ -6,7 +6,9 @@
 
 namespace quince::eval {
 
-template <Color C, bool T>
+// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
+// take their 1.0 values at compile time.
+template <Color C, bool T, bool X>
 inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
@@ -18,7 +20,16 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
     constexpr Bitboard TRAP_A = 0x0004020200000000ULL;  // b5, b6, c7
     constexpr Bitboard TRAP_H = 0x0020404000000000ULL;  // g5, g6, f7 (§15 item 9)
     int op = 0, eg = 0;
-    if (((B >> 7) & oppP & TRAP_A) || ((B >> 9) & oppP & TRAP_H)) op -= w.trapped_bishop_op, eg -= w.trapped_bishop_eg;
+    const Bitboard trapped = ((B >> 7) & oppP & TRAP_A) | ((B >> 9) & oppP & TRAP_H);  // one bit per bishop
+    if (X && w.trapped_bishop_per_bishop) {
+        // 2.3.2a: every trapped bishop; Fruit: the a6/h6 bishops (pawn on b5/g5, rank 5) cost less.
+        constexpr Bitboard RANK5 = 0x000000FF00000000ULL;
+        const int n6 = popcount(trapped & RANK5), n7 = popcount(trapped & ~RANK5);
+        op -= n7 * w.trapped_bishop_op + n6 * w.trapped_bishop_6th_op;
+        eg -= n7 * w.trapped_bishop_eg + n6 * w.trapped_bishop_6th_eg;
+    } else if (trapped) {
+        op -= w.trapped_bishop_op, eg -= w.trapped_bishop_eg;  // 1.0: once
+    }
     if ((B & square_bb(SQ_C1)) && (P & square_bb(SQ_D2)) && (occ & square_bb(SQ_D3))) op -= w.blocked_bishop_op;
     if ((B & square_bb(SQ_F1)) && (P & square_bb(SQ_E2)) && (occ & square_bb(SQ_E3))) op -= w.blocked_bishop_op;
     constexpr Bitboard ROOK_Q = 0x103, KING_Q = 0x6, ROOK_K = 0x80C0, KING_K = 0x60;  // a1 b1 a2 / b1 c1 ...

@@ -37,16 +37,18 @@ void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, in
         if (M.fwd[sq] & own) eg -= w.doubled_eg, op -= w.doubled_op;  // Rybka looks ahead: one per extra pawn
         if ((M.adjacent[sq] & own) == 0) {
             op -= open ? w.isolated_open_op : w.isolated_op;
-            eg -= w.isolated_eg;
+            eg -= open ? w.isolated_open_eg : w.isolated_eg;
         } else if ((M.protect[sq] & own) == 0 &&
                    ((M.att1[sq] & opp) || ((M.att2[sq] & opp) && (M.pawn_att[sq] & own) == 0))) {
             // Rybka's backward rule: no supporter beside/behind, and the stop square is controlled, or
             // the square two ahead is controlled and no own pawn stands diagonally in front.
             op -= open ? w.backward_open_op : w.backward_op;
-            eg -= w.backward_eg;
+            eg -= open ? w.backward_open_eg : w.backward_eg;
         }
         if ((M.passed[sq] & opp) == 0) {
             passed_files |= std::uint8_t(1 << f);  // scored dynamically (passers)
+            // 2.3.2a: the base bonus is static, frontmost pawn of the file only (§5.3).
+            if (w.passer_base_in_pawn_entry && (M.fwd[sq] & own) == 0) op += w.passed_op[r], eg += w.passed_eg[r];
         } else if (open && popcount(M.protect[sq] & own) >= popcount(M.passed[sq] & opp)) {
             op += prof.cand_op[r];
             eg += prof.cand_eg[r];
@@ -73,6 +75,10 @@ void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e) {
     }
     e.pst_op[C] = po;
     e.pst_eg[C] = pe;
+    // File byte: OR of the rank bytes 2..7 (§13.2).
+    std::uint8_t files = 0;
+    for (int r = 1; r <= 6; ++r) files |= std::uint8_t(own >> (8 * r));
+    e.drawish[C] = prof.drawish[files];
     for (int wing = 0; wing < 3; ++wing) e.shelter[C][wing] = std::uint16_t(shelter_storm(prof, own, opp, wing));
 }
 

@@ -41,6 +41,7 @@ struct PawnEntry {
     std::int32_t pst_op[2], pst_eg[2];  // pawn PST sums (cached here because they depend on pawns only)
     std::uint16_t shelter[2][3];        // king shelter + storm penalty of each colour's king per wing
     std::uint8_t passed_files[2];       // bit f: colour has a passed pawn on file f
+    std::uint8_t drawish[2];            // 2.3.2a drawishness byte from the colour's pawn files (§13.2)
 };
 
 // Fills the entry for pos (key included).

@@ -8,7 +8,9 @@
 
 namespace quince::eval {
 
-template <Color C, bool T>
+// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
+// take their 1.0 values at compile time.
+template <Color C, bool T, bool X>
 inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
@@ -22,10 +24,11 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     // King safety of the opponent is evaluated when C has a queen and another piece (§2.3).
     const bool ks = st.mat.cflags & (C == WHITE ? MAT_BLACK_KING_FLAG : MAT_WHITE_KING_FLAG);
     const Bitboard rank7 = rank_bb(relative_rank(C, RANK_7)), rank8 = rank_bb(relative_rank(C, RANK_8));
-    const bool seventh_target = (oppP & rank7) || (oppK & rank8);
+    // 1.0: enemy pawn on the 7th or king on the 8th; 2.3.2a: the king on the 7th as well (§9.2).
+    const bool seventh_target = (oppP & rank7) || (oppK & (X && w.seventh_king_on_seventh ? rank7 | rank8 : rank8));
 
     Bitboard att = pawn_attacks_bb<C>(ownP);
-    int count = (att & zone) ? 1 : 0;  // all pawns together count once, no weight
+    int count = ((!X || w.king_attack_pawns) && (att & zone)) ? 1 : 0;  // all pawns together count once, no weight
     int weight = 0;
     std::int64_t mob = 0;                         // packed (op, eg), see pack()
     std::int64_t pN = 0, pB = 0, pR = 0, pQ = 0;  // PST per piece type, packed
@@ -36,7 +39,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const Bitboard a = knight_attacks(s);
         att |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_knight;
-        const int m = popcount(a & ~own);
+        const int m = popcount(a & ~own) - (X ? prof.mob_offset[KNIGHT] : 0);
         mob += m * prof.mob_packed[KNIGHT];
     }
     for (Bitboard b = pos.pieces(C, BISHOP); b;) {
@@ -45,7 +48,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const Bitboard a = bishop_attacks(s, occ);
         att |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_bishop;
-        const int m = popcount(a & ~own);
+        const int m = popcount(a & ~own) - (X ? prof.mob_offset[BISHOP] : 0);
         mob += m * prof.mob_packed[BISHOP];
     }
     for (Bitboard b = pos.pieces(C, ROOK); b;) {
@@ -54,20 +57,24 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const Bitboard a = rook_attacks(s, occ);
         att |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_rook;
-        const int m = popcount(a & ~own);
+        const int m = popcount(a & ~own) - (X ? prof.mob_offset[ROOK] : 0);
         mob += m * prof.mob_packed[ROOK];
 
-        // Files (§9.1): only pawns in front of the rook matter.
-        const Bitboard F = PAWN_MASKS.fwd[relative_square(C, s)];
-        const Bitboard Fr = rel<C>(F);  // back to real coordinates
+        // Files (§9.1): only pawns in front of the rook matter (Fruit: the whole file).
+        const Bitboard Fr = X && w.rook_file_whole ? file_bb(file_of(s)) : rel<C>(PAWN_MASKS.fwd[relative_square(C, s)]);
+        if (X && (w.rook_file_base_op | w.rook_file_base_eg))
+            acc.template add<C>(T_ROOK_FILE, w.rook_file_base_op, w.rook_file_base_eg);
         if ((Fr & ownP) == 0) {
             int o = w.rook_semi_open_op, e = w.rook_semi_open_eg;
             if ((Fr & oppP) == 0) o += w.rook_open_op, e += w.rook_open_eg;
             acc.template add<C>(T_ROOK_FILE, o, e);
-            if (ks && (Fr & zone)) {
-                int k = w.rook_king_zone_op;
-                if (Fr & oppK) k += w.rook_king_file_op;
-                acc.template add<C>(T_ROOK_FILE, k, 0);
+            // 1.0: file meets the king zone (needs the king-safety flag), king on it: more.
+            // 2.3.2a: king on the file only, no material condition.
+            if (ks || (X && !w.rook_king_needs_flag)) {
+                const bool near = Fr & zone;
+                int k = near ? w.rook_king_zone_op : 0;
+                if ((Fr & oppK) && (near || (X && !w.rook_king_file_needs_zone))) k += w.rook_king_file_op;
+                if (k) acc.template add<C>(T_ROOK_FILE, k, 0);
             }
         }
         if ((square_bb(s) & rank7) && seventh_target) acc.template add<C>(T_SEVENTH, w.rook_seventh_op, w.rook_seventh_eg);
@@ -78,11 +85,16 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const Bitboard a = queen_attacks(s, occ);
         att |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_queen;
-        const int m = popcount(a & ~own);
+        const int m = popcount(a & ~own) - (X ? prof.mob_offset[QUEEN] : 0);
         mob += m * prof.mob_packed[QUEEN];
         if ((square_bb(s) & rank7) && seventh_target) acc.template add<C>(T_SEVENTH, w.queen_seventh_op, w.queen_seventh_eg);
     }
     const std::int64_t pK = prof.pst_packed[KING][relative_square(C, pos.king_square(C))];
+    // 2.3.2a pawn "anti-mobility" (§13.1): pawns whose push square is occupied [inferred reading].
+    if (X && (w.pawn_blocked_op | w.pawn_blocked_eg)) {
+        const int n = popcount((C == WHITE ? ownP << 8 : ownP >> 8) & occ);
+        acc.template add<C>(T_PAWN_MOBILITY, -n * w.pawn_blocked_op, -n * w.pawn_blocked_eg);
+    }
     if constexpr (T) {
         acc.template add<C>(T_MOBILITY, unpack_op(mob), unpack_eg(mob));
         acc.template add<C>(T_PST_KNIGHT, unpack_op(pN), unpack_eg(pN));

@@ -11,6 +11,10 @@
 namespace quince::eval {
 
 enum class PhaseCurve { Linear, ThreeSection };
+// Where the piece-square tables come from: the §4.1 generator (Fruit shapes x weights; rybka1,
+// fruit21) or the Rybka 2.3.2a tables of seed 003 §3 stored as data (§4.2 right blocks; no
+// generator reproduces them, §4.1 last paragraph).
+enum class PstSource { Generator, Rybka232Data };
 
 struct Weights {
     std::string name;
@@ -30,13 +34,17 @@ struct Weights {
     int rook_pawn_base;
     int rook_redundancy;       // second rook
     int queen_rook_redundancy; // queen together with at least one rook
+    int mat_value_limit;       // 0 = int32 (1.0); 32767 = 2.3.2a's 16-bit table (values saturate, §2.5)
+    int pawn_endgame_extra;    // eg only, per pawn of the difference (Fruit: P 80 op / 90 eg); 0 in Rybka
 
     // ---- Phase / interpolation (§3) ----
     int phase_minor, phase_rook, phase_queen, phase_total;  // Fruit's KnightPhase=BishopPhase, RookPhase, ...
     PhaseCurve phase_curve;
 
     // ---- PST generator (§4.1) ----
+    PstSource pst_source;
     int pawn_file_opening, pawn_file_endgame, pawn_centre_d5e5_opening;
+    int pawn_centre_d3e3_opening, pawn_centre_d4e4_opening;  // Fruit's other centre squares (0 in Rybka)
     int knight_centre_opening, knight_centre_endgame, knight_rank_opening, knight_back_rank_opening, knight_trapped;
     int bishop_centre_opening, bishop_centre_endgame, bishop_back_rank_opening, bishop_diagonal_opening;
     int rook_file_opening;
@@ -45,45 +53,67 @@ struct Weights {
 
     // ---- Pawn structure (§5.3) ----
     int doubled_op, doubled_eg;
-    int isolated_open_op, isolated_op, isolated_eg;
-    int backward_open_op, backward_op, backward_eg;
-    std::array<int, 2> candidate_op_minmax, candidate_eg_minmax;  // RybkaQuad (min, max), §10.4
+    int isolated_open_op, isolated_op, isolated_open_eg, isolated_eg;  // "open": no pawn in front (1.0: eg equal)
+    int backward_open_op, backward_op, backward_open_eg, backward_eg;
+    std::array<int, 8> candidate_op, candidate_eg;  // by relative rank (1.0: RybkaQuad (min, max), §10.4)
+    bool passer_base_in_pawn_entry;  // 2.3.2a: PassedOpening/Endgame scored in the pawn evaluation (§5.3)
+    int pawn_blocked_op, pawn_blocked_eg;  // 2.3.2a pawn "anti-mobility": per pawn whose push square is occupied (§13.1)
+    // 2.3.2a drawishness (§13.2): byte per colour from its pawn files b..g, applied to the final score.
+    // Indexed by the number of occupied files among b..g (the table itself is [unknown]; see profile.cpp).
+    std::array<int, 7> drawish_by_files;
+    int drawish_mul, drawish_div, drawish_cap;  // k = d * mul / div; s -= (min(s, cap) * k) >> 8
 
     // ---- Shelter / storm (§7.2) ----
     std::array<int, 5> shelter_value;  // d = 0 (none) .. 4 (own nearest pawn on rel. rank 5)
     std::array<int, 5> storm_value;
     int weak_back_rank;                // shelter when every file has its pawn on rank 2 (sum 0)
+    bool shelter_castling;             // 1.0: average with the best wing the king may castle to; 2.3.2a: own wing only
 
     // ---- King attack (§7.1) ----
     int king_attack_unit_knight, king_attack_unit_bishop, king_attack_unit_rook, king_attack_unit_queen;
     std::array<int, 16> king_attack_weight;  // by attacker count (pawns together count once)
+    bool king_attack_pawns;                  // pawns count as one attacker (Rybka); Fruit does not count pawns
 
     // ---- Mobility (§8), per attacked square not occupied by an own piece ----
     int mob_knight_op, mob_knight_eg, mob_bishop_op, mob_bishop_eg;
     int mob_rook_op, mob_rook_eg, mob_queen_op, mob_queen_eg;
+    // Subtracted from each piece's square count (Fruit's KnightUnit 4, BishopUnit 6, RookUnit 7,
+    // QueenUnit 13); 0 in Rybka (it folds the constant into material, §8).
+    int mob_knight_offset, mob_bishop_offset, mob_rook_offset, mob_queen_offset;
 
     // ---- Rooks and queens (§9) ----
+    bool rook_file_whole;                      // Fruit: pawns on the whole file count (Rybka: in front only)
+    int rook_file_base_op, rook_file_base_eg;  // every rook (Fruit: -RookOpenFile/2); 0 in Rybka
     int rook_semi_open_op, rook_semi_open_eg;  // no own pawn in front
     int rook_open_op, rook_open_eg;            // increment when no enemy pawn in front either
     int rook_king_zone_op;                     // forward file meets the enemy king zone (needs king-safety flag)
     int rook_king_file_op;                     // increment: enemy king on the forward file
+    bool rook_king_needs_flag;                 // king-file bonuses only when the king-safety flag is set (1.0)
+    bool rook_king_file_needs_zone;            // king-file bonus nested in the zone test (1.0); 2.3.2a: file only
+    bool seventh_king_on_seventh;              // 2.3.2a: enemy king on the 7th also qualifies (§9.2)
     int rook_seventh_op, rook_seventh_eg;
     int queen_seventh_op, queen_seventh_eg;
 
     // ---- Passed pawns (§10), RybkaQuad (min, max) pairs ----
-    std::array<int, 2> passed_op_minmax, passed_eg_minmax;
-    std::array<int, 2> unblocked_own_minmax, unblocked_opp_minmax, passed_free_minmax;
-    std::array<int, 2> att_distance_minmax, def_distance_minmax;
-    std::array<int, 8> passer_bonus;  // Fruit's Bonus[] shape for quad(), by relative rank (§10.4)
-    int unstoppable_passer;  // also the king-passer bonus (one bonus, §15 item 10)
+    // ---- Passed pawns (§10), by relative rank (1.0: RybkaQuad (min, max) of seed 001, §10.4) ----
+    std::array<int, 8> passed_op, passed_eg;
+    std::array<int, 8> unblocked_own, unblocked_opp, passed_free;
+    std::array<int, 8> att_distance, def_distance;
+    std::array<int, 8> unstoppable_passer;  // also the king-passer bonus (one bonus, §15 item 10)
+    bool unstoppable_pure_pawn_ending;      // 2.3.2a: only when neither side has pieces (§13.3 stand-in)
 
     // ---- Patterns (§11) ----
     int trapped_bishop_op, trapped_bishop_eg, blocked_bishop_op, blocked_rook_op;
+    bool trapped_bishop_per_bishop;                  // 2.3.2a / Fruit: each trapped bishop (1.0: once)
+    int trapped_bishop_6th_op, trapped_bishop_6th_eg;  // per-bishop mode: a6/b5, h6/g5 (Fruit: half)
 
     // ---- Final (§1, §12) ----
     int tempo;            // centipawns, after interpolation
     int lazy_margin;      // pawn units (D) around the window, §12.3
+    bool lazy_window;     // root-window lazy test of 1.0 (§12.3); off: only the material entry's lazy bit
     bool ocb_halving;     // opposite-coloured bishops halve op and eg (§12.1)
+    bool ocb_after_interpolation;  // 2.3.2a / Fruit: halve the interpolated score instead
+    bool ocb_pawn_wrap;   // 2.3.2a: 3-bit field 2 + WP - BP also accepts |WP - BP| >= 6 (§12.1)
 };
 
 // Derived tables: built once per profile at first use.
@@ -108,8 +138,14 @@ struct Profile {
     int pst_op[7][64], pst_eg[7][64];
     std::int64_t pst_packed[7][64];  // same values packed as pack(op, eg) for the hot path
     std::int64_t mob_packed[7];      // per-square mobility weight pack(op, eg) by piece type
+    int mob_offset[7];               // subtracted from the square count by piece type (Fruit)
     int interp[65][2];  // W[phase][0] (op), W[phase][1] (eg)
     int cand_op[8], cand_eg[8];
+    std::uint8_t drawish[256];  // by file byte (bit f = a pawn on file f), §13.2
+    bool drawish_on;            // any non-zero entry
+    // Some switch differs from its Rybka 1.0 value: the evaluation runs the general code path;
+    // otherwise a path with those switches fixed at compile time (same results, fewer instructions).
+    bool extended;
     int passed_op[8], passed_eg[8], unblocked_own[8], unblocked_opp[8], passed_free[8], att_dist[8], def_dist[8];
     std::vector<std::uint16_t> shelter_table, storm_table;  // 4096 each
     std::vector<MatEntry> material;                          // 236 196 entries
@@ -129,5 +165,9 @@ std::vector<std::string> profile_names();
 // nullptr for an unknown name. Profiles are built on first use (thread-safe) and live forever.
 const Profile* find_profile(const std::string& name);
 const Weights& rybka1_weights();
+// RybkaQuad(min, max, r) = min + ((max - min) * bonus[r]) / 256 (§10.4, no +128 rounding).
+std::array<int, 8> rybka_quad(const std::array<int, 8>& bonus, int min, int max);
+// Fruit's quad(): min + ((max - min) * bonus[r] + 128) / 256, in centipawns.
+std::array<int, 8> fruit_quad(const std::array<int, 8>& bonus, int min, int max);
 
 }  // namespace quince::eval

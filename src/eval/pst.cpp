@@ -27,6 +27,8 @@ void build_pst(const Weights& w, int op[7][64], int eg[7][64]) {
         op[PAWN][sq] = PawnFile[f] * w.pawn_file_opening;
         eg[PAWN][sq] = PawnFile[f] * w.pawn_file_endgame;
         if (sq == SQ_D5 || sq == SQ_E5) op[PAWN][sq] += w.pawn_centre_d5e5_opening;  // Rybka keeps only D5/E5
+        if (sq == SQ_D4 || sq == SQ_E4) op[PAWN][sq] += w.pawn_centre_d4e4_opening;  // Fruit's other centre
+        if (sq == SQ_D3 || sq == SQ_E3) op[PAWN][sq] += w.pawn_centre_d3e3_opening;  // squares (0 in Rybka)
 
         op[KNIGHT][sq] = (KnightLine[f] + KnightLine[r]) * w.knight_centre_opening + KnightRank[r] * w.knight_rank_opening;
         eg[KNIGHT][sq] = (KnightLine[f] + KnightLine[r]) * w.knight_centre_endgame;

@@ -18,6 +18,15 @@ constexpr int interpolate_stm(int op, int eg, int w0, int w1, Color stm) {
     return (sign * op * w0 + sign * eg * w1) >> 13;
 }
 
+// §13.2 (2.3.2a) drawishness on the interpolated cp score s (side to move's view): the side that is
+// ahead loses up to (min(|s|, cap) * k) >> 8 with k = d * mul / div, d = that side's drawishness byte.
+// Mirrored for a negative score, so the rule is colour-symmetric.
+constexpr int drawish_adjust(int s, int d_stm, int d_opp, int mul, int div, int cap) {
+    if (s > 0) return s - (((s < cap ? s : cap) * (d_stm * mul / div)) >> 8);
+    if (s < 0) return s + (((-s < cap ? -s : cap) * (d_opp * mul / div)) >> 8);
+    return s;
+}
+
 constexpr std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 

@@ -24,13 +24,14 @@ enum Term : int {
     T_SEVENTH,
     T_PASSERS,
     T_PATTERNS,
+    T_PAWN_MOBILITY,  // 2.3.2a pawn anti-mobility (§13.1)
     TERM_NB
 };
 
 constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn", "pst_knight", "pst_bishop",
                                              "pst_rook", "pst_queen", "pst_king", "pawn_structure", "mobility",
                                              "king_attack", "king_shelter", "rook_file", "seventh_rank",
-                                             "passed_pawns", "patterns"};
+                                             "passed_pawns", "patterns", "pawn_mobility"};
 
 struct Trace {
     int v[TERM_NB][COLOR_NB][2] = {};  // [term][colour][op/eg], in that colour's own view
@@ -39,6 +40,8 @@ struct Trace {
     bool in_table = true;
     bool lazy = false;
     bool ocb = false;
+    bool ocb_after = false;  // halving applied to the interpolated score (2.3.2a, Fruit)
+    int drawish_cp = 0;      // 2.3.2a drawishness change of the final score, White's view (§13.2)
     int op_before_scale = 0, eg_before_scale = 0;
     int op = 0, eg = 0;  // after the opposite-bishop halving
     int w0 = 0, w1 = 0;

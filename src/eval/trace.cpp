@@ -35,7 +35,7 @@ struct Report {
     double rounding() const {
         double sum = 0;
         for (int i = 0; i < TERM_NB; ++i) sum += term_cp(i);
-        return t.white_cp - sum;
+        return t.white_cp - t.drawish_cp - sum;
     }
 };
 
@@ -99,7 +99,11 @@ std::string trace_text(const Position& pos, const std::string& profile) {
     std::snprintf(hex, sizeof hex, "%02x, cflags 0x%02x", t.mat.flags, t.mat.cflags);
     os << hex << ", lazy " << int(t.mat.lazy) << ", mat_value " << t.mat.value << ")\n";
     os << "lazy evaluation: " << (t.lazy ? "yes (material only)" : "no") << "\n";
-    os << "scale factor: " << (t.ocb ? "1/2 (opposite-coloured bishops)" : "1") << "\n";
+    os << "scale factor: "
+       << (t.ocb ? (t.ocb_after ? "1/2 (opposite-coloured bishops, after interpolation)" : "1/2 (opposite-coloured bishops)")
+                 : "1")
+       << "\n";
+    if (t.drawish_cp) os << "drawishness (pawn files): " << t.drawish_cp << " cp (White's view)\n";
     std::snprintf(line, sizeof line, "interpolated: %d cp (White's view; rounding %.2f), tempo %+d for the side to move\n",
                   t.white_cp, r.rounding(), r.tempo);
     os << line;
@@ -145,6 +149,7 @@ std::string trace_json(const Position& pos, const std::string& profile) {
     // Sum of terms[].cp + adjustments[].cp == final_cp_white_view exactly (up to the printed decimals).
     const int sign = r.stm == WHITE ? 1 : -1;
     os << "  \"adjustments\": [{\"name\": \"rounding\", \"cp\": " << num(r.rounding())
+       << "}, {\"name\": \"drawishness\", \"cp\": " << t.drawish_cp
        << "}, {\"name\": \"tempo\", \"cp\": " << sign * r.tempo << "}],\n";
     os << "  \"rounding_cp\": " << num(r.rounding()) << ",\n";
     os << "  \"white_cp\": " << t.white_cp << ",\n";

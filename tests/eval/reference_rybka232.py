@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Independent reference of the rybka232 profile (Rybka 2.3.2a as documented in spec eval.md), written
+from the spec's "2.3.2a" columns with plain square loops. Only board helpers (FEN parsing, attack
+squares) come from reference_eval.py; every evaluation number and rule is restated here. The 2.3.2a
+PSTs are parsed from the spec text itself (§4.2 right blocks), not from the C++ data.
+
+    python3 tests/eval/reference_rybka232.py build/eval_trace tests/eval/reference_positions.epd [more.epd ...]
+
+Compares the final score and every term total (op, eg) with `eval_trace --json --profile rybka232`.
+Chosen values for the seeds' unknowns are the profile's (see src/eval/profile.cpp): minors 3.5 pawns
+in the Kaufman model, drawishness by occupied b..g files 240/160/80/0, no lazy evaluation,
+unstoppable-passer bonus only with no pieces on the board.
+"""
+import json, os, re, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reference_eval import parse, mirror, attacks, pawn_att, counts, sq, on, dist  # board helpers only
+
+SPEC = '/work/shared/spec/eval.md'
+U = 3399
+PIECE_UNITS = {'P': 1, 'N': 3, 'B': 3, 'R': 5, 'Q': 10}
+
+
+def load_pst():
+    text = open(SPEC).read()
+    sec = text[text.index('### 4.2'):text.index('## 5.')]
+    pst = {}
+    for m in re.finditer(r'#### (\w+) — (opening|endgame) \(seed 003 Table \d+\)\n\n```\n(.*?)```', sec, re.S):
+        piece, phase, body = m.groups()
+        rows = {}
+        for line in body.splitlines():
+            mm = re.match(r'\s*(\d)\s*\|.*\|\|(.*)$', line)
+            if mm and int(mm.group(1)) not in rows:
+                rows[int(mm.group(1))] = [int(x) for x in mm.group(2).split()]
+        letter = {'Pawn': 'P', 'Knight': 'N', 'Bishop': 'B', 'Rook': 'R', 'Queen': 'Q', 'King': 'K'}[piece]
+        pst[(letter, phase)] = [rows[s // 8 + 1][s % 8] for s in range(64)]
+    return pst
+
+
+PST = load_pst()
+
+
+def quad(lo, hi): return [lo + (hi - lo) * b // 256 for b in [0, 0, 0, 26, 77, 154, 256, 256]]
+
+
+# §5.3, §10.3, §7, §8, §9, §11 (2.3.2a columns)
+CandOp = CandEg = [0, 8, 8, 224, 653, 1306, 0, 0]
+PassOp = [0, 60, 60, 318, 822, 1593, 2613, 0]
+PassEg = [0, 60, 60, 318, 822, 1592, 2612, 0]
+UnOwn, UnOpp, Free = quad(0, 274), quad(0, 1372), quad(0, 1046)
+AttD, DefD = quad(0, 680), quad(0, 1355)
+SV, TV = [1121, 0, 214, 749, 915], [0, 0, 2334, 653, 310]
+KAW = [0, 0, 30, 57] + [81] * 12
+UNIT = {'N': 941, 'B': 418, 'R': 666, 'Q': 532}
+MOB = {'N': (0, 0), 'B': (121, 121), 'R': (68, 82), 'Q': (44, 38)}
+DRAWISH = [240, 160, 80, 0, 0, 0, 0]
+
+
+def imbalance(c):  # Kaufman model, minors 3.5 pawns (1700 over D's 3)
+    v = c['N'] * (1700 + 212 * (c['P'] - 5)) + c['B'] * 1700 + c['R'] * (0 - 425 * (c['P'] - 5)) + c['Q'] * -850
+    if c['B'] >= 2: v += 1700
+    if c['R'] >= 2: v += -850 * (c['R'] - 1)
+    if c['Q'] >= 1 and c['R'] >= 1: v += -425
+    return v
+
+
+def pawn_terms(board):
+    own = {s for s, p in board.items() if p == 'P'}
+    opp = {s for s, p in board.items() if p == 'p'}
+    op = eg = files = 0
+    for s in own:
+        f, r = s & 7, s >> 3
+        ahead = [sq(f, k) for k in range(r + 1, 8)]
+        openf = not any(x in own or x in opp for x in ahead)
+        if any(x in own for x in ahead): op -= 78; eg -= 165
+        adj = [sq(g, k) for g in (f - 1, f + 1) if 0 <= g < 8 for k in range(8)]
+        prot = [sq(g, k) for g in (f - 1, f + 1) if 0 <= g < 8 for k in range(0, r + 1)]
+        passed = [sq(g, k) for g in (f - 1, f, f + 1) if 0 <= g < 8 for k in range(r + 1, 8)]
+        a1 = [sq(g, r + 2) for g in (f - 1, f + 1) if on(g, r + 2)]
+        a2 = [sq(g, r + 3) for g in (f - 1, f + 1) if on(g, r + 3)]
+        pa = [sq(g, r + 1) for g in (f - 1, f + 1) if on(g, r + 1)]
+        if not any(x in own for x in adj):
+            op -= 522 if openf else 156; eg -= 670 if openf else 201
+        elif not any(x in own for x in prot) and (any(x in opp for x in a1) or (any(x in opp for x in a2) and not any(x in own for x in pa))):
+            op -= 418 if openf else 130; eg -= 536 if openf else 167
+        if not any(x in opp for x in passed):
+            files |= 1 << f
+            if not any(x in own for x in ahead): op += PassOp[r]; eg += PassEg[r]  # frontmost only
+        elif openf and sum(x in own for x in prot) >= sum(x in opp for x in passed):
+            op += CandOp[r]; eg += CandEg[r]
+    return op, eg, files
+
+
+def wing_penalty(board, wing):
+    first = [0, 3, 5][wing]
+    sh = st = 0
+    for j in range(3):
+        f = first + j
+        d_own = next((k + 1 for k in range(4) if board.get(sq(f, k + 1)) == 'P'), 0)
+        d_opp = next((k + 1 for k in range(4) if board.get(sq(f, k + 1)) == 'p'), 0)
+        sh += SV[d_own] * (2 if j == 1 else 1)
+        st += TV[d_opp]
+    return (794 if sh == 0 else sh) + st
+
+
+def side_terms(board, stm_white, attB):
+    T = {}
+    def add(name, o, e):
+        T.setdefault(name, [0, 0]); T[name][0] += o; T[name][1] += e
+    wc, bc = counts(board, True), counts(board, False)
+    wk = next(s for s, p in board.items() if p == 'K'); bk = next(s for s, p in board.items() if p == 'k')
+    flag_b = wc['Q'] >= 1 and wc['Q'] + wc['R'] + wc['B'] + wc['N'] >= 2
+    flag_w = bc['Q'] >= 1 and bc['Q'] + bc['R'] + bc['B'] + bc['N'] >= 2
+    m = U * sum(PIECE_UNITS[t] * n for t, n in wc.items())
+    add('material', m, m)
+    add('imbalance', imbalance(wc), imbalance(wc))
+    names = {'P': 'pawn', 'N': 'knight', 'B': 'bishop', 'R': 'rook', 'Q': 'queen', 'K': 'king'}
+    for s, p in board.items():
+        if p.isupper(): add('pst_' + names[p], PST[(p, 'opening')][s], PST[(p, 'endgame')][s])
+    o, e, files = pawn_terms(board)
+    add('pawn_structure', o, e)
+    # §13.1: pawns whose square in front is occupied
+    n_blocked = sum(1 for s, p in board.items() if p == 'P' and s + 8 in board)
+    add('pawn_mobility', -42 * n_blocked, -339 * n_blocked)
+    zone = attacks(board, bk, 'K')
+    attW = set()
+    for s, p in board.items():
+        if p == 'P': attW |= pawn_att(s, True)
+    n = 1 if attW & zone else 0
+    wt = 0
+    target7 = any(board.get(sq(f, 6)) == 'p' for f in range(8)) or (bk >> 3) >= 6  # pawn on 7th, king on 7th/8th
+    for s, p in board.items():
+        if p not in 'NBRQ': continue
+        a = attacks(board, s, p)
+        attW |= a
+        if a & zone: n += 1; wt += UNIT[p]
+        mob = sum(1 for x in a if not (x in board and board[x].isupper()))
+        add('mobility', mob * MOB[p][0], mob * MOB[p][1])
+        if p == 'R':
+            f, r = s & 7, s >> 3
+            F = [sq(f, k) for k in range(r + 1, 8)]
+            if not any(board.get(x) == 'P' for x in F):
+                o, e = 104, 268
+                if not any(board.get(x) == 'p' for x in F): o += 627; e += 180
+                add('rook_file', o, e)
+                if bk in F: add('rook_file', 795, 0)  # no material condition, no adjacent-file bonus
+        if p in 'RQ' and (s >> 3) == 6 and target7:
+            add('seventh_rank', *((200, 1072) if p == 'R' else (0, 1486)))
+    attW |= attacks(board, wk, 'K')
+    if flag_b: add('king_attack', (KAW[min(n, 15)] * wt) >> 5, 0)
+    if flag_w: add('king_shelter', -wing_penalty(board, [0, 0, 0, 1, 1, 2, 2, 2][wk & 7]), 0)  # own wing only
+    # passers: base already in the pawn structure
+    no_pieces = not any(p in 'nbrqNBRQ' for p in board.values())
+    for f in range(8):
+        if not files >> f & 1: continue
+        s = max(x for x, p in board.items() if p == 'P' and (x & 7) == f)
+        r = s >> 3
+        path = [sq(f, k) for k in range(r + 1, 8)]
+        e = 0
+        promo = sq(f, 7)
+        if no_pieces:
+            R = 3 if r + 1 == 2 else r + 1
+            moves = 8 - R + (0 if stm_white else 1)
+            if not any(x in board and board[x].isupper() for x in path) and dist(bk, promo) > moves: e += 25600
+            elif dist(wk, promo) <= 1 and dist(wk, s) <= 1 and ((wk & 7) != f or f not in (0, 7)): e += 25600
+        else:
+            if not any(x in board and board[x].isupper() for x in path): e += UnOwn[r]
+            if not any(x in board and board[x].islower() for x in path): e += UnOpp[r]
+            if not any(x in attB and x not in attW for x in path): e += Free[r]
+        e += dist(bk, s + 8) * DefD[r] - dist(wk, s + 8) * AttD[r]
+        add('passed_pawns', 0, e)
+    # patterns: each trapped bishop 1471; no blocked bishop; blocked rook 1561
+    o = e = 0
+    def at(s, p): return board.get(s) == p
+    for b, pw in [(40, 33), (48, 41), (57, 50), (47, 38), (55, 46), (62, 53)]:
+        if at(b, 'B') and at(pw, 'p'): o -= 1471; e -= 1471
+    if any(at(x, 'R') for x in (0, 1, 8)) and any(at(x, 'K') for x in (1, 2)): o -= 1561
+    if any(at(x, 'R') for x in (6, 7, 15)) and any(at(x, 'K') for x in (5, 6)): o -= 1561
+    add('patterns', o, e)
+    return T
+
+
+def all_attacks(board, white):
+    a = set()
+    for s, p in board.items():
+        if p.isupper() != white: continue
+        a |= pawn_att(s, white) if p.upper() == 'P' else attacks(board, s, p)
+    return a
+
+
+def drawish(board, white):
+    files = {s & 7 for s, p in board.items() if p == ('P' if white else 'p')}
+    return DRAWISH[len(files & {1, 2, 3, 4, 5, 6})]
+
+
+def evaluate(fen):
+    board, stm, castle = parse(fen)
+    mb, mstm, _ = mirror(board, stm, castle)
+    Tw = side_terms(board, stm == 'w', all_attacks(board, False))
+    Tb = side_terms(mb, mstm == 'w', all_attacks(mb, False))
+    names = set(Tw) | set(Tb)
+    tot = {k: [Tw.get(k, [0, 0])[0] - Tb.get(k, [0, 0])[0], Tw.get(k, [0, 0])[1] - Tb.get(k, [0, 0])[1]] for k in names}
+    op = sum(v[0] for v in tot.values()); eg = sum(v[1] for v in tot.values())
+    wc, bc = counts(board, True), counts(board, False)
+    p = max(0, 24 - (wc['N'] + bc['N'] + wc['B'] + bc['B']) - 2 * (wc['R'] + bc['R']) - 4 * (wc['Q'] + bc['Q']))
+    phase = ((p * 256 + 12) // 24) // 4
+    sign = 1 if stm == 'w' else -1
+    s = (sign * op * (256 - 4 * phase) + sign * eg * 4 * phase) >> 13  # linear W, floor in stm view
+    bishops = [x for x, y in board.items() if y in 'Bb']
+    dp = wc['P'] - bc['P']
+    if (wc['Q'] + wc['R'] + wc['N'] == 0 and bc['Q'] + bc['R'] + bc['N'] == 0 and wc['B'] == 1 and bc['B'] == 1
+            and (abs(dp) <= 2 or abs(dp) >= 6) and len({((x & 7) + (x >> 3)) & 1 for x in bishops}) == 2):
+        s = int(s / 2)  # after interpolation, truncation
+    d_stm, d_opp = drawish(board, stm == 'w'), drawish(board, stm != 'w')
+    if s > 0: s -= (min(s, 100) * (d_stm * 156 // 240)) >> 8
+    elif s < 0: s += (min(-s, 100) * (d_opp * 156 // 240)) >> 8
+    return s, tot  # no tempo
+
+
+def main():
+    exe = sys.argv[1]
+    fens = []
+    for path in sys.argv[2:]:
+        for line in open(path):
+            line = line.strip()
+            if not line: continue
+            f = line.split(';')[0].split()
+            fens.append(' '.join(f[:4]) if len(f) >= 4 else ' '.join(f))
+    bad = 0
+    for fen in fens:
+        js = json.loads(subprocess.run([exe, '--json', '--profile', 'rybka232', fen], capture_output=True, text=True).stdout)
+        ref, tot = evaluate(fen)
+        diff = [] if ref == js['final_cp'] else [('final', ref, js['final_cp'])]
+        for t in js['terms']:
+            want = tot.get(t['name'], [0, 0])
+            got = [round(t['total']['mg'] * 32), round(t['total']['eg'] * 32)]
+            if want != got: diff.append((t['name'], want, got))
+        if diff:
+            bad += 1
+            print('MISMATCH', fen, diff)
+    print(f'{len(fens)} positions, {bad} mismatches')
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
