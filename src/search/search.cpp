@@ -1,5 +1,7 @@
 #include "search/search.h"
 
+#include <map>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -691,6 +693,33 @@ std::int64_t Engine::elapsed_ms() const { return (now_ns() - start_ns_.load(std:
 
 std::string Engine::format_move(Move m) const { return move_to_uci(m, options_.chess960); }
 
+// Lazy SMP: each thread's best move gets votes weighted by its score (above the worst thread's) and by
+// the depth it completed; a proven mate wins outright. With one thread, or MultiPV, or a depth limit
+// (where the main thread's answer must be reproducible), the main thread answers.
+Worker* Engine::select_best_worker() {
+    Worker* main = workers_[0].get();
+    if (workers_.size() == 1 || options_.multi_pv != 1 || limits_.depth || main->root_moves.empty()) return main;
+    Value min_score = VALUE_INFINITE;
+    for (auto& w : workers_)
+        if (w->completed_depth > 0) min_score = std::min(min_score, w->root_moves[0].score);
+    std::map<std::uint16_t, std::int64_t> votes;
+    for (auto& w : workers_)
+        if (w->completed_depth > 0)
+            votes[w->root_moves[0].move.raw()] += std::int64_t(w->root_moves[0].score - min_score + 14) * w->completed_depth;
+    Worker* best = main;
+    for (auto& w : workers_) {
+        if (w->completed_depth == 0 || w->root_moves[0].score == -VALUE_INFINITE) continue;
+        const Value ws = w->root_moves[0].score, bs = best->root_moves[0].score;
+        if (bs >= VALUE_MATE_IN_MAX_PLY || ws >= VALUE_MATE_IN_MAX_PLY) {
+            if (ws > bs) best = w.get();  // the shortest proven mate
+        } else if (votes[w->root_moves[0].move.raw()] > votes[best->root_moves[0].move.raw()]) {
+            best = w.get();
+        }
+    }
+    if (best != main && !options_.silent) best->report(best->completed_depth);  // the PV behind the answer
+    return best;
+}
+
 void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& options) {
     stop();
     wait();
@@ -766,7 +795,7 @@ void Engine::run_main() {
     while (!stop_.load() && (limits_.infinite || pondering_.load()))
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
 
-    Worker& main = *workers_[0];
+    Worker& main = *select_best_worker();
     if (!main.root_moves.empty()) {
         const RootMove& best = main.root_moves[0];
         result_.best = best.move;

@@ -92,6 +92,8 @@ public:
     std::vector<RootMove> root_moves;
     std::atomic<std::uint64_t> nodes{0};
     int completed_depth = 0;
+    // Info lines for every PV: the main thread during the search, or the thread whose move is played.
+    void report(int depth);
 
 private:
     enum NodeType { NON_PV, PV, ROOT };
@@ -107,7 +109,6 @@ private:
     void update_cont_histories(Stack* ss, Piece pc, Square to, int bonus);
     void update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_count, Move* captures, int capture_count,
                           int depth);
-    void report(int depth);  // main thread: info lines for every PV
 
     Engine& engine_;
     int id_;
@@ -167,6 +168,7 @@ public:
 
 private:
     friend class Worker;
+    Worker* select_best_worker();
     void run_main();
     void emit(const std::string& line) {
         if (!options_.silent && output_) output_(line);
