@@ -63,14 +63,15 @@ double SprtConfig::lower_bound() const { return std::log(beta / (1 - alpha)); }
 double SprtConfig::upper_bound() const { return std::log((1 - beta) / alpha); }
 
 double sprt_llr(const std::array<int, 5>& pairs, double elo0, double elo1) {
-    int n = pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4];
-    if (n == 0) return 0;
+    if (pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4] == 0) return 0;
+    // Empty categories get a tiny weight so that the variance never collapses to 0 (e.g. only won pairs).
+    double count[5], n = 0;
+    for (int k = 0; k < 5; ++k) count[k] = pairs[k] > 0 ? pairs[k] : 1e-3, n += count[k];
     double mean = 0, var = 0;
-    for (int k = 0; k < 5; ++k) mean += pairs[k] * (k / 4.0);
+    for (int k = 0; k < 5; ++k) mean += count[k] * (k / 4.0);
     mean /= n;
-    for (int k = 0; k < 5; ++k) var += pairs[k] * (k / 4.0 - mean) * (k / 4.0 - mean);
+    for (int k = 0; k < 5; ++k) var += count[k] * (k / 4.0 - mean) * (k / 4.0 - mean);
     var /= n;
-    if (var <= 0) return 0;  // no spread yet (e.g. only drawn pairs): no evidence either way
     double s0 = elo_to_score(elo0), s1 = elo_to_score(elo1);
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
 }
