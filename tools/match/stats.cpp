@@ -26,7 +26,7 @@ double elo_to_score(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.
 double score_to_elo(double score) {
     if (score <= 0) return -INF;
     if (score >= 1) return INF;
-    return -400.0 * std::log10(1.0 / score - 1.0);
+    return -400.0 * std::log10(1.0 / score - 1.0) + 0.0;  // + 0.0 turns -0 into 0 for printing
 }
 
 double MatchStats::score() const {

@@ -134,6 +134,8 @@ TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& o
             return summary;
         }
         out << "Engine " << e.name << " (" << probe.id_name() << "): " << e.tc.describe() << "\n";
+        for (const std::string& option : probe.unknown_options())
+            out << "Warning: engine " << e.name << " has no option '" << option << "' (sent anyway)\n";
         probe.quit();
     }
     std::ofstream pgn;

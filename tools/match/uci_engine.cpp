@@ -36,7 +36,13 @@ bool UciEngine::wait_for(const std::string& token, std::int64_t timeout_ms, std:
         std::string first;
         in >> first;
         if (first == token) return true;
-        if (first == "id") {
+        if (first == "option") {
+            // "option name <words…> type …": the name may contain spaces.
+            std::size_t name_at = line.find(" name ");
+            std::size_t type_at = line.find(" type ");
+            if (name_at != std::string::npos && type_at != std::string::npos && type_at > name_at)
+                advertised_options_.push_back(line.substr(name_at + 6, type_at - name_at - 6));
+        } else if (first == "id") {
             std::string what;
             in >> what;
             if (what == "name") {
@@ -55,6 +61,7 @@ bool UciEngine::start(std::string* error) {
         return false;
     }
     if (starts_++ > 0) ++restarts_;
+    advertised_options_.clear();
     if (!send("uci") || !wait_for("uciok", config_.protocol_timeout_ms, &why)) {
         process_.stop(std::chrono::milliseconds(100));
         if (error) *error = config_.name + ": " + why;
@@ -121,7 +128,8 @@ bool UciEngine::parse_info(const std::string& line, std::optional<EngineScore>* 
         *score = parsed;
         found = true;
     }
-    if (parsed_depth >= 0 && (parsed || !score->has_value())) {
+    // The depth goes with the score it was reached at; a bare "info depth N" only counts before any score.
+    if (parsed_depth >= 0 && ((parsed && !bound) || !score->has_value())) {
         *depth = parsed_depth;
         found = true;
     }
@@ -177,6 +185,16 @@ SearchResult UciEngine::search(const std::string& position_command, const std::s
             return result;
         }
     }
+}
+
+std::vector<std::string> UciEngine::unknown_options() const {
+    std::vector<std::string> unknown;
+    for (const auto& [option, value] : config_.options) {
+        bool known = false;
+        for (const std::string& a : advertised_options_) known = known || a == option;
+        if (!known) unknown.push_back(option);
+    }
+    return unknown;
 }
 
 void UciEngine::quit() {

@@ -62,6 +62,8 @@ public:
     // Tells the engine the game is over (kills it if it does not answer stop in time).
     void quit();
     int restarts() const { return restarts_; }
+    // Configured options that the engine did not advertise (after start); they are sent anyway.
+    std::vector<std::string> unknown_options() const;
 
     // Parses the score and depth of one "info" line; false when it has neither.
     static bool parse_info(const std::string& line, std::optional<EngineScore>* score, int* depth);
@@ -73,6 +75,7 @@ private:
     EngineConfig config_;
     EngineProcess process_;
     std::string id_name_;
+    std::vector<std::string> advertised_options_;
     bool needs_restart_ = true;
     int starts_ = 0;
     int restarts_ = 0;
