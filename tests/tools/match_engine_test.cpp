@@ -118,6 +118,8 @@ TEST(MatchGame, MovetimeOverrunWithinMarginIsTolerated) {
         GameRecord game = play_game(white, black, Opening{}, rules);
         EXPECT_EQ(game.outcome.incident, Incident::None) << game.outcome.reason;
         EXPECT_GE(game.moves[1].elapsed_ms, 125);
+        EXPECT_EQ(game.late_moves[BLACK], 1);
+        EXPECT_EQ(game.late_moves[WHITE], 0);
     }
     std::filesystem::remove(once);
     slow.time_margin_ms = 0;

@@ -216,6 +216,8 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
                             who + " loses on time (" + detail + ", margin " + std::to_string(margin) + " ms)"};
             break;
         }
+        if ((tc.has_clock() && r.elapsed_ms > had_ms) || (tc.movetime_ms > 0 && r.elapsed_ms > tc.movetime_ms))
+            ++game.late_moves[us];
         MoveRecord rec;
         rec.uci = r.bestmove;
         rec.score = r.score;

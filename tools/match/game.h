@@ -78,6 +78,7 @@ struct GameRecord {
     int round = 0;
     int opening_index = -1;
     std::string error;  // engine failure details, if any
+    int late_moves[COLOR_NB] = {0, 0};  // moves past the clock (or movetime) but inside the time margin
 };
 
 // Tracks engine scores and decides draw/resign adjudication.

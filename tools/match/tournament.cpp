@@ -94,9 +94,15 @@ std::string format_report(const TournamentConfig& config, const TournamentSummar
                       st.pairs[0], st.pairs[1], st.pairs[2], st.pairs[3], st.pairs[4], st.pair_count(),
                       format_elo(penta).c_str());
         out << buf;
-        std::snprintf(buf, sizeof buf, "Summary: %s vs %s games=%d W=%d D=%d L=%d elo=%.1f error=%.1f\n", a.c_str(),
-                      b.c_str(), st.games(), st.wins, st.draws, st.losses, std::isfinite(tri.elo) ? tri.elo : (tri.elo > 0 ? 9999.0 : -9999.0),
-                      std::isfinite(tri.error) ? tri.error : 9999.0);
+        auto number = [](double v) {
+            char text[32];
+            if (std::isfinite(v)) std::snprintf(text, sizeof text, "%.1f", v);
+            else std::snprintf(text, sizeof text, "%s", v > 0 ? "inf" : "-inf");
+            return std::string(text);
+        };
+        std::snprintf(buf, sizeof buf, "Summary: %s vs %s games=%d W=%d D=%d L=%d elo=%s error=%s\n", a.c_str(),
+                      b.c_str(), st.games(), st.wins, st.draws, st.losses, number(tri.elo).c_str(),
+                      number(tri.error).c_str());
         out << buf;
     }
     if (config.sprt.enabled) {
@@ -109,9 +115,10 @@ std::string format_report(const TournamentConfig& config, const TournamentSummar
     }
     for (std::size_t e = 0; e < s.incidents.size(); ++e) {
         const EngineIncidents& inc = s.incidents[e];
-        std::snprintf(buf, sizeof buf, "Incidents %s: time forfeits %d, crashes %d, illegal moves %d, missing bestmove %d\n",
+        std::snprintf(buf, sizeof buf, "Incidents %s: time forfeits %d, crashes %d, illegal moves %d, missing bestmove %d, "
+                      "late moves inside the margin %d\n",
                       config.engines[e].name.c_str(), inc.time_forfeits, inc.crashes, inc.illegal_moves,
-                      inc.missing_bestmoves);
+                      inc.missing_bestmoves, inc.late_moves);
         out << buf;
     }
     return out.str();
@@ -178,6 +185,8 @@ TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& o
             ++summary.games_played;
             if (pgn.is_open()) pgn << format_pgn(game, config.event, task.number) << std::flush;
             const Outcome& o = game.outcome;
+            summary.incidents[std::size_t(task.white)].late_moves += game.late_moves[WHITE];
+            summary.incidents[std::size_t(task.black)].late_moves += game.late_moves[BLACK];
             if (o.incident != Incident::None) {
                 int loser = o.result == GameResult::WhiteWins ? task.black : task.white;
                 EngineIncidents& inc = summary.incidents[std::size_t(loser)];

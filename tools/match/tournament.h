@@ -23,6 +23,7 @@ struct EngineIncidents {
     int crashes = 0;            // includes failures to start
     int illegal_moves = 0;
     int missing_bestmoves = 0;  // no bestmove within the hard timeout of a search without clock
+    int late_moves = 0;         // over the clock but inside timemargin: tolerated, counted to size the margin
 };
 
 struct TournamentSummary {

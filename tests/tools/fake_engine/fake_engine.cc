@@ -74,11 +74,12 @@ int main(int argc, char** argv) {
             }
         } else if (cmd == "go") {
             ++go_count;
-            bool bad = misbehave_now(go_count);
-            if (bad && mode == "crash") std::_Exit(3);
-            if (bad && mode == "nobestmove") continue;
-            if (bad && mode == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-            if (bad && mode == "spam")
+            const std::string action = misbehave_now(go_count) ? mode : "normal";
+            if (action != "normal" && !once_file.empty()) mode = "normal";  // --once: a single misbehaviour
+            if (action == "crash") std::_Exit(3);
+            if (action == "nobestmove") continue;
+            if (action == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+            if (action == "spam")
                 for (int i = 0; i < 20000; ++i)
                     std::cout << "info depth " << i % 50 << " nodes " << i * 1000 << " nps 1000000 currmove e2e4 currmovenumber 1 hashfull 0\n";
             MoveList<LEGAL> moves(pos);
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
                 std::size_t pick = random_seed ? std::size_t((pos.key() ^ random_seed) * 0x9E3779B97F4A7C15ULL >> 40) % moves.size() : 0;
                 best = move_to_uci(moves.begin()[pick].move, false);
             }
-            if (bad && mode == "illegal") best = "a1a1";
+            if (action == "illegal") best = "a1a1";
             std::cout << "info depth 1 score cp " << score << " nodes 1 pv " << best << "\nbestmove " << best << std::endl;
         } else if (cmd == "quit") {
             break;
