@@ -49,7 +49,19 @@ bool EngineProcess::start(const std::string& command, const std::vector<std::str
     argv.push_back(nullptr);
 
     pid_t pid = -1;
-    int rc = posix_spawnp(&pid, command.c_str(), &actions, nullptr, argv.data(), environ);
+    // Own process group: a Ctrl-C meant for the runner must not kill the engines in the middle of a game.
+    // Signal dispositions are reset, since an ignored SIGPIPE would otherwise be inherited.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGINT);
+    posix_spawnattr_setsigdefault(&attributes, &defaults);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    int rc = posix_spawnp(&pid, command.c_str(), &actions, &attributes, argv.data(), environ);
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     ::close(in_pipe[0]);
     ::close(out_pipe[1]);

@@ -1,7 +1,16 @@
 // quince-match: plays UCI engines against each other; see tools/match/README.md.
+#include <csignal>
 #include <iostream>
 
 #include "tournament.h"
+
+namespace {
+// First Ctrl-C: finish the running games and print the report; a second one ends the runner at once.
+void on_interrupt(int) {
+    quince::match::request_stop();
+    std::signal(SIGINT, SIG_DFL);
+}
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace quince::match;
@@ -12,6 +21,7 @@ int main(int argc, char** argv) {
         std::cerr << error << (error.back() == '\n' ? "" : "\n");
         return 2;
     }
+    std::signal(SIGINT, on_interrupt);
     TournamentSummary summary = run_tournament(config, std::cout);
     if (!summary.error.empty()) {
         std::cerr << "Error: " << summary.error << "\n";

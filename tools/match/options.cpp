@@ -108,7 +108,7 @@ std::string usage_text() {
     cmd=PATH name=NAME dir=DIR args="A B" option.NAME=VALUE tc=10+0.1|40/60|40/60+0.5|inf st=SECONDS
     nodes=N depth=N timemargin=MS timeout=MS (per move when there is no clock) proto=uci
   -tournament round-robin|gauntlet   -games N (per pairing per round, default 2)   -rounds N
-  -concurrency N   -pgnout FILE   -event NAME   -ratinginterval N   -maxmoves N
+  -concurrency N   -pgnout FILE   -event NAME   -ratinginterval N   -maxmoves N   -debug FILE
   -openings file=F format=epd|pgn order=sequential|random plies=N start=K seed=S   (-srand S)
   -draw movenumber=N movecount=M score=CP   -resign movecount=M score=CP [twosided=true]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B
@@ -150,6 +150,8 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
             else config->adjudication.max_moves = int(n);
         } else if (flag == "-pgnout") {
             if (!next_value(&config->pgn_out)) return fail("-pgnout expects a file name");
+        } else if (flag == "-debug") {
+            if (!next_value(&config->debug_file)) return fail("-debug expects a file name");
         } else if (flag == "-event") {
             if (!next_value(&config->event)) return fail("-event expects a name");
         } else if (flag == "-srand") {
@@ -232,6 +234,11 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
         e.name = unique;
         names.insert(unique);
         config->engines.push_back(e);
+    }
+    if (!config->debug_file.empty()) {
+        auto log = std::make_shared<DebugLog>(config->debug_file);
+        if (!log->ok()) return fail("cannot write " + config->debug_file);
+        for (EngineConfig& e : config->engines) e.debug_log = log;
     }
     if (config->sprt.enabled && config->engines.size() != 2) return fail("-sprt needs exactly two engines");
     return true;

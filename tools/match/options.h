@@ -22,6 +22,7 @@ struct TournamentConfig {
     SprtConfig sprt;
     std::string pgn_out;
     std::string event = "quince-match";
+    std::string debug_file;  // -debug FILE: log of all engine communication
     int rating_interval = 10;  // print the Elo summary every N games (0 = only at the end)
 };
 

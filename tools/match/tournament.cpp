@@ -12,6 +12,12 @@
 
 namespace quince::match {
 
+namespace {
+std::atomic<bool> stop_requested{false};
+}
+
+void request_stop() { stop_requested.store(true); }
+
 std::vector<GameTask> schedule_games(const TournamentConfig& config, std::vector<PairingResult>* pairings) {
     pairings->clear();
     const int n = int(config.engines.size());
@@ -173,7 +179,7 @@ TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& o
             GameTask task;
             {
                 std::lock_guard<std::mutex> lock(mutex);
-                if (stop || next_task >= tasks.size()) break;
+                if (stop || stop_requested.load() || next_task >= tasks.size()) break;
                 task = tasks[next_task++];
             }
             GameRecord game = play_game(engine(task.white), engine(task.black), book.at(task.opening_pair),
@@ -230,6 +236,7 @@ TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& o
     for (int i = 0; i < std::max(config.concurrency, 1); ++i) threads.emplace_back(worker);
     for (std::thread& t : threads) t.join();
     if (summary.sprt_decision != SprtDecision::Continue) out << "SPRT decision reached: stopping early.\n";
+    if (stop_requested.load()) out << "Interrupted: stopped after " << summary.games_played << " games.\n";
     out << "Finished match\n" << format_report(config, summary) << std::flush;
     return summary;
 }

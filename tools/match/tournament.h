@@ -48,6 +48,9 @@ struct GameTask {
 // The game schedule (exposed for tests).
 std::vector<GameTask> schedule_games(const TournamentConfig& config, std::vector<PairingResult>* pairings);
 
+// Asks a running tournament to start no new game (async-signal-safe: for a SIGINT handler).
+void request_stop();
+
 // Runs the whole match; progress and the final report go to `out`.
 TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& out);
 

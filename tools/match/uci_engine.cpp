@@ -15,14 +15,35 @@ std::string EngineScore::text() const {
     return buf;
 }
 
-bool UciEngine::send(const std::string& line) { return process_.write_line(line); }
+DebugLog::DebugLog(const std::string& path) : out_(path, std::ios::app) {}
+
+void DebugLog::write(const std::string& engine, char direction, const std::string& line) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_).count();
+    out_ << ms << ' ' << engine << ' ' << direction << ' ' << line << '\n';
+    out_.flush();
+}
+
+bool UciEngine::send(const std::string& line) {
+    if (config_.debug_log) config_.debug_log->write(config_.name, '<', line);
+    return process_.write_line(line);
+}
+
+EngineProcess::ReadStatus UciEngine::receive(std::string& line, std::chrono::milliseconds timeout) {
+    auto status = process_.read_line(line, timeout);
+    if (config_.debug_log) {
+        if (status == EngineProcess::ReadStatus::Line) config_.debug_log->write(config_.name, '>', line);
+        else if (status == EngineProcess::ReadStatus::Eof) config_.debug_log->write(config_.name, '!', "<end of output>");
+    }
+    return status;
+}
 
 bool UciEngine::wait_for(const std::string& token, std::int64_t timeout_ms, std::string* error) {
     const auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
     std::string line;
     for (;;) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
-        auto status = process_.read_line(line, std::max(left, std::chrono::milliseconds(0)));
+        auto status = receive(line, std::max(left, std::chrono::milliseconds(0)));
         if (status == EngineProcess::ReadStatus::Eof) {
             process_.stop(std::chrono::milliseconds(100));
             if (error) *error = "engine exited while waiting for " + token + " (" + process_.exit_description() + ")";
@@ -151,7 +172,7 @@ SearchResult UciEngine::search(const std::string& position_command, const std::s
     std::string line;
     for (;;) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
-        auto status = process_.read_line(line, std::max(left, std::chrono::milliseconds(0)));
+        auto status = receive(line, std::max(left, std::chrono::milliseconds(0)));
         auto now = SteadyClock::now();
         result.elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - start).count();
         if (status == EngineProcess::ReadStatus::Eof) {

@@ -3,6 +3,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <fstream>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,6 +15,19 @@
 #include "time_control.h"
 
 namespace quince::match {
+
+// -debug FILE: every line sent to and received from the engines, with a timestamp (shared by all engines).
+class DebugLog {
+public:
+    explicit DebugLog(const std::string& path);
+    bool ok() const { return out_.good(); }
+    void write(const std::string& engine, char direction, const std::string& line);
+
+private:
+    std::mutex mutex_;
+    std::ofstream out_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
 
 struct EngineConfig {
     std::string name;
@@ -24,6 +40,7 @@ struct EngineConfig {
     // Waits for uciok/readyok and, for nodes/depth-limited searches, for bestmove.
     std::int64_t protocol_timeout_ms = 10000;
     std::int64_t search_timeout_ms = 60000;  // hard limit per move when there is no clock
+    std::shared_ptr<DebugLog> debug_log;     // null = no logging
 };
 
 struct EngineScore {
@@ -71,6 +88,7 @@ public:
 private:
     bool wait_for(const std::string& token, std::int64_t timeout_ms, std::string* error);
     bool send(const std::string& line);
+    EngineProcess::ReadStatus receive(std::string& line, std::chrono::milliseconds timeout);
 
     EngineConfig config_;
     EngineProcess process_;
