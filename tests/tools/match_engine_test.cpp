@@ -103,6 +103,16 @@ TEST(MatchGame, SlowEngineLosesOnTime) {
     EXPECT_EQ(game.moves.size(), 2u);  // one good move each, then the slow one
 }
 
+TEST(MatchGame, TimeForfeitAgainstBareKingIsADraw) {
+    UciEngine white(fake("slow", {"--mode", "slow", "--delay", "400", "--after", "2"}, "0.3+0"));
+    UciEngine black(fake("fast", {}, "0.3+0"));
+    GameRecord game = play_game(white, black, Opening{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", {}}, AdjudicationRules{});
+    EXPECT_EQ(game.outcome.result, GameResult::Draw);
+    EXPECT_EQ(game.outcome.incident, Incident::TimeForfeit);
+    EXPECT_NE(game.outcome.reason.find("White loses on time"), std::string::npos) << game.outcome.reason;
+    EXPECT_NE(game.outcome.reason.find("Black has no mating material"), std::string::npos) << game.outcome.reason;
+}
+
 TEST(MatchGame, MovetimeOverrunWithinMarginIsTolerated) {
     std::string once = temp_path("slow_once");
     // Black answers one move ~30 ms late; with a 200 ms margin that is fine, without it the game is lost.
@@ -259,6 +269,19 @@ TEST(MatchTournament, SprtStopsEarly) {
     EXPECT_EQ(s.games_played, 4);
     EXPECT_EQ(s.pairings[0].stats.wins, 4);
     EXPECT_NE(log.str().find("H1 accepted"), std::string::npos);
+}
+
+TEST(MatchTournament, IncidentsAreChargedToTheOffender) {
+    TournamentConfig config;
+    config.engines = {fake("good", {}), fake("bad", {"--mode", "illegal", "--after", "2"})};
+    config.games = 2;
+    std::ostringstream log;
+    TournamentSummary s = run_tournament(config, log);
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    EXPECT_EQ(s.pairings[0].stats.wins, 2);
+    EXPECT_EQ(s.incidents[0].illegal_moves, 0);
+    EXPECT_EQ(s.incidents[1].illegal_moves, 2);
+    EXPECT_NE(log.str().find("Incidents bad: time forfeits 0, crashes 0, illegal moves 2"), std::string::npos);
 }
 
 TEST(MatchTournament, UnstartableEngineIsAFatalError) {

@@ -23,6 +23,15 @@ namespace {
 const char* color_name(Color c) { return c == WHITE ? "White" : "Black"; }
 GameResult win_for(Color c) { return c == WHITE ? GameResult::WhiteWins : GameResult::BlackWins; }
 int full_move_number(const Position& pos) { return pos.game_ply() / 2 + 1; }
+
+// A loss on time is a draw when the opponent has nothing but the king: no sequence of moves lets it mate
+// (FIDE 6.9). Other material-based exceptions (e.g. a lone knight) are not applied.
+Outcome time_forfeit(const Position& pos, Color loser, const std::string& reason) {
+    if (pos.pieces(~loser) == pos.pieces(~loser, KING))
+        return {GameResult::Draw, Incident::TimeForfeit, "time forfeit",
+                reason + "; draw, " + color_name(~loser) + " has no mating material", loser};
+    return {win_for(~loser), Incident::TimeForfeit, "time forfeit", reason, loser};
+}
 }  // namespace
 
 bool Referee::reset(const std::string& fen, bool chess960, std::string* error) {
@@ -160,7 +169,7 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
     UciEngine* engines[COLOR_NB] = {&white, &black};
     for (Color c : {WHITE, BLACK}) {
         if (!engines[c]->prepare_new_game(&error)) {
-            game.outcome = {win_for(~c), Incident::Crash, "abandoned", std::string(color_name(c)) + "'s engine failed to start: " + error};
+            game.outcome = {win_for(~c), Incident::Crash, "abandoned", std::string(color_name(c)) + "'s engine failed to start: " + error, c};
             game.error = error;
             return game;
         }
@@ -188,22 +197,22 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
         const std::string who = color_name(us);
 
         if (r.status == SearchResult::Status::Crash) {
-            game.outcome = {win_for(~us), Incident::Crash, "abandoned", who + "'s engine crashed"};
+            game.outcome = {win_for(~us), Incident::Crash, "abandoned", who + "'s engine crashed", us};
             game.error = r.error;
             break;
         }
         if (r.status == SearchResult::Status::Timeout) {
             if (timed)
-                game.outcome = {win_for(~us), Incident::TimeForfeit, "time forfeit",
-                                who + " loses on time (no bestmove after " + std::to_string(r.elapsed_ms) + " ms)"};
+                game.outcome = time_forfeit(referee.position(), us,
+                                            who + " loses on time (no bestmove after " + std::to_string(r.elapsed_ms) + " ms)");
             else
                 game.outcome = {win_for(~us), Incident::NoBestmove, "abandoned", who + "'s engine sent no bestmove within " +
-                                                               std::to_string(timeout) + " ms"};
+                                                               std::to_string(timeout) + " ms", us};
             game.error = r.error;
             break;
         }
         if (r.status == SearchResult::Status::ProtocolError) {
-            game.outcome = {win_for(~us), Incident::IllegalMove, "rules infraction", who + " makes an illegal move: (empty bestmove)"};
+            game.outcome = {win_for(~us), Incident::IllegalMove, "rules infraction", who + " makes an illegal move: (empty bestmove)", us};
             game.error = r.error;
             break;
         }
@@ -212,8 +221,8 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
         if (!clocks[us].charge(r.elapsed_ms, margin)) {
             std::string detail = tc.has_clock() ? "used " + std::to_string(r.elapsed_ms) + " ms of " + std::to_string(had_ms) + " ms"
                                                 : "used " + std::to_string(r.elapsed_ms) + " ms, movetime " + std::to_string(tc.movetime_ms) + " ms";
-            game.outcome = {win_for(~us), Incident::TimeForfeit, "time forfeit",
-                            who + " loses on time (" + detail + ", margin " + std::to_string(margin) + " ms)"};
+            game.outcome = time_forfeit(referee.position(), us,
+                                        who + " loses on time (" + detail + ", margin " + std::to_string(margin) + " ms)");
             break;
         }
         if ((tc.has_clock() && r.elapsed_ms > had_ms) || (tc.movetime_ms > 0 && r.elapsed_ms > tc.movetime_ms))
@@ -224,7 +233,7 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
         rec.depth = r.depth;
         rec.elapsed_ms = r.elapsed_ms;
         if (!referee.play(r.bestmove, &rec.san)) {
-            game.outcome = {win_for(~us), Incident::IllegalMove, "rules infraction", who + " makes an illegal move: " + r.bestmove};
+            game.outcome = {win_for(~us), Incident::IllegalMove, "rules infraction", who + " makes an illegal move: " + r.bestmove, us};
             game.error = engine.name() + " played illegal move " + r.bestmove + " in " + referee.position().fen();
             break;
         }

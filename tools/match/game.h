@@ -23,6 +23,7 @@ struct Outcome {
     Incident incident = Incident::None;  // what the losing engine did wrong, if anything
     std::string termination;  // PGN Termination tag: normal, adjudication, time forfeit, rules infraction, abandoned
     std::string reason;       // human readable: "White mates", "Black loses on time", …
+    Color offender = COLOR_NB;  // who caused the incident (COLOR_NB when there is none)
 };
 
 // The rules of chess over the whole game history (threefold repetition counts every position since the start,

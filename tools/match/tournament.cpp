@@ -194,7 +194,7 @@ TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& o
             summary.incidents[std::size_t(task.white)].late_moves += game.late_moves[WHITE];
             summary.incidents[std::size_t(task.black)].late_moves += game.late_moves[BLACK];
             if (o.incident != Incident::None) {
-                int loser = o.result == GameResult::WhiteWins ? task.black : task.white;
+                int loser = o.offender == WHITE ? task.white : task.black;
                 EngineIncidents& inc = summary.incidents[std::size_t(loser)];
                 if (o.incident == Incident::TimeForfeit) ++inc.time_forfeits;
                 else if (o.incident == Incident::Crash) ++inc.crashes;
