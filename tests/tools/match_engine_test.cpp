@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "board/notation.h"
+#include "engine_process.h"
 #include "game.h"
 #include "pgn.h"
 #include "tournament.h"
@@ -292,4 +293,38 @@ TEST(MatchTournament, UnstartableEngineIsAFatalError) {
     TournamentSummary s = run_tournament(config, log);
     EXPECT_NE(s.error.find("ghost"), std::string::npos);
     EXPECT_EQ(s.games_played, 0);
+}
+
+TEST(MatchProcess, LinesTimeoutsEofAndAStuckReader) {
+    EngineProcess echo;
+    std::string error, line;
+    ASSERT_TRUE(echo.start("cat", {}, "", &error)) << error;
+    ASSERT_TRUE(echo.write_line("hello"));
+    ASSERT_EQ(echo.read_line(line, std::chrono::milliseconds(2000)), EngineProcess::ReadStatus::Line);
+    EXPECT_EQ(line, "hello");
+    EXPECT_EQ(echo.read_line(line, std::chrono::milliseconds(50)), EngineProcess::ReadStatus::Timeout);
+    echo.stop(std::chrono::milliseconds(500));  // closing stdin ends cat
+    EXPECT_FALSE(echo.running());
+
+    EngineProcess quitter;
+    ASSERT_TRUE(quitter.start("sh", {"-c", "echo last; exit 4"}, "", &error));
+    ASSERT_EQ(quitter.read_line(line, std::chrono::milliseconds(2000)), EngineProcess::ReadStatus::Line);
+    EXPECT_EQ(quitter.read_line(line, std::chrono::milliseconds(2000)), EngineProcess::ReadStatus::Eof);
+    quitter.stop(std::chrono::milliseconds(500));
+    EXPECT_EQ(quitter.exit_description(), "exit code 4");
+
+    // A process that never reads: writes give up after the write timeout instead of blocking forever.
+    EngineProcess deaf;
+    ASSERT_TRUE(deaf.start("sleep", {"30"}, "", &error));
+    deaf.set_write_timeout(std::chrono::milliseconds(200));
+    std::string big(1 << 20, 'x');
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(deaf.write_line(big));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+    deaf.stop(std::chrono::milliseconds(0));
+    EXPECT_FALSE(deaf.running());
+
+    EngineProcess missing;
+    EXPECT_FALSE(missing.start("/nonexistent/binary", {}, "", &error));
+    EXPECT_NE(error.find("cannot start"), std::string::npos);
 }

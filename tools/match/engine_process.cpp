@@ -72,6 +72,7 @@ bool EngineProcess::start(const std::string& command, const std::vector<std::str
         return false;
     }
     pid_ = pid;
+    ::fcntl(in_pipe[1], F_SETFL, ::fcntl(in_pipe[1], F_GETFL) | O_NONBLOCK);
     to_child_ = in_pipe[1];
     from_child_ = out_pipe[0];
     buffer_.clear();
@@ -85,11 +86,18 @@ bool EngineProcess::write_line(const std::string& line) {
     std::string data = line + "\n";
     const char* p = data.data();
     std::size_t left = data.size();
+    // Non-blocking writes with a deadline: an engine that stops reading its input must not hang the runner.
+    const auto deadline = Clock::now() + write_timeout_;
     while (left > 0) {
         ssize_t n = ::write(to_child_, p, left);
         if (n < 0) {
             if (errno == EINTR) continue;
-            return false;
+            if (errno != EAGAIN && errno != EWOULDBLOCK) return false;
+            auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+            if (wait <= 0) return false;
+            pollfd pfd{to_child_, POLLOUT, 0};
+            ::poll(&pfd, 1, int(wait));
+            continue;
         }
         p += n;
         left -= std::size_t(n);

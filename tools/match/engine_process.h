@@ -22,7 +22,8 @@ public:
     bool start(const std::string& command, const std::vector<std::string>& args, const std::string& working_dir,
                std::string* error);
     bool running() const { return pid_ > 0; }
-    // Writes one line (a newline is appended). False when the process has gone.
+    // Writes one line (a newline is appended). False when the process has gone or has not read its input
+    // for write_timeout.
     bool write_line(const std::string& line);
     // Waits at most `timeout` for a complete line.
     ReadStatus read_line(std::string& line, std::chrono::milliseconds timeout);
@@ -31,6 +32,7 @@ public:
     // Has the child exited? (non-blocking; reaps it)
     bool has_exited();
     std::string exit_description() const { return exit_description_; }
+    void set_write_timeout(std::chrono::milliseconds t) { write_timeout_ = t; }
 
 private:
     void close_pipes();
@@ -42,6 +44,7 @@ private:
     std::string buffer_;
     bool eof_ = false;
     std::string exit_description_;
+    std::chrono::milliseconds write_timeout_{5000};
 };
 
 }  // namespace quince::match
