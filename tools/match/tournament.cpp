@@ -1,5 +1,6 @@
 #include "tournament.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -62,8 +63,16 @@ std::string sprt_text(const TournamentConfig& config, double llr) {
     return buf;
 }
 
+std::string duration_text(double seconds) {
+    char buf[32];
+    long s = long(seconds + 0.5);
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    else std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    return buf;
+}
+
 std::string progress_line(const TournamentConfig& config, const TournamentSummary& s, const GameTask& task,
-                          const GameRecord& game) {
+                          const GameRecord& game, double elapsed_seconds) {
     const PairingResult& pr = s.pairings[std::size_t(task.pairing)];
     const MatchStats& st = pr.stats;
     std::ostringstream out;
@@ -75,6 +84,8 @@ std::string progress_line(const TournamentConfig& config, const TournamentSummar
         << " W-D-L " << st.wins << "-" << st.draws << "-" << st.losses << " [" << score << "] Elo "
         << format_elo(st.elo_trinomial());
     if (config.sprt.enabled) out << " | " << sprt_text(config, s.sprt_llr);
+    double eta = elapsed_seconds / s.games_played * (s.games_scheduled - s.games_played);
+    out << " | " << duration_text(elapsed_seconds) << " ETA " << duration_text(eta);
     return out.str();
 }
 
@@ -162,6 +173,7 @@ TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& o
     out << "Openings: " << (config.openings.file.empty() ? "start position" : config.openings.file) << " ("
         << book.size() << "), games: " << tasks.size() << ", concurrency: " << config.concurrency << std::endl;
 
+    const auto match_start = std::chrono::steady_clock::now();
     std::mutex mutex;
     std::size_t next_task = 0;
     bool stop = false;
@@ -224,7 +236,8 @@ TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& o
                 }
             }
             summary.games.push_back(game);
-            out << progress_line(config, summary, task, game) << std::endl;
+            double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count();
+            out << progress_line(config, summary, task, game, elapsed) << std::endl;
             if (config.rating_interval > 0 && summary.games_played % config.rating_interval == 0 &&
                 summary.games_played < summary.games_scheduled)
                 out << format_report(config, summary) << std::flush;
