@@ -13,6 +13,7 @@
 #include "stats.h"
 #include "time_control.h"
 #include "tournament.h"
+#include "uci_engine.h"
 
 using namespace quince;
 using namespace quince::match;
@@ -439,4 +440,27 @@ TEST(MatchPgn, ReaderHandlesCommentsVariationsAndNags) {
     EXPECT_EQ(games[0].result, "1-0");
     EXPECT_EQ(games[1].moves, (std::vector<std::string>{"d4"}));
     EXPECT_EQ(games[1].result, "*");
+}
+
+TEST(MatchUciInfo, ScoreAndDepthParsing) {
+    std::optional<EngineScore> score;
+    int depth = 0;
+    EXPECT_TRUE(UciEngine::parse_info("info depth 7 seldepth 9 score cp 34 nodes 100 pv e2e4 e7e5", &score, &depth));
+    ASSERT_TRUE(score.has_value());
+    EXPECT_EQ(score->value, 34);
+    EXPECT_EQ(depth, 7);
+    EXPECT_EQ(score->text(), "+0.34");
+    // Bounds, secondary lines and free text do not replace the main score.
+    UciEngine::parse_info("info depth 8 score cp 90 lowerbound nodes 200", &score, &depth);
+    UciEngine::parse_info("info depth 8 multipv 2 score cp -50 pv d2d4", &score, &depth);
+    UciEngine::parse_info("info string score cp 999 depth 99", &score, &depth);
+    UciEngine::parse_info("info depth 9 currmove e2e4 currmovenumber 1", &score, &depth);  // bare depth after a score
+    EXPECT_EQ(score->value, 34);
+    EXPECT_EQ(depth, 7);
+    EXPECT_TRUE(UciEngine::parse_info("info depth 12 multipv 1 score mate -3 pv e8e7", &score, &depth));
+    EXPECT_TRUE(score->is_mate);
+    EXPECT_EQ(score->text(), "-M3");
+    EXPECT_EQ(depth, 12);
+    EXPECT_LT(score->adjudication_cp(), -90000);
+    EXPECT_EQ((EngineScore{false, -120}).text(), "-1.20");
 }
