@@ -464,3 +464,16 @@ TEST(MatchUciInfo, ScoreAndDepthParsing) {
     EXPECT_LT(score->adjudication_cp(), -90000);
     EXPECT_EQ((EngineScore{false, -120}).text(), "-1.20");
 }
+
+TEST(MatchOpenings, CompressedEpd) {
+    OpeningConfig cfg;
+    cfg.file = "/work/shared/data/UHO_4060_v4.epd.xz";
+    if (!std::ifstream(cfg.file).good()) GTEST_SKIP() << "shared opening file not present";
+    OpeningBook book;
+    std::string error;
+    ASSERT_TRUE(book.load(cfg, &error)) << error;
+    EXPECT_EQ(book.size(), 241670u);
+    EXPECT_EQ(book.at(0).fen, "r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 9");
+    cfg.file = "/nonexistent.epd.xz";
+    EXPECT_FALSE(book.load(cfg, &error));
+}

@@ -1,6 +1,7 @@
 #include "openings.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cctype>
 #include <fstream>
 #include <numeric>
@@ -33,16 +34,54 @@ std::string epd_line_to_fen(const std::string& line) {
     return fen;
 }
 
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Reads the whole file; .xz and .gz files are decompressed with the xz / gzip programs.
+bool read_opening_file(const std::string& path, std::string* text, std::string* error) {
+    const char* decompressor = ends_with(path, ".xz") ? "xz" : ends_with(path, ".gz") ? "gzip" : nullptr;
+    if (!std::ifstream(path).good()) {
+        if (error) *error = "cannot open opening file " + path;
+        return false;
+    }
+    if (!decompressor) {
+        std::ifstream in(path, std::ios::binary);
+        text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        return true;
+    }
+    std::string quoted = "'";
+    for (char ch : path) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    quoted += "'";
+    std::string command = std::string(decompressor) + " -dc -- " + quoted;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) {
+        if (error) *error = "cannot run " + command;
+        return false;
+    }
+    char buffer[65536];
+    std::size_t n;
+    text->clear();
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text->append(buffer, n);
+    if (::pclose(pipe) != 0) {
+        if (error) *error = "decompression failed: " + command;
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
     openings_.clear();
     if (config.file.empty()) {
         openings_.push_back(Opening{});
     } else {
-        std::ifstream in(config.file);
-        if (!in) {
-            if (error) *error = "cannot open opening file " + config.file;
-            return false;
-        }
+        std::string text;
+        if (!read_opening_file(config.file, &text, error)) return false;
+        std::istringstream in(text);
         if (config.format == "epd") {
             std::string line;
             int line_no = 0;
