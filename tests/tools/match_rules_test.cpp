@@ -477,3 +477,12 @@ TEST(MatchOpenings, CompressedEpd) {
     cfg.file = "/nonexistent.epd.xz";
     EXPECT_FALSE(book.load(cfg, &error));
 }
+
+TEST(MatchReferee, CastlingAsKingTakesRookIsNormalized) {
+    Referee r;
+    ASSERT_TRUE(r.reset("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false, nullptr));
+    std::string san, uci;
+    ASSERT_TRUE(r.play("e1h1", &san, &uci));
+    EXPECT_EQ(san, "O-O");
+    EXPECT_EQ(uci, "e1g1");  // the opponent is sent standard notation
+}

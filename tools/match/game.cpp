@@ -39,14 +39,16 @@ bool Referee::reset(const std::string& fen, bool chess960, std::string* error) {
     if (!fen.empty() && !fresh.set_fen(fen, chess960, error)) return false;
     fresh.set_chess960(chess960);
     pos_ = fresh;
+    chess960_ = chess960;
     keys_.assign(1, pos_.key());
     return true;
 }
 
-bool Referee::play(const std::string& uci, std::string* san) {
+bool Referee::play(const std::string& uci, std::string* san, std::string* normalized) {
     Move m = uci_to_move(pos_, uci);
     if (m == Move::none()) return false;
     if (san) *san = move_to_san(pos_, m);
+    if (normalized) *normalized = move_to_uci(m, chess960_);
     pos_.do_move(m);
     keys_.push_back(pos_.key());
     return true;
@@ -158,7 +160,7 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
         MoveRecord rec;
         rec.uci = uci;
         rec.book = true;
-        if (!referee.play(uci, &rec.san)) {
+        if (!referee.play(uci, &rec.san, &rec.uci)) {
             game.outcome = {GameResult::None, Incident::None, "unterminated", "Illegal opening move " + uci};
             game.error = game.outcome.reason;
             return game;
@@ -232,7 +234,7 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
         rec.score = r.score;
         rec.depth = r.depth;
         rec.elapsed_ms = r.elapsed_ms;
-        if (!referee.play(r.bestmove, &rec.san)) {
+        if (!referee.play(r.bestmove, &rec.san, &rec.uci)) {
             game.outcome = {win_for(~us), Incident::IllegalMove, "rules infraction", who + " makes an illegal move: " + r.bestmove, us};
             game.error = engine.name() + " played illegal move " + r.bestmove + " in " + referee.position().fen();
             break;

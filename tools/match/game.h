@@ -32,8 +32,9 @@ class Referee {
 public:
     // fen empty = the standard start position. False + *error for an invalid FEN.
     bool reset(const std::string& fen, bool chess960, std::string* error);
-    // Plays a move given in UCI notation; false (and nothing changes) if it is not legal. *san receives the SAN.
-    bool play(const std::string& uci, std::string* san = nullptr);
+    // Plays a move given in UCI notation; false (and nothing changes) if it is not legal. *san receives the SAN,
+    // *normalized the move in canonical UCI (e.g. castling e1h1 -> e1g1), which is what the engines are sent.
+    bool play(const std::string& uci, std::string* san = nullptr, std::string* normalized = nullptr);
     // Mate, stalemate, threefold repetition, fifty-move rule, insufficient material; None while the game goes on.
     Outcome rules_outcome() const;
     const Position& position() const { return pos_; }
@@ -41,6 +42,7 @@ public:
 
 private:
     Position pos_;
+    bool chess960_ = false;
     std::vector<Key> keys_;  // key of every position of the game, the current one last
 };
 
