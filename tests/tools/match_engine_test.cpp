@@ -41,13 +41,13 @@ std::string temp_path(const std::string& name) {
 // Replays a PGN game from its FEN tag with san_to_move; returns the final referee outcome.
 Outcome replay(const PgnGame& g, int* plies) {
     Referee r;
-    EXPECT_TRUE(r.reset(g.tag("FEN"), false, nullptr));
+    EXPECT_TRUE(r.reset(g.tag("FEN"), g.tag("Variant") == "fischerandom", nullptr));
     *plies = 0;
     for (const std::string& san : g.moves) {
         Move m = san_to_move(r.position(), san);
         EXPECT_NE(m, Move::none()) << san;
         if (m == Move::none()) break;
-        EXPECT_TRUE(r.play(move_to_uci(m, false)));
+        EXPECT_TRUE(r.play(move_to_uci(m, r.position().is_chess960())));
         ++*plies;
     }
     return r.rules_outcome();
@@ -91,6 +91,26 @@ TEST(MatchGame, NormalGameAndPgnRoundTrip) {
     EXPECT_EQ(plies, int(game.moves.size()));
     EXPECT_EQ(replayed.result, game.outcome.result);  // the rules agree after replaying the SAN
     EXPECT_EQ(replayed.reason, game.outcome.reason);
+}
+
+TEST(MatchGame, Chess960Game) {
+    EngineConfig a = fake("a", {"--random", "8"}), b = fake("b", {"--random", "9"});
+    a.options.emplace_back("UCI_Chess960", "true");
+    b.options.emplace_back("UCI_Chess960", "true");
+    UciEngine white(a), black(b);
+    AdjudicationRules rules;
+    rules.max_moves = 30;
+    Opening opening{"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", {}, true};
+    GameRecord game = play_game(white, black, opening, rules);
+    EXPECT_EQ(game.outcome.incident, Incident::None) << game.outcome.reason << " " << game.error;
+    std::istringstream in(format_pgn(game, "960", 1));
+    std::vector<PgnGame> games;
+    std::string error;
+    ASSERT_TRUE(read_pgn(in, &games, &error)) << error;
+    EXPECT_EQ(games[0].tag("Variant"), "fischerandom");
+    int plies = 0;
+    replay(games[0], &plies);
+    EXPECT_EQ(plies, int(game.moves.size()));
 }
 
 TEST(MatchGame, SlowEngineLosesOnTime) {

@@ -486,3 +486,22 @@ TEST(MatchReferee, CastlingAsKingTakesRookIsNormalized) {
     EXPECT_EQ(san, "O-O");
     EXPECT_EQ(uci, "e1g1");  // the opponent is sent standard notation
 }
+
+TEST(MatchReferee, Chess960CastlingIsKingTakesRook) {
+    Referee r;
+    ASSERT_TRUE(r.reset("4k3/8/8/8/8/8/8/1RK3R1 w GB - 0 1", true, nullptr));
+    std::string san, uci;
+    ASSERT_TRUE(r.play("c1g1", &san, &uci));
+    EXPECT_EQ(san, "O-O");
+    EXPECT_EQ(uci, "c1g1");
+    EXPECT_EQ(r.position().fen().substr(0, 22), "4k3/8/8/8/8/8/8/1R3RK1");
+}
+
+TEST(MatchOptions, Chess960AddsTheUciOption) {
+    TournamentConfig c;
+    std::string error;
+    ASSERT_TRUE(parse_command_line({"-variant", "fischerandom", "-engine", "cmd=a", "tc=1", "-engine", "cmd=b", "tc=1"}, &c, &error)) << error;
+    EXPECT_TRUE(c.chess960);
+    EXPECT_TRUE(c.openings.chess960);
+    EXPECT_EQ(c.engines[0].options, (std::vector<std::pair<std::string, std::string>>{{"UCI_Chess960", "true"}}));
+}

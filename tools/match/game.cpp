@@ -145,13 +145,14 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
     game.white = white.name();
     game.black = black.name();
     game.start_fen = opening.fen;
+    game.chess960 = opening.chess960;
     game.white_tc = white.config().tc.pgn_tag();
     game.black_tc = black.config().tc.pgn_tag();
     game.date = today();
 
     Referee referee;
     std::string error;
-    if (!referee.reset(opening.fen, false, &error)) {
+    if (!referee.reset(opening.fen, opening.chess960, &error)) {
         game.outcome = {GameResult::None, Incident::None, "unterminated", "Invalid opening FEN: " + error};
         game.error = game.outcome.reason;
         return game;

@@ -74,6 +74,7 @@ struct MoveRecord {
 struct GameRecord {
     std::string white, black;
     std::string start_fen;  // empty = standard start
+    bool chess960 = false;
     std::vector<MoveRecord> moves;
     Outcome outcome;
     std::string white_tc, black_tc;  // PGN TimeControl values

@@ -77,6 +77,10 @@ bool read_opening_file(const std::string& path, std::string* text, std::string* 
 bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
     openings_.clear();
     if (config.file.empty()) {
+        if (config.chess960) {
+            if (error) *error = "Chess960 needs an opening file (the start positions)";
+            return false;
+        }
         openings_.push_back(Opening{});
     } else {
         std::string text;
@@ -91,11 +95,11 @@ bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
                 if (fen.empty()) continue;
                 Position pos;
                 std::string why;
-                if (!pos.set_fen(fen, false, &why)) {
+                if (!pos.set_fen(fen, config.chess960, &why)) {
                     if (error) *error = config.file + ":" + std::to_string(line_no) + ": bad FEN: " + why;
                     return false;
                 }
-                openings_.push_back(Opening{fen, {}});
+                openings_.push_back(Opening{fen, {}, config.chess960});
             }
         } else if (config.format == "pgn") {
             std::vector<PgnGame> games;
@@ -107,8 +111,13 @@ bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
             for (std::size_t g = 0; g < games.size(); ++g) {
                 Opening op;
                 op.fen = games[g].tag("FEN");
+                op.chess960 = config.chess960;
                 Position pos;
-                if (!op.fen.empty() && !pos.set_fen(op.fen, false, &why)) {
+                if (config.chess960 && op.fen.empty()) {
+                    if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": Chess960 needs a FEN tag";
+                    return false;
+                }
+                if (!op.fen.empty() && !pos.set_fen(op.fen, config.chess960, &why)) {
                     if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": bad FEN: " + why;
                     return false;
                 }
@@ -119,7 +128,7 @@ bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
                         if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": illegal move " + san;
                         return false;
                     }
-                    op.moves.push_back(move_to_uci(m, false));
+                    op.moves.push_back(move_to_uci(m, config.chess960));
                     pos.do_move(m);
                 }
                 openings_.push_back(op);

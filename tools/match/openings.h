@@ -10,6 +10,7 @@ namespace quince::match {
 struct Opening {
     std::string fen;                 // empty = standard start position
     std::vector<std::string> moves;  // book moves in UCI notation, played from fen
+    bool chess960 = false;           // Fischer random: castling rights by rook file, king-takes-rook moves
 };
 
 struct OpeningConfig {
@@ -19,6 +20,7 @@ struct OpeningConfig {
     int plies = 0;     // PGN: play at most this many plies of each game (0 = all)
     int start = 1;     // 1-based index of the first opening used
     std::uint64_t seed = 0;
+    bool chess960 = false;  // -variant fischerandom
 };
 
 class OpeningBook {

@@ -107,6 +107,7 @@ std::string usage_text() {
   engine settings (also for -each, which applies to every engine; an engine's own settings win):
     cmd=PATH name=NAME dir=DIR args="A B" option.NAME=VALUE tc=10+0.1|40/60|40/60+0.5|inf st=SECONDS
     nodes=N depth=N timemargin=MS timeout=MS (per move when there is no clock) proto=uci
+  -variant standard|fischerandom (Chess960: the openings give the start positions)
   -tournament round-robin|gauntlet   -games N (per pairing per round, default 2)   -rounds N
   -concurrency N   -pgnout FILE   -event NAME   -ratinginterval N   -maxmoves N   -debug FILE
   -openings file=F format=epd|pgn order=sequential|random plies=N start=K seed=S   (-srand S)
@@ -150,6 +151,11 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
             else config->adjudication.max_moves = int(n);
         } else if (flag == "-pgnout") {
             if (!next_value(&config->pgn_out)) return fail("-pgnout expects a file name");
+        } else if (flag == "-variant") {
+            if (!next_value(&value) || (value != "standard" && value != "fischerandom"))
+                return fail("-variant expects standard or fischerandom");
+            config->chess960 = value == "fischerandom";
+            config->openings.chess960 = config->chess960;
         } else if (flag == "-debug") {
             if (!next_value(&config->debug_file)) return fail("-debug expects a file name");
         } else if (flag == "-event") {
@@ -226,6 +232,11 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
             if (!apply_engine_setting(&e, key, value, error)) return false;
         }
         if (e.command.empty()) return fail("every -engine needs cmd=");
+        if (config->chess960) {
+            bool set = false;
+            for (const auto& [option, v] : e.options) set = set || option == "UCI_Chess960";
+            if (!set) e.options.emplace_back("UCI_Chess960", "true");
+        }
         if (!e.tc.has_any_limit())
             return fail("engine " + (e.name.empty() ? e.command : e.name) + " has no time control (tc, st, nodes or depth)");
         if (e.name.empty()) e.name = basename_of(e.command);

@@ -13,7 +13,8 @@ namespace quince::match {
 
 struct TournamentConfig {
     std::vector<EngineConfig> engines;
-    std::string type = "round-robin";  // round-robin | gauntlet (the first engine against each other one)
+    std::string type = "round-robin";
+    bool chess960 = false;             // -variant fischerandom  // round-robin | gauntlet (the first engine against each other one)
     int games = 2;                     // games per pairing per round (pairs of games share an opening)
     int rounds = 1;
     int concurrency = 1;

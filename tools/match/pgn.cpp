@@ -42,6 +42,7 @@ std::string format_pgn(const GameRecord& game, const std::string& event, int rou
     tag("White", game.white);
     tag("Black", game.black);
     tag("Result", result);
+    if (game.chess960) tag("Variant", "fischerandom");
     if (!game.start_fen.empty()) {
         tag("FEN", game.start_fen);
         tag("SetUp", "1");

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
     };
 
     Position pos;
+    bool chess960 = false;
     int go_count = 0;
     std::string line;
     while (std::getline(std::cin, line)) {
@@ -53,7 +54,9 @@ int main(int argc, char** argv) {
         in >> cmd;
         if (cmd == "uci") {
             if (mode == "silent-start") continue;
-            std::cout << "id name FakeEngine " << mode << "\nid author test\noption name Hash type spin default 1 min 1 max 64\nuciok" << std::endl;
+            std::cout << "id name FakeEngine " << mode << "\nid author test\noption name Hash type spin default 1 min 1 max 64\noption name UCI_Chess960 type check default false\nuciok" << std::endl;
+        } else if (cmd == "setoption") {
+            chess960 = chess960 || line == "setoption name UCI_Chess960 value true";
         } else if (cmd == "isready") {
             std::cout << "readyok" << std::endl;
         } else if (cmd == "position") {
@@ -66,7 +69,7 @@ int main(int argc, char** argv) {
             } else {
                 in >> token;  // "moves" or nothing
             }
-            pos.set_fen(fen);
+            pos.set_fen(fen, chess960);
             while (in >> token) {
                 Move m = uci_to_move(pos, token);
                 if (m == Move::none()) break;
@@ -86,7 +89,7 @@ int main(int argc, char** argv) {
             std::string best = "0000";
             if (moves.size() > 0) {
                 std::size_t pick = random_seed ? std::size_t((pos.key() ^ random_seed) * 0x9E3779B97F4A7C15ULL >> 40) % moves.size() : 0;
-                best = move_to_uci(moves.begin()[pick].move, false);
+                best = move_to_uci(moves.begin()[pick].move, chess960);
             }
             if (action == "illegal") best = "a1a1";
             std::cout << "info depth 1 score cp " << score << " nodes 1 pv " << best << "\nbestmove " << best << std::endl;
