@@ -235,7 +235,6 @@ TournamentSummary run_tournament(const TournamentConfig& config, std::ostream& o
                     if (summary.sprt_decision != SprtDecision::Continue) stop = true;
                 }
             }
-            summary.games.push_back(game);
             double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - match_start).count();
             out << progress_line(config, summary, task, game, elapsed) << std::endl;
             if (config.rating_interval > 0 && summary.games_played % config.rating_interval == 0 &&

@@ -33,7 +33,6 @@ struct TournamentSummary {
     int games_scheduled = 0;
     SprtDecision sprt_decision = SprtDecision::Continue;
     double sprt_llr = 0;
-    std::vector<GameRecord> games;  // in completion order
     std::string error;              // fatal problem (engine cannot start, openings unreadable, …)
 };
 
