@@ -15,6 +15,11 @@ void on_interrupt(int) {
 int main(int argc, char** argv) {
     using namespace quince::match;
     std::vector<std::string> args(argv + 1, argv + argc);
+    for (const std::string& a : args)
+        if (a == "-help" || a == "--help" || a == "-h") {
+            std::cout << usage_text();
+            return 0;
+        }
     TournamentConfig config;
     std::string error;
     if (!parse_command_line(args, &config, &error)) {
