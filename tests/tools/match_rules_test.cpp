@@ -505,3 +505,29 @@ TEST(MatchOptions, Chess960AddsTheUciOption) {
     EXPECT_TRUE(c.openings.chess960);
     EXPECT_EQ(c.engines[0].options, (std::vector<std::pair<std::string, std::string>>{{"UCI_Chess960", "true"}}));
 }
+
+TEST(MatchPgn, WriterNumbersMovesFromTheFenAndQuotesTags) {
+    GameRecord game;
+    game.white = "a \"quoted\" engine";
+    game.black = "b";
+    game.start_fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12";
+    game.white_tc = game.black_tc = "40/60+0.5";
+    game.date = "2026.01.01";
+    MoveRecord e5{"e7e5", "e5", false, EngineScore{false, -15}, 9, 1234};
+    MoveRecord nf3{"g1f3", "Nf3", false, EngineScore{true, 3}, 20, 5};
+    game.moves = {e5, nf3};
+    game.outcome = {GameResult::Draw, Incident::None, "adjudication", "Draw by adjudication"};
+    std::string text = format_pgn(game, "ev", 3);
+    EXPECT_NE(text.find("[White \"a \\\"quoted\\\" engine\"]"), std::string::npos) << text;
+    EXPECT_NE(text.find("[TimeControl \"40/60+0.5\"]"), std::string::npos);
+    std::string one_line = text;
+    for (char& ch : one_line) ch = ch == '\n' ? ' ' : ch;  // the movetext is wrapped at 79 columns
+    EXPECT_NE(one_line.find("12... e5 {-0.15/9 1.234s} 13. Nf3 {+M3/20 0.005s} {Draw by adjudication} 1/2-1/2"),
+              std::string::npos) << text;
+    std::istringstream in(text);
+    std::vector<PgnGame> games;
+    std::string error;
+    ASSERT_TRUE(read_pgn(in, &games, &error)) << error;
+    EXPECT_EQ(games[0].tag("White"), "a \"quoted\" engine");
+    EXPECT_EQ(games[0].moves, (std::vector<std::string>{"e5", "Nf3"}));
+}
