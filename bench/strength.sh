@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Strength benchmark: build/quince against toga2, glaurung, ethereal-chess and stockfish (one gauntlet run of
+# quince-match), each opponent with Hash 16, one thread, no own book, no ponder; openings from 8moves_v3.epd.
+# Usage: bench/strength.sh [games per opponent, default 100] [tc, default 10+0.1]
+# Environment: QUINCE_BIN (engine under test, default build/quince), OPENINGS (EPD file),
+#              CONCURRENCY (default 2, at most 2), PGN_OUT (default build/strength.pgn), OPPONENTS (subset, e.g. "toga2 stockfish").
+set -euo pipefail
+
+GAMES="${1:-100}"
+TC="${2:-10+0.1}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$ROOT/build"
+QUINCE_BIN="${QUINCE_BIN:-$BUILD/quince}"
+OPENINGS="${OPENINGS:-$ROOT/../shared/data/8moves_v3.epd}"
+CONCURRENCY="${CONCURRENCY:-2}"
+PGN_OUT="${PGN_OUT:-$BUILD/strength.pgn}"
+OPPONENTS="${OPPONENTS:-toga2 glaurung ethereal-chess stockfish}"
+(( CONCURRENCY > 2 )) && CONCURRENCY=2  # two cores shared by everyone
+
+if [[ ! -x "$BUILD/quince-match" || ! -x "$BUILD/quince" ]]; then
+    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$BUILD" -j2 --target quince quince-match >/dev/null
+
+# Debian package name = binary name in /usr/games.
+for engine in $OPPONENTS; do
+    if [[ ! -x "/usr/games/$engine" ]]; then
+        echo "installing $engine ..." >&2
+        if [[ $(id -u) -eq 0 ]]; then apt-get install -y "$engine" >/dev/null; else sudo apt-get install -y "$engine" >/dev/null; fi
+    fi
+done
+[[ -f "$OPENINGS" ]] || { echo "opening file $OPENINGS not found" >&2; exit 1; }
+
+args=(-tournament gauntlet -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
+      -openings file="$OPENINGS" format=epd order=random seed=1
+      -engine cmd="$QUINCE_BIN" name=quince option.Threads=1)
+# Per-opponent settings: the defaults differ (toga2: Hash 128 + own book; glaurung: 2 threads, book, ponder).
+for engine in $OPPONENTS; do
+    case "$engine" in
+        toga2)    args+=(-engine cmd=/usr/games/toga2 name=toga2 "option.Number of Threads=1" option.OwnBook=false) ;;
+        glaurung) args+=(-engine cmd=/usr/games/glaurung name=glaurung option.Threads=1 option.OwnBook=false) ;;
+        ethereal-chess) args+=(-engine cmd=/usr/games/ethereal-chess name=ethereal option.Threads=1) ;;
+        stockfish) args+=(-engine cmd=/usr/games/stockfish name=stockfish option.Threads=1) ;;
+        *) args+=(-engine cmd="/usr/games/$engine" name="$engine") ;;
+    esac
+done
+args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 -pgnout "$PGN_OUT")
+
+LOG="$BUILD/strength.log"
+echo "quince-match ${args[*]}" >"$LOG"
+set +e
+"$BUILD/quince-match" "${args[@]}" | tee -a "$LOG" | grep --line-buffered -E '^\[|^Warning|^Error' >&2
+status=${PIPESTATUS[0]}
+set -e
+if (( status != 0 )); then
+    echo "quince-match failed (exit $status), see $LOG" >&2
+    exit "$status"
+fi
+
+echo
+printf '%-12s %6s %15s %22s\n' opponent games "W/D/L" "Elo (quince) 95%"
+# "Summary: quince vs OPPONENT games=N W=w D=d L=l elo=e error=x"
+awk '/^Summary: / {
+        for (i = 5; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        printf "%-12s %6s %15s %22s\n", $4, v["games"], v["W"] "/" v["D"] "/" v["L"], v["elo"] " +/- " v["error"]
+     }' "$LOG"
+grep '^Incidents' "$LOG" || true

@@ -1,0 +1,160 @@
+#include "openings.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cctype>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "board/notation.h"
+#include "board/position.h"
+#include "pgn.h"
+
+namespace quince::match {
+
+std::string epd_line_to_fen(const std::string& line) {
+    std::istringstream in(line);
+    std::string fields[4];
+    for (std::string& f : fields)
+        if (!(in >> f)) return "";
+    if (fields[0][0] == '#') return "";
+    std::string fen = fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3];
+    std::string half, full;
+    auto is_number = [](const std::string& s) {
+        return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    };
+    if (in >> half && is_number(half)) {
+        if (in >> full && is_number(full)) fen += " " + half + " " + full;
+        else fen += " " + half + " 1";
+    } else {
+        fen += " 0 1";
+    }
+    return fen;
+}
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Reads the whole file; .xz and .gz files are decompressed with the xz / gzip programs.
+bool read_opening_file(const std::string& path, std::string* text, std::string* error) {
+    const char* decompressor = ends_with(path, ".xz") ? "xz" : ends_with(path, ".gz") ? "gzip" : nullptr;
+    if (!std::ifstream(path).good()) {
+        if (error) *error = "cannot open opening file " + path;
+        return false;
+    }
+    if (!decompressor) {
+        std::ifstream in(path, std::ios::binary);
+        text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        return true;
+    }
+    std::string quoted = "'";
+    for (char ch : path) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    quoted += "'";
+    std::string command = std::string(decompressor) + " -dc -- " + quoted;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) {
+        if (error) *error = "cannot run " + command;
+        return false;
+    }
+    char buffer[65536];
+    std::size_t n;
+    text->clear();
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text->append(buffer, n);
+    if (::pclose(pipe) != 0) {
+        if (error) *error = "decompression failed: " + command;
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
+    openings_.clear();
+    if (config.file.empty()) {
+        if (config.chess960) {
+            if (error) *error = "Chess960 needs an opening file (the start positions)";
+            return false;
+        }
+        openings_.push_back(Opening{});
+    } else {
+        std::string text;
+        if (!read_opening_file(config.file, &text, error)) return false;
+        std::istringstream in(text);
+        if (config.format == "epd") {
+            std::string line;
+            int line_no = 0;
+            while (std::getline(in, line)) {
+                ++line_no;
+                std::string fen = epd_line_to_fen(line);
+                if (fen.empty()) continue;
+                Position pos;
+                std::string why;
+                if (!pos.set_fen(fen, config.chess960, &why)) {
+                    if (error) *error = config.file + ":" + std::to_string(line_no) + ": bad FEN: " + why;
+                    return false;
+                }
+                openings_.push_back(Opening{fen, {}, config.chess960});
+            }
+        } else if (config.format == "pgn") {
+            std::vector<PgnGame> games;
+            std::string why;
+            if (!read_pgn(in, &games, &why)) {
+                if (error) *error = config.file + ": " + why;
+                return false;
+            }
+            for (std::size_t g = 0; g < games.size(); ++g) {
+                Opening op;
+                op.fen = games[g].tag("FEN");
+                op.chess960 = config.chess960;
+                Position pos;
+                if (config.chess960 && op.fen.empty()) {
+                    if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": Chess960 needs a FEN tag";
+                    return false;
+                }
+                if (!op.fen.empty() && !pos.set_fen(op.fen, config.chess960, &why)) {
+                    if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": bad FEN: " + why;
+                    return false;
+                }
+                for (const std::string& san : games[g].moves) {
+                    if (config.plies > 0 && int(op.moves.size()) >= config.plies) break;
+                    Move m = san_to_move(pos, san);
+                    if (m == Move::none()) {
+                        if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": illegal move " + san;
+                        return false;
+                    }
+                    op.moves.push_back(move_to_uci(m, config.chess960));
+                    pos.do_move(m);
+                }
+                openings_.push_back(op);
+            }
+        } else {
+            if (error) *error = "unknown opening format '" + config.format + "' (epd or pgn)";
+            return false;
+        }
+        if (openings_.empty()) {
+            if (error) *error = "no openings in " + config.file;
+            return false;
+        }
+    }
+    order_.resize(openings_.size());
+    std::iota(order_.begin(), order_.end(), std::size_t(0));
+    if (config.order == "random") {
+        std::mt19937_64 rng(config.seed);
+        std::shuffle(order_.begin(), order_.end(), rng);
+    } else if (config.order != "sequential") {
+        if (error) *error = "unknown opening order '" + config.order + "' (sequential or random)";
+        return false;
+    }
+    start_ = std::size_t(std::max(config.start, 1) - 1) % openings_.size();
+    return true;
+}
+
+const Opening& OpeningBook::at(std::size_t k) const { return openings_[index_of(k)]; }
+
+}  // namespace quince::match
