@@ -252,13 +252,21 @@ TEST(TimeManager, TypicalAllocations) {
 }
 
 TEST(TimeManager, SearchRespectsMovetime) {
+    // Sanitizer builds (and a loaded CI machine) stretch wall time: the bound checks that the search
+    // stops on its own near the movetime, not how fast this machine is.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+    constexpr int slack = 4;
+#else
+    constexpr int slack = 1;
+#endif
     Limits l;
     l.movetime = 200;
     auto start = std::chrono::steady_clock::now();
     SearchResult r = run(Position::START_FEN, l);
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     EXPECT_TRUE(r.best);
-    EXPECT_LT(ms, 400);
+    EXPECT_GE(ms, 150);  // it did use the time it was given
+    EXPECT_LT(ms, 400 * slack);
 }
 
 TEST(Engine, EvaluatorSettingsReachEveryThread) {

@@ -16,7 +16,7 @@ using Clock = std::chrono::steady_clock;
 
 // Sanitizer builds run several times slower: stretch the timing expectations, not the logic.
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-constexpr int SLOW = 4;
+constexpr int SLOW = 8;
 #else
 constexpr int SLOW = 1;
 #endif
