@@ -220,16 +220,18 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         improving = past == VALUE_NONE || ss->static_eval > past;
 
         // Razoring: hopeless positions at low depth go straight to quiescence.
-        if (!PvNode && depth <= 4 && eval < alpha - 350 - 250 * depth * depth) {
+        if (features_.on(Feature::Razoring) && !PvNode && depth <= 4 && eval < alpha - 350 - 250 * depth * depth) {
             Value v = qsearch<false>(ss, alpha - 1, alpha, 0);
             if (v < alpha) return v;
         }
 
         // Reverse futility pruning.
-        if (!ss->tt_pv && depth < 9 && eval - 80 * (depth - improving) >= beta && eval < VALUE_KNOWN_WIN) return eval;
+        if (features_.on(Feature::ReverseFutility) && !ss->tt_pv && depth < 9 && eval - 80 * (depth - improving) >= beta &&
+            eval < VALUE_KNOWN_WIN)
+            return eval;
 
         // Null move pruning; never in pawn-only endings where zugzwang is common.
-        if (!PvNode && !excluded && prev_move != Move::null() && eval >= beta && ss->static_eval >= beta - 20 * depth + 160 &&
+        if (features_.on(Feature::NullMove) && !PvNode && !excluded && prev_move != Move::null() && eval >= beta && ss->static_eval >= beta - 20 * depth + 160 &&
             pos.non_pawn_units(us) > 0 && ply >= nmp_min_ply_ && beta > VALUE_MATED_IN_MAX_PLY) {
             int r = std::min((eval - beta) / 200, 3) + depth / 3 + 4;
             ss->current_move = Move::null();
@@ -252,7 +254,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
 
     // ProbCut: a good capture that beats beta by a margin in a reduced search very likely beats it
     // in the full one.
-    if (!PvNode && !in_check && !excluded && depth > 4 && std::abs(beta) < VALUE_KNOWN_WIN) {
+    if (features_.on(Feature::ProbCut) && !PvNode && !in_check && !excluded && depth > 4 && std::abs(beta) < VALUE_KNOWN_WIN) {
         const Value probcut_beta = beta + 200 - 50 * improving;
         if (!(tt_hit && tte.depth >= depth - 3 && tt_value != VALUE_NONE && tt_value < probcut_beta)) {
             const PieceToHistory* pc_cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
@@ -277,7 +279,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     }
 
     // Internal iterative reduction: without a TT move this node is probably not well ordered.
-    if (!RootNode && !tt_move && depth >= 4 && (PvNode || cut_node)) {
+    if (features_.on(Feature::IIR) && !RootNode && !tt_move && depth >= 4 && (PvNode || cut_node)) {
         depth -= 1 + PvNode;
         if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta, 0);
     }
@@ -314,27 +316,30 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         // Shallow-depth pruning, once a non-losing line is known.
         if (!RootNode && pos.non_pawn_units(us) > 0 && best_value > VALUE_MATED_IN_MAX_PLY) {
             int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
-            if (move_count >= late_move_count(depth, improving)) skip_quiets = true;
+            if (features_.on(Feature::LateMovePruning) && move_count >= late_move_count(depth, improving))
+                skip_quiets = true;
             if (capture || gives_check) {
-                if (capture && !gives_check && !in_check && lmr_depth < 7) {
+                if (features_.on(Feature::Futility) && capture && !gives_check && !in_check && lmr_depth < 7) {
                     PieceType victim = move.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(move.to()));
                     if (ss->static_eval + 200 + 200 * lmr_depth + SEE_VALUE[victim] <= alpha) continue;
                 }
-                if (!pos.see_ge(move, -200 * depth)) continue;
+                if (features_.on(Feature::SeePruning) && !pos.see_ge(move, -200 * depth)) continue;
             } else {
                 int history = cont[0]->get(moved, move.to()) + cont[1]->get(moved, move.to()) +
                               cont[2]->get(moved, move.to());
-                if (lmr_depth < 4 && history < -3000 * depth) continue;
+                if (features_.on(Feature::HistoryPruning) && lmr_depth < 4 && history < -3000 * depth) continue;
                 history += 2 * main_history_->at(us, move);
                 lmr_depth = std::max(lmr_depth + history / 7000, 0);
-                if (!in_check && lmr_depth < 10 && ss->static_eval + 120 + 170 * lmr_depth <= alpha) continue;
-                if (!pos.see_ge(move, -25 * lmr_depth * lmr_depth)) continue;
+                if (features_.on(Feature::Futility) && !in_check && lmr_depth < 10 &&
+                    ss->static_eval + 120 + 170 * lmr_depth <= alpha)
+                    continue;
+                if (features_.on(Feature::SeePruning) && !pos.see_ge(move, -25 * lmr_depth * lmr_depth)) continue;
             }
         }
 
         // Extensions, bounded so that the tree cannot explode.
         if (ply < 2 * root_depth_) {
-            if (!RootNode && depth >= 7 && move == tt_move && !excluded && std::abs(tt_value) < VALUE_KNOWN_WIN &&
+            if (features_.on(Feature::Singular) && !RootNode && depth >= 7 && move == tt_move && !excluded && std::abs(tt_value) < VALUE_KNOWN_WIN &&
                 (tte.bound & BOUND_LOWER) && tte.depth >= depth - 3) {
                 // Singular extension: is the TT move much better than every alternative?
                 Value singular_beta = tt_value - 2 * depth;
@@ -344,7 +349,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 if (v < singular_beta) extension = (!PvNode && v < singular_beta - 30) ? 2 : 1;
                 else if (singular_beta >= beta) return singular_beta;  // multi-cut: several moves beat beta
                 else if (tt_value >= beta) extension = -1;
-            } else if (gives_check && depth > 2 && pos.see_ge(move, 0)) {
+            } else if (features_.on(Feature::CheckExtension) && gives_check && depth > 2 && pos.see_ge(move, 0)) {
                 extension = 1;
             }
         }
@@ -358,7 +363,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         tt.prefetch(pos.key());
 
         // Late move reductions, then PVS re-searches.
-        if (depth >= 2 && move_count > 1 + RootNode && (!capture || !ss->tt_pv || cut_node)) {
+        if (features_.on(Feature::LMR) && depth >= 2 && move_count > 1 + RootNode && (!capture || !ss->tt_pv || cut_node)) {
             int r = reduction(improving, depth, move_count);
             if (ss->tt_pv) r -= 1;
             if (cut_node) r += 2;
@@ -486,7 +491,8 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
             if (!in_check) {
                 if (move.type() == PROMOTION && move.promotion_type() != QUEEN) continue;
                 // Futility: even winning the captured piece for free cannot reach alpha.
-                if (!gives_check && futility_base > -VALUE_KNOWN_WIN && move.type() != PROMOTION) {
+                if (features_.on(Feature::QsearchFutility) && !gives_check && futility_base > -VALUE_KNOWN_WIN &&
+                    move.type() != PROMOTION) {
                     PieceType victim = move.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(move.to()));
                     Value futility_value = futility_base + SEE_VALUE[victim];
                     if (futility_value <= alpha) {
@@ -494,7 +500,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
                         continue;
                     }
                 }
-                if (!pos.see_ge(move, 0)) continue;
+                if (features_.on(Feature::QsearchSee) && !pos.see_ge(move, 0)) continue;
             } else if (!capture && move_count > 2) {
                 // Once an escape is found, late quiet evasions are not worth searching here.
                 continue;
@@ -567,6 +573,7 @@ void Worker::iterative_deepening() {
     root_side_ = pos.side_to_move();
     best_move_changes_ = 0;
     nmp_min_ply_ = 0;
+    features_ = engine_.options_.features;
     calls_until_check_ = 1024;
     Value prev_iteration_value = VALUE_NONE;
     Move last_best = Move::none();
@@ -585,7 +592,7 @@ void Worker::iterative_deepening() {
             sel_depth_ = 0;
             Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
             Value prev = root_moves[pv_idx_].prev_score;
-            if (root_depth_ >= 4 && prev != -VALUE_INFINITE) {
+            if (features_.on(Feature::Aspiration) && root_depth_ >= 4 && prev != -VALUE_INFINITE) {
                 delta = 15 + std::abs(prev) / 64;
                 alpha = std::max(prev - delta, -VALUE_INFINITE);
                 beta = std::min(prev + delta, VALUE_INFINITE);

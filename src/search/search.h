@@ -14,6 +14,7 @@
 
 #include "board/position.h"
 #include "eval/evaluate.h"
+#include "search/features.h"
 #include "search/history.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -41,6 +42,7 @@ struct SearchOptions {
     bool chess960 = false;  // castling notation in the output
     bool ponder_enabled = false;  // UCI Ponder option: expect ponder hits, so think a little longer
     bool silent = false;    // no info/bestmove output (bench, tests)
+    SearchFeatures features;  // all on unless switched off to measure one (SearchDisable)
 };
 
 struct RootMove {
@@ -122,6 +124,7 @@ private:
     int pv_idx_ = 0;
     int multi_pv_ = 1;
     int nmp_min_ply_ = 0;
+    SearchFeatures features_;  // copied from the options at the start of every search
     int calls_until_check_ = 1024;
     // Lazy evaluation window: the root score of the last completed iteration (see evaluate()).
     static constexpr int LAZY_EVAL_MIN_DEPTH = 6;

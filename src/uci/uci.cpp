@@ -92,6 +92,10 @@ Uci::Uci(std::ostream& out) : out_(out) {
                     engine_.set_evaluator_setting("lazy", [on](eval::Evaluator& e) { e.set_lazy(on); });
                     return true;
                 }});
+    // Search features to switch off, to measure what each one is worth in a match (see search/features.h).
+    add_option({"SearchDisable", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
+                    return search_features_.parse_disabled(v, err);
+                }});
     // Every term of the static evaluation of the current position, as a table.
     add_command("eval", [this](const std::vector<std::string>&) {
         std::string table = eval::trace_text(pos_, eval_profile_);
@@ -412,6 +416,7 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.move_overhead = option_spin("Move Overhead");
     options.chess960 = option_check("UCI_Chess960");
     options.ponder_enabled = option_check("Ponder");
+    options.features = search_features_;
     engine_.go(pos_, limits, options);  // stops a running search first
 }
 

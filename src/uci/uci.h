@@ -76,6 +76,7 @@ private:
     search::Engine engine_;
     Position pos_;
     std::vector<Option> options_;
+    search::SearchFeatures search_features_;  // SearchDisable
     std::string eval_profile_ = eval::default_profile();
     std::map<std::string, Command> commands_;
 };

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include "board/notation.h"
@@ -565,4 +566,53 @@ TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
     lines = e.read_until("bestmove", 5000);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "a1b1");
+}
+
+namespace {
+
+// Nodes of the last `info ... nodes N` line of a finished `go`.
+std::uint64_t searched_nodes(const std::vector<std::string>& lines) {
+    std::uint64_t nodes = 0;
+    for (const std::string& line : lines) {
+        auto t = split(line);
+        for (std::size_t i = 0; i + 1 < t.size(); ++i)
+            if (t[i] == "nodes") nodes = std::stoull(t[i + 1]);
+    }
+    return nodes;
+}
+
+std::uint64_t nodes_at_depth_8(EngineProcess& e) {
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5");
+    e.send("go depth 8");
+    auto lines = e.read_until("bestmove", 20000 * SLOW);
+    EXPECT_TRUE(lines);
+    return lines ? searched_nodes(*lines) : 0;
+}
+
+}  // namespace
+
+TEST(Uci, SearchDisableOption) {
+    EngineProcess e;
+    e.send("uci");
+    auto lines = e.read_until("uciok");
+    ASSERT_TRUE(lines);
+    std::string all;
+    for (auto& l : *lines) all += l + "\n";
+    EXPECT_NE(all.find("option name SearchDisable type string default <empty>"), std::string::npos) << all;
+
+    const std::uint64_t all_on = nodes_at_depth_8(e);
+    e.send("setoption name SearchDisable value nmp,lmr");
+    const std::uint64_t without = nodes_at_depth_8(e);
+    EXPECT_GT(without, all_on);  // no null move, no reductions: a bigger tree
+
+    e.send("setoption name SearchDisable value nmp,warp-drive");
+    auto err = e.read_line();
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->rfind("info string error: ", 0), 0u) << *err;
+    EXPECT_NE(err->find("warp-drive"), std::string::npos) << *err;
+    EXPECT_EQ(nodes_at_depth_8(e), without);  // the bad value left the switches as they were
+
+    e.send("setoption name SearchDisable value none");
+    EXPECT_EQ(nodes_at_depth_8(e), all_on);
 }

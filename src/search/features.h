@@ -1,0 +1,66 @@
+// Search features that can be switched off at run time (UCI option SearchDisable), so that the worth of
+// each one can be measured by a match of the engine against itself with that feature off. Everything is
+// on by default; a switch costs one well-predicted branch.
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+namespace quince::search {
+
+enum class Feature : unsigned {
+    Aspiration,          // aspiration windows around the previous iteration's score
+    Razoring,            // hopeless low-depth nodes go straight to quiescence
+    ReverseFutility,     // static evaluation far above beta at low depth: fail high at once
+    NullMove,            // null-move pruning (with verification at high depth)
+    ProbCut,             // a capture beating beta by a margin in a reduced search
+    IIR,                 // internal iterative reduction without a TT move
+    LateMovePruning,     // skip late quiet moves at low depth
+    Futility,            // skip captures/quiets whose static gain cannot reach alpha
+    HistoryPruning,      // skip quiets with very bad continuation history at low depth
+    SeePruning,          // skip captures/quiets losing material by SEE at low depth
+    Singular,            // singular extension, multi-cut and negative extension of the TT move
+    CheckExtension,      // extend safe checks
+    LMR,                 // late move reductions
+    QsearchFutility,     // delta pruning of captures in quiescence
+    QsearchSee,          // skip losing captures in quiescence
+    Count
+};
+
+struct FeatureInfo {
+    Feature feature;
+    const char* name;  // the name used in SearchDisable
+};
+
+inline constexpr FeatureInfo FEATURES[] = {
+    {Feature::Aspiration, "aspiration"},     {Feature::Razoring, "razoring"},
+    {Feature::ReverseFutility, "rfp"},       {Feature::NullMove, "nmp"},
+    {Feature::ProbCut, "probcut"},           {Feature::IIR, "iir"},
+    {Feature::LateMovePruning, "lmp"},       {Feature::Futility, "futility"},
+    {Feature::HistoryPruning, "histprune"},  {Feature::SeePruning, "seeprune"},
+    {Feature::Singular, "singular"},         {Feature::CheckExtension, "checkext"},
+    {Feature::LMR, "lmr"},                   {Feature::QsearchFutility, "qsfutility"},
+    {Feature::QsearchSee, "qssee"},
+};
+static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
+
+class SearchFeatures {
+public:
+    bool on(Feature f) const { return !(disabled_ & bit(f)); }
+    void set(Feature f, bool enabled) { disabled_ = enabled ? disabled_ & ~bit(f) : disabled_ | bit(f); }
+
+    // A comma- or space-separated list of feature names to switch off ("" or "none": all on).
+    // Returns false with a message naming the first unknown name; *this is then unchanged.
+    bool parse_disabled(std::string_view list, std::string* error);
+    // The switched-off features as a comma-separated list ("none" if all are on).
+    std::string disabled_list() const;
+    static std::string all_names();  // for help texts and error messages
+
+private:
+    static std::uint32_t bit(Feature f) { return std::uint32_t(1) << unsigned(f); }
+    std::uint32_t disabled_ = 0;
+};
+
+}  // namespace quince::search
