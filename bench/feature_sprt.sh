@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# What each search feature is worth: for every named feature, a match of Quince (everything on) against
+# Quince with that feature switched off (UCI SearchDisable), stopped by SPRT or after MAX_GAMES games.
+# Positive Elo = the feature gains. One line per feature is appended to build/feature_sprt.md.
+# Usage: bench/feature_sprt.sh [max games, default 400] [tc, default 2+0.02] [feature ...]
+#        (no feature names: every feature that SearchDisable knows)
+# Environment: QUINCE_BIN (default build/quince), OPENINGS (EPD, default ../shared/data/8moves_v3.epd),
+#              CONCURRENCY (default 2), SPRT (default "elo0=0 elo1=10 alpha=0.05 beta=0.05"), SEED (default 7).
+set -euo pipefail
+
+MAX_GAMES="${1:-400}"
+TC="${2:-2+0.02}"
+shift $(( $# >= 2 ? 2 : $# ))
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$ROOT/build"
+QUINCE_BIN="${QUINCE_BIN:-$BUILD/quince}"
+OPENINGS="${OPENINGS:-$ROOT/../shared/data/8moves_v3.epd}"
+CONCURRENCY="${CONCURRENCY:-2}"
+SPRT="${SPRT:-elo0=0 elo1=10 alpha=0.05 beta=0.05}"
+SEED="${SEED:-7}"
+RESULTS="$BUILD/feature_sprt.md"
+
+if [[ ! -x "$BUILD/quince-match" || ! -x "$QUINCE_BIN" ]]; then
+    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$BUILD" -j2 --target quince quince-match >/dev/null
+fi
+[[ -f "$OPENINGS" ]] || { echo "opening file $OPENINGS not found" >&2; exit 1; }
+
+features=("$@")
+if (( ${#features[@]} == 0 )); then
+    # The names come from the engine's own error message, so this list never goes stale.
+    known=$(printf 'setoption name SearchDisable value ?\nquit\n' | "$QUINCE_BIN" | sed -n 's/.*(known: \(.*\)).*/\1/p')
+    IFS=',' read -r -a features <<<"$known"
+fi
+
+if [[ ! -f "$RESULTS" ]]; then
+    printf '%s\n' "| feature | tc | games | W-D-L (feature on) | Elo of the feature | SPRT |" "|---|---|---|---|---|---|" >"$RESULTS"
+fi
+
+for feature in "${features[@]}"; do
+    log="$BUILD/feature_sprt_${feature}.log"
+    # shellcheck disable=SC2086
+    "$BUILD/quince-match" -games "$MAX_GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0 \
+        -openings file="$OPENINGS" format=epd order=random seed="$SEED" \
+        -engine cmd="$QUINCE_BIN" name=all-on \
+        -engine cmd="$QUINCE_BIN" name="no-$feature" option.SearchDisable="$feature" \
+        -each tc="$TC" option.Hash=16 option.Threads=1 timemargin=50 \
+        -resign movecount=3 score=1000 twosided=true -draw movenumber=40 movecount=8 score=10 \
+        -sprt $SPRT >"$log"
+    summary=$(grep '^Summary:' "$log" | head -1)
+    sprt=$(grep '^SPRT' "$log" | head -1 | sed 's/^SPRT[^:]*: *//')
+    games=$(sed -n 's/.*games=\([0-9]*\).*/\1/p' <<<"$summary")
+    w=$(sed -n 's/.* W=\([0-9]*\).*/\1/p' <<<"$summary")
+    d=$(sed -n 's/.* D=\([0-9]*\).*/\1/p' <<<"$summary")
+    l=$(sed -n 's/.* L=\([0-9]*\).*/\1/p' <<<"$summary")
+    elo=$(sed -n 's/.* elo=\([^ ]*\).*/\1/p' <<<"$summary")
+    err=$(sed -n 's/.* error=\([^ ]*\).*/\1/p' <<<"$summary")
+    line="| $feature | $TC | $games | $w-$d-$l | $elo ± $err | $sprt |"
+    echo "$line" | tee -a "$RESULTS"
+done
