@@ -108,10 +108,7 @@ Uci::Uci(std::ostream& out) : out_(out) {
                 }});
 }
 
-Uci::~Uci() {
-    engine_.stop();
-    engine_.wait();
-}
+Uci::~Uci() { stop_search(); }
 
 void Uci::send(const std::string& line) {
     std::lock_guard<std::mutex> lock(out_mutex_);
@@ -137,7 +134,10 @@ std::int64_t Uci::option_spin(const std::string& name) { return std::stoll(find_
 
 void Uci::stop_search() {
     engine_.stop();
+    perft_stop_.store(true);
     engine_.wait();
+    if (perft_thread_.joinable()) perft_thread_.join();
+    perft_stop_.store(false);
 }
 
 void Uci::loop(std::istream& in) {
@@ -161,7 +161,10 @@ bool Uci::execute(const std::string& raw) {
     }
     if (cmd == "uci") cmd_uci();
     else if (cmd == "isready") send("readyok");
-    else if (cmd == "stop") engine_.stop();
+    else if (cmd == "stop") {
+        engine_.stop();
+        perft_stop_.store(true);
+    }
     else if (cmd == "ponderhit") engine_.ponderhit();
     else if (cmd == "ucinewgame") {
         stop_search();
@@ -404,7 +407,6 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
         }
     }
     if (perft_depth) {
-        stop_search();
         cmd_perft(perft_depth);
         return;
     }
@@ -421,21 +423,36 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
 }
 
 void Uci::cmd_perft(int depth) {
-    Position p = pos_;
-    std::uint64_t total = 0;
-    bool chess960 = option_check("UCI_Chess960");
-    for (const ScoredMove& sm : MoveList<LEGAL>(p)) {
-        std::uint64_t n = 1;
-        if (depth > 1) {
-            p.do_move(sm.move);
-            n = perft(p, depth - 1);
-            p.undo_move(sm.move);
+    stop_search();
+    perft_thread_ = std::thread([this, depth, p = pos_, chess960 = option_check("UCI_Chess960")]() mutable {
+        // Split two plies deep so that `stop` is noticed after at most one grandchild subtree.
+        std::uint64_t total = 0;
+        for (const ScoredMove& root : MoveList<LEGAL>(p)) {
+            std::uint64_t n = 0;
+            if (depth == 1) n = 1;
+            else {
+                p.do_move(root.move);
+                for (const ScoredMove& child : MoveList<LEGAL>(p)) {
+                    if (perft_stop_.load(std::memory_order_relaxed)) break;
+                    if (depth == 2) ++n;
+                    else {
+                        p.do_move(child.move);
+                        n += perft(p, depth - 2);
+                        p.undo_move(child.move);
+                    }
+                }
+                p.undo_move(root.move);
+            }
+            if (perft_stop_.load(std::memory_order_relaxed)) {
+                send("info string perft stopped: " + std::to_string(total) + " nodes counted");
+                return;
+            }
+            total += n;
+            send(move_to_uci(root.move, chess960) + ": " + std::to_string(n));
         }
-        total += n;
-        send(move_to_uci(sm.move, chess960) + ": " + std::to_string(n));
-    }
-    send("");
-    send("Nodes searched: " + std::to_string(total));
+        send("");
+        send("Nodes searched: " + std::to_string(total));
+    });
 }
 
 void Uci::cmd_bench(const std::vector<std::string>& t) {

@@ -8,16 +8,18 @@
 //                                             command is applied. An invalid one leaves the search
 //                                             running and only prints the error line.
 //   quit                                      stops the search and exits.
-// End of input acts like quit. `go perft N` and `bench` run in the UCI thread and cannot be
-// interrupted. A bare `go` (no depth/nodes/time/mate limit) searches until `stop`.
+// End of input acts like quit. `go perft N` runs in its own thread and stops on `stop` (or any
+// command that changes the state); `bench` runs in the UCI thread and cannot be interrupted. A bare `go` (no depth/nodes/time/mate limit) searches until `stop`.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "board/position.h"
@@ -77,6 +79,9 @@ private:
     Position pos_;
     std::vector<Option> options_;
     search::SearchFeatures search_features_;  // SearchDisable
+    // `go perft` runs beside the UCI loop so that `stop`, `isready` and `quit` are answered at once.
+    std::thread perft_thread_;
+    std::atomic<bool> perft_stop_{false};
     std::string eval_profile_ = eval::default_profile();
     std::map<std::string, Command> commands_;
 };

@@ -386,6 +386,31 @@ TEST(Uci, GoPerftDivide) {
     EXPECT_NE(std::find(lines->begin(), lines->end(), "e2e4: 600"), lines->end());
 }
 
+TEST(Uci, GoPerftAnswersIsreadyAndStops) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position startpos");
+    e.send("go perft 8");  // 84,998,978,956 leaves: minutes of work
+    e.send("isready");
+    auto ready = e.read_until("readyok", 1000 * SLOW);
+    ASSERT_TRUE(ready);
+    for (const std::string& l : *ready) EXPECT_EQ(l.find("Nodes searched"), std::string::npos) << l;
+    const auto t0 = Clock::now();
+    e.send("stop");
+    auto stopped = e.read_until("info string perft stopped", 2000 * SLOW);
+    ASSERT_TRUE(stopped);
+    EXPECT_LT(ms_since(t0), 2000 * SLOW);
+    // The engine is usable at once, and a new perft is complete and exact.
+    e.send("go perft 2");
+    auto lines = e.read_until("Nodes searched", 5000 * SLOW);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "Nodes searched: 400");
+    // quit ends a running perft too.
+    e.send("go perft 8");
+    e.send("quit");
+    EXPECT_TRUE(e.wait_exit(2000 * SLOW));
+}
+
 TEST(Uci, MultiPV) {
     EngineProcess e;
     handshake(e);
