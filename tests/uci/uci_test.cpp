@@ -67,6 +67,17 @@ void handshake(EngineProcess& e) {
     ASSERT_TRUE(e.read_until("uciok"));
 }
 
+// The whole answer to `uci`, one string ("" if uciok never came).
+std::string uci_listing(EngineProcess& e) {
+    e.send("uci");
+    auto lines = e.read_until("uciok");
+    EXPECT_TRUE(lines);
+    std::string all;
+    if (lines)
+        for (auto& l : *lines) all += l + "\n";
+    return all;
+}
+
 const char* START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 }  // namespace
@@ -98,11 +109,7 @@ TEST(Uci, Handshake) {
 
 TEST(Uci, EvalProfileAndLazyEvalOptions) {
     EngineProcess e;
-    e.send("uci");
-    auto lines = e.read_until("uciok");
-    ASSERT_TRUE(lines);
-    std::string all;
-    for (auto& l : *lines) all += l + "\n";
+    const std::string all = uci_listing(e);
     EXPECT_NE(all.find("option name EvalProfile type combo default rybka1 var rybka1"), std::string::npos) << all;
     EXPECT_NE(all.find(" var simple"), std::string::npos);
     EXPECT_NE(all.find("option name LazyEval type check default true"), std::string::npos);
@@ -619,11 +626,7 @@ std::uint64_t nodes_at_depth_8(EngineProcess& e) {
 
 TEST(Uci, SearchDisableOption) {
     EngineProcess e;
-    e.send("uci");
-    auto lines = e.read_until("uciok");
-    ASSERT_TRUE(lines);
-    std::string all;
-    for (auto& l : *lines) all += l + "\n";
+    const std::string all = uci_listing(e);
     EXPECT_NE(all.find("option name SearchDisable type string default <empty>"), std::string::npos) << all;
 
     const std::uint64_t all_on = nodes_at_depth_8(e);
