@@ -275,11 +275,11 @@ TEST(MatchTournament, PgnOpeningsConcurrencyAndPgnOut) {
 
 TEST(MatchTournament, SprtStopsEarly) {
     // "winner" always claims +10, "loser" -10: with resign adjudication the loser resigns every game,
-    // the pairs are all WW and the SPRT accepts H1 after two pairs (LLR about 1.9 after one, 3.8 after two,
-    // upper bound 2.94; empty pentanomial categories carry a weight of 1e-3).
+    // the pairs are all WW and the SPRT accepts H1 as soon as it may decide, after 10 pairs (upper bound
+    // 2.94; empty pentanomial categories carry a weight of 1e-3).
     TournamentConfig config;
     config.engines = {fake("winner", {"--score", "1000"}), fake("loser", {"--score", "-1000"})};
-    config.games = 20;
+    config.games = 40;
     config.adjudication.resign_enabled = true;
     config.adjudication.resign_move_count = 1;
     config.adjudication.resign_score = 500;
@@ -288,8 +288,8 @@ TEST(MatchTournament, SprtStopsEarly) {
     TournamentSummary s = run_tournament(config, log);
     ASSERT_TRUE(s.error.empty()) << s.error;
     EXPECT_EQ(s.sprt_decision, SprtDecision::AcceptH1);
-    EXPECT_EQ(s.games_played, 4);
-    EXPECT_EQ(s.pairings[0].stats.wins, 4);
+    EXPECT_EQ(s.games_played, 20);
+    EXPECT_EQ(s.pairings[0].stats.wins, 20);
     EXPECT_NE(log.str().find("H1 accepted"), std::string::npos);
 }
 

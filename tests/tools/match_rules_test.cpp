@@ -420,8 +420,15 @@ TEST(MatchStats, EdgeCases) {
     s.wins = 3;
     EXPECT_TRUE(std::isinf(s.elo_trinomial().elo));
     EXPECT_EQ(format_elo(s.elo_trinomial()), "+inf +/- inf");
-    std::array<int, 5> all_won{0, 0, 0, 0, 4};
-    EXPECT_GT(sprt_llr(all_won, 0, 5), 0);  // no collapse to 0 without variance
+    // Fewer than 10 pairs: no evidence either way (one won pair used to "prove" H1 through the tiny
+    // regularised variance).
+    std::array<int, 5> one_pair{0, 0, 0, 1, 0};
+    EXPECT_EQ(sprt_llr(one_pair, 0, 10), 0);
+    std::array<int, 5> nine{0, 0, 2, 4, 3};
+    EXPECT_EQ(sprt_llr(nine, 0, 10), 0);
+    // From 10 pairs on: ten won pairs are strong evidence, no collapse to 0 without variance.
+    std::array<int, 5> all_won{0, 0, 0, 0, 10};
+    EXPECT_GT(sprt_llr(all_won, 0, 5), 2.95);
     std::array<int, 5> none{};
     EXPECT_EQ(sprt_llr(none, 0, 5), 0);
 }

@@ -63,7 +63,10 @@ double SprtConfig::lower_bound() const { return std::log(beta / (1 - alpha)); }
 double SprtConfig::upper_bound() const { return std::log((1 - beta) / alpha); }
 
 double sprt_llr(const std::array<int, 5>& pairs, double elo0, double elo1) {
-    if (pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4] == 0) return 0;
+    // Below a minimum sample the variance estimate means nothing: with the regularisation below, a single
+    // won pair would give an LLR above the usual H1 bound. No evidence either way until then.
+    constexpr int MIN_PAIRS = 10;
+    if (pairs[0] + pairs[1] + pairs[2] + pairs[3] + pairs[4] < MIN_PAIRS) return 0;
     // Empty categories get a tiny weight so that the variance never collapses to 0 (e.g. only won pairs).
     double count[5], n = 0;
     for (int k = 0; k < 5; ++k) count[k] = pairs[k] > 0 ? pairs[k] : 1e-3, n += count[k];
