@@ -6,6 +6,7 @@ command -v cmake >/dev/null || need+=(cmake)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
+command -v xz >/dev/null || need+=(xz-utils)  # quince-match reads .xz opening books (tested)
 command -v python3 >/dev/null || need+=(python3)  # independent evaluation references run as tests
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"

@@ -110,6 +110,24 @@ void Worker::update_pv(int ply, Move m) {
     pv_len_[ply] = std::max(pv_len_[ply + 1], ply + 1);
 }
 
+// One searched move's value against the best so far (main search and quiescence alike): raises
+// best_value, best_move, alpha and the PV. True = cut-off (a fail high, or any move beating alpha
+// outside PV nodes, whose window is null).
+template <bool PvNode>
+inline bool Worker::record_value(int ply, Move move, Value value, Value beta, Value& alpha, Value& best_value,
+                                 Move& best_move) {
+    if (value <= best_value) return false;
+    best_value = value;
+    if (value <= alpha) return false;
+    best_move = move;
+    if (PvNode) update_pv(ply, move);
+    if (PvNode && value < beta) {
+        alpha = value;
+        return false;
+    }
+    return true;
+}
+
 void Worker::update_cont_histories(Stack* ss, Piece pc, Square to, int bonus) {
     for (int i : {1, 2, 4, 6})
         if ((ss - i)->current_move.is_ok()) apply_bonus<HISTORY_LIMIT>((ss - i)->cont_hist->at(pc, to), bonus);
@@ -404,15 +422,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             }
         }
 
-        if (value > best_value) {
-            best_value = value;
-            if (value > alpha) {
-                best_move = move;
-                if (PvNode) update_pv(ply, move);
-                if (PvNode && value < beta) alpha = value;
-                else break;
-            }
-        }
+        if (record_value<PvNode>(ply, move, value, beta, alpha, best_value, best_move)) break;
         if (move != best_move) {
             if (capture && capture_count < 32) captures_tried[capture_count++] = move;
             else if (!capture && quiet_count < 64) quiets_tried[quiet_count++] = move;
@@ -516,15 +526,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         pos.undo_move(move);
         if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
 
-        if (value > best_value) {
-            best_value = value;
-            if (value > alpha) {
-                best_move = move;
-                if (PvNode) update_pv(ply, move);
-                if (PvNode && value < beta) alpha = value;
-                else break;
-            }
-        }
+        if (record_value<PvNode>(ply, move, value, beta, alpha, best_value, best_move)) break;
     }
 
     if (in_check && best_value == -VALUE_INFINITE) return mated_in(ply);

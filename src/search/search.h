@@ -107,6 +107,8 @@ private:
     Value evaluate();
     void count_node();
     void update_pv(int ply, Move m);
+    template <bool PvNode>
+    bool record_value(int ply, Move move, Value value, Value beta, Value& alpha, Value& best_value, Move& best_move);
     void update_quiet_stats(Stack* ss, Move m, int bonus);
     void update_cont_histories(Stack* ss, Piece pc, Square to, int bonus);
     void update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_count, Move* captures, int capture_count,

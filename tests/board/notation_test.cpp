@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include <fstream>
 
 #include "board/movegen.h"
 #include "board/notation.h"
+#include "support/test_positions.h"
 
 using namespace quince;
 
@@ -36,12 +36,10 @@ TEST(Notation, SanExamples) {
 }
 
 TEST(Notation, UciAndSanRoundTripOnTheSuite) {
-    std::ifstream in(std::string(QUINCE_TEST_DATA_DIR) + "/perft.epd");
-    std::string line;
     int checked = 0;
-    while (std::getline(in, line)) {
+    for (const std::string& fen : test::suite_fens("perft.epd")) {
         Position pos;
-        ASSERT_TRUE(pos.set_fen(line.substr(0, line.find(';') - 1)));
+        ASSERT_TRUE(pos.set_fen(fen));
         for (const auto& sm : MoveList<LEGAL>(pos)) {
             EXPECT_EQ(uci_to_move(pos, move_to_uci(sm.move, false)), sm.move);
             EXPECT_EQ(san_to_move(pos, move_to_san(pos, sm.move)), sm.move) << move_to_san(pos, sm.move);

@@ -1,25 +1,16 @@
 // FEN parsing and validation, incremental keys / material index against recomputation, flipping.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <random>
 
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "core/zobrist.h"
+#include "support/test_positions.h"
 
 using namespace quince;
 
-namespace {
-std::vector<std::string> suite_fens(const std::string& file) {
-    std::ifstream in(std::string(QUINCE_TEST_DATA_DIR) + "/" + file);
-    std::vector<std::string> fens;
-    std::string line;
-    while (std::getline(in, line))
-        if (auto semi = line.find(';'); semi != std::string::npos) fens.push_back(line.substr(0, semi - 1));
-    return fens;
-}
-}  // namespace
+using test::suite_fens;
 
 TEST(Fen, RoundTripExact) {
     for (const char* fen : {

@@ -4,8 +4,6 @@
 // times 32 (Quince's internal unit).
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +13,7 @@
 #include "eval/profile.h"
 #include "eval/score.h"
 #include "eval/terms.h"
+#include "support/test_positions.h"
 
 using namespace quince;
 using namespace quince::eval;
@@ -36,37 +35,10 @@ Trace trace_of(const std::string& profile, const std::string& fen, Value* score 
 using P = std::pair<int, int>;
 P term(const Trace& t, Term term, Color c) { return {t.v[term][c][0], t.v[term][c][1]}; }
 
-std::vector<Position> perft_positions() {
-    std::vector<Position> v;
-    std::ifstream in(std::string(QUINCE_TEST_DATA_DIR) + "/perft.epd");
-    for (std::string line; std::getline(in, line);) {
-        Position p;
-        if (p.set_fen(line.substr(0, line.find(';')))) v.push_back(p);
-    }
-    return v;
-}
+std::vector<Position> perft_positions() { return test::suite_positions("perft.epd"); }
 
-// Random legal play from the start position (fixed seed, captures preferred a little so that
-// endings, opposite bishops and pawn endings occur).
 const std::vector<Position>& random_positions() {
-    static const std::vector<Position> v = [] {
-        std::vector<Position> out;
-        std::mt19937_64 rng(0x50524F46494CULL);
-        for (int game = 0; game < 30 && out.size() < 3000; ++game) {
-            Position pos;
-            for (int ply = 0; ply < 220; ++ply) {
-                MoveList<LEGAL> moves(pos);
-                if (moves.size() == 0 || pos.rule50() >= 100) break;
-                Move m = moves.begin()[rng() % moves.size()].move;
-                for (int tries = 0; tries < 2 && !pos.is_capture(m); ++tries) m = moves.begin()[rng() % moves.size()].move;
-                pos.do_move(m);
-                Position copy;
-                copy.set_fen(pos.fen());
-                out.push_back(copy);
-            }
-        }
-        return out;
-    }();
+    static const std::vector<Position> v = test::random_game_positions(0x50524F46494CULL, 30, 3000, 220);
     return v;
 }
 

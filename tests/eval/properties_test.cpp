@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -13,45 +11,17 @@
 #include "eval/pawns.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
+#include "support/test_positions.h"
 
 using namespace quince;
 using namespace quince::eval;
 
 namespace {
 
-std::vector<Position> perft_positions() {
-    std::vector<Position> v;
-    std::ifstream in(std::string(QUINCE_TEST_DATA_DIR) + "/perft.epd");
-    for (std::string line; std::getline(in, line);) {
-        const std::string fen = line.substr(0, line.find(';'));
-        Position p;
-        if (p.set_fen(fen)) v.push_back(p);
-    }
-    return v;
-}
+std::vector<Position> perft_positions() { return test::suite_positions("perft.epd"); }
 
-// Positions reached by random legal play from the start position (fixed seed), every ply kept.
-// Promotions are forced to queens half of the time so over-limit material occurs.
 const std::vector<Position>& random_positions() {
-    static const std::vector<Position> v = [] {
-        std::vector<Position> out;
-        std::mt19937_64 rng(0x5157494E4345ULL);
-        for (int game = 0; game < 40 && out.size() < 4000; ++game) {
-            Position pos;
-            for (int ply = 0; ply < 200; ++ply) {
-                MoveList<LEGAL> moves(pos);
-                if (moves.size() == 0 || pos.rule50() >= 100) break;
-                Move m = moves.begin()[rng() % moves.size()].move;
-                // Prefer captures a little so material varies (pawn endings, minor endings...).
-                for (int tries = 0; tries < 2 && !pos.is_capture(m); ++tries) m = moves.begin()[rng() % moves.size()].move;
-                pos.do_move(m);
-                Position copy;
-                copy.set_fen(pos.fen());
-                out.push_back(copy);
-            }
-        }
-        return out;
-    }();
+    static const std::vector<Position> v = test::random_game_positions(0x5157494E4345ULL, 40, 4000, 200);
     return v;
 }
 

@@ -258,12 +258,10 @@ def evaluate(fen):
     attW_m = all_attacks(mb, False)  # White's attacks seen from Black (mirrored board)
     Tw, _ = side_terms(board, stm == 'w', castle if castle != '-' else '', attB)
     Tb, _ = side_terms(mb, mstm == 'w', mcastle if mcastle != '-' else '', attW_m)
-    names = set(Tw) | set(Tb)
-    tot = {k: [Tw.get(k, [0, 0])[0] - Tb.get(k, [0, 0])[0], Tw.get(k, [0, 0])[1] - Tb.get(k, [0, 0])[1]] for k in names}
+    tot = side_difference(Tw, Tb)
     op = sum(v[0] for v in tot.values()); eg = sum(v[1] for v in tot.values())
     wc, bc = counts(board, True), counts(board, False)
-    p = max(0, 24 - (wc['N'] + bc['N'] + wc['B'] + bc['B']) - 2 * (wc['R'] + bc['R']) - 4 * (wc['Q'] + bc['Q']))
-    phase = ((p * 256 + 12) // 24) // 4
+    phase = phase_of(wc, bc)
     bishops = [s for s, x in board.items() if x in 'Bb']
     if (wc['Q'] + wc['R'] + wc['N'] == 0 and bc['Q'] + bc['R'] + bc['N'] == 0 and wc['B'] == 1 and bc['B'] == 1
             and abs(wc['P'] - bc['P']) <= 2 and len({((s & 7) + (s >> 3)) & 1 for s in bishops}) == 2):
@@ -272,7 +270,10 @@ def evaluate(fen):
     return ((sign * op * (256 - 4 * phase) + sign * eg * 4 * phase) >> 13) + 3, tot
 
 
-def main():
+def check_against_trace(evaluate, profile_args=()):
+    """Runs `evaluate(fen) -> (final cp, {term: [op, eg]})` on every position of the EPD files named on
+    the command line (argv[2:]) and compares it with `eval_trace --json` (argv[1]); exit code 1 on any
+    mismatch. Shared by the references of every profile."""
     exe = sys.argv[1]
     fens = []
     for path in sys.argv[2:]:
@@ -283,7 +284,8 @@ def main():
             fens.append(' '.join(f[:4]) if len(f) >= 4 else ' '.join(f))
     bad = 0
     for fen in fens:
-        js = json.loads(subprocess.run([exe, '--json', fen], capture_output=True, text=True).stdout)
+        out = subprocess.run([exe, '--json', *profile_args, fen], capture_output=True, text=True).stdout
+        js = json.loads(out)
         ref, tot = evaluate(fen)
         diff = [] if ref == js['final_cp'] else [('final', ref, js['final_cp'])]
         for t in js['terms']:
@@ -297,5 +299,17 @@ def main():
     return 1 if bad else 0
 
 
+def side_difference(Tw, Tb):
+    """White's term totals minus Black's (Black's computed on the mirrored board)."""
+    names = set(Tw) | set(Tb)
+    return {k: [Tw.get(k, [0, 0])[0] - Tb.get(k, [0, 0])[0], Tw.get(k, [0, 0])[1] - Tb.get(k, [0, 0])[1]] for k in names}
+
+
+def phase_of(wc, bc):
+    """Fruit's game phase on Quince's 0..64 scale (0 = opening) from the two sides' piece counts."""
+    p = max(0, 24 - (wc['N'] + bc['N'] + wc['B'] + bc['B']) - 2 * (wc['R'] + bc['R']) - 4 * (wc['Q'] + bc['Q']))
+    return ((p * 256 + 12) // 24) // 4
+
+
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(check_against_trace(evaluate))

@@ -3,16 +3,18 @@
 written in Fruit's centipawns and multiplied by 32 (Quince's 1/32-cp unit), applied with the rules
 src/eval/profile.cpp documents for this profile (Quince's machinery where Fruit's rule cannot be
 expressed: wing rectangles for the shelter, Rybka's backward/candidate and free-path definitions).
-Plain square loops; only board helpers (FEN parsing, attack squares) come from reference_eval.py.
+Plain square loops; only board helpers (FEN parsing, attack squares), Fruit's game phase (the same in
+every profile) and the comparison driver come from reference_eval.py.
 
     python3 tests/eval/reference_fruit21.py build/eval_trace tests/eval/reference_positions.epd [more.epd ...]
 
 Compares the final score and every term total (op, eg) with `eval_trace --json --profile fruit21`.
 """
-import json, os, subprocess, sys
+import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference_eval import parse, mirror, attacks, pawn_att, counts, sq, on, dist  # board helpers only
+from reference_eval import parse, mirror, attacks, pawn_att, counts, sq, on, dist  # board helpers
+from reference_eval import all_attacks, side_difference, phase_of, check_against_trace  # and the driver
 
 C = 32  # internal units per centipawn
 VALUE = {'P': 80, 'N': 325, 'B': 325, 'R': 500, 'Q': 1000}  # opening; pawn 90 in the endgame
@@ -170,14 +172,6 @@ def side_terms(board, stm_white, attB):
 CASTLE = ['']
 
 
-def all_attacks(board, white):
-    a = set()
-    for s, p in board.items():
-        if p.isupper() != white: continue
-        a |= pawn_att(s, white) if p.upper() == 'P' else attacks(board, s, p)
-    return a
-
-
 def evaluate(fen):
     board, stm, castle = parse(fen)
     mb, mstm, mcastle = mirror(board, stm, castle)
@@ -185,12 +179,10 @@ def evaluate(fen):
     Tw = side_terms(board, stm == 'w', all_attacks(board, False))
     CASTLE[0] = mcastle if mcastle != '-' else ''
     Tb = side_terms(mb, mstm == 'w', all_attacks(mb, False))
-    names = set(Tw) | set(Tb)
-    tot = {k: [Tw.get(k, [0, 0])[0] - Tb.get(k, [0, 0])[0], Tw.get(k, [0, 0])[1] - Tb.get(k, [0, 0])[1]] for k in names}
+    tot = side_difference(Tw, Tb)
     op = sum(v[0] for v in tot.values()); eg = sum(v[1] for v in tot.values())
     wc, bc = counts(board, True), counts(board, False)
-    p = max(0, 24 - (wc['N'] + bc['N'] + wc['B'] + bc['B']) - 2 * (wc['R'] + bc['R']) - 4 * (wc['Q'] + bc['Q']))
-    phase = ((p * 256 + 12) // 24) // 4
+    phase = phase_of(wc, bc)
     sign = 1 if stm == 'w' else -1
     s = (sign * op * (256 - 4 * phase) + sign * eg * 4 * phase) >> 13
     bishops = [x for x, y in board.items() if y in 'Bb']
@@ -200,30 +192,5 @@ def evaluate(fen):
     return s, tot  # no tempo
 
 
-def main():
-    exe = sys.argv[1]
-    fens = []
-    for path in sys.argv[2:]:
-        for line in open(path):
-            line = line.strip()
-            if not line: continue
-            f = line.split(';')[0].split()
-            fens.append(' '.join(f[:4]) if len(f) >= 4 else ' '.join(f))
-    bad = 0
-    for fen in fens:
-        js = json.loads(subprocess.run([exe, '--json', '--profile', 'fruit21', fen], capture_output=True, text=True).stdout)
-        ref, tot = evaluate(fen)
-        diff = [] if ref == js['final_cp'] else [('final', ref, js['final_cp'])]
-        for t in js['terms']:
-            want = tot.get(t['name'], [0, 0])
-            got = [round(t['total']['mg'] * 32), round(t['total']['eg'] * 32)]
-            if want != got: diff.append((t['name'], want, got))
-        if diff:
-            bad += 1
-            print('MISMATCH', fen, diff)
-    print(f'{len(fens)} positions, {bad} mismatches')
-    return 1 if bad else 0
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(check_against_trace(evaluate, ('--profile', 'fruit21')))

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Independent reference of the rybka232 profile (Rybka 2.3.2a as documented in spec eval.md), written
 from the spec's "2.3.2a" columns with plain square loops. Only board helpers (FEN parsing, attack
-squares) come from reference_eval.py; every evaluation number and rule is restated here. The 2.3.2a
-PSTs are parsed from the spec text itself (§4.2 right blocks), not from the C++ data.
+squares), Fruit's game phase (the same in every profile) and the comparison driver come from
+reference_eval.py; every evaluation number and rule is restated here. The 2.3.2a
+PSTs are parsed from the spec text itself (§4.2 right blocks, copied to tests/data/rybka_pst_tables.md),
+not from the C++ data.
 
     python3 tests/eval/reference_rybka232.py build/eval_trace tests/eval/reference_positions.epd [more.epd ...]
 
@@ -11,19 +13,21 @@ Chosen values for the seeds' unknowns are the profile's (see src/eval/profile.cp
 in the Kaufman model, drawishness by occupied b..g files 240/160/80/0, no lazy evaluation,
 unstoppable-passer bonus only with no pieces on the board.
 """
-import json, os, re, subprocess, sys
+import os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference_eval import parse, mirror, attacks, pawn_att, counts, sq, on, dist  # board helpers only
+from reference_eval import parse, mirror, attacks, pawn_att, counts, sq, on, dist  # board helpers
+from reference_eval import all_attacks, side_difference, phase_of, check_against_trace  # and the driver
 
-SPEC = '/work/shared/spec/eval.md'
+# Spec eval.md §4.2 (the seed 003 PST transcription), copied verbatim into tests/data.
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'data', 'rybka_pst_tables.md')
 U = 3399
 PIECE_UNITS = {'P': 1, 'N': 3, 'B': 3, 'R': 5, 'Q': 10}
 
 
 def load_pst():
     text = open(SPEC).read()
-    sec = text[text.index('### 4.2'):text.index('## 5.')]
+    sec = text[text.index('### 4.2'):]  # the file holds §4.2 only
     pst = {}
     for m in re.finditer(r'#### (\w+) — (opening|endgame) \(seed 003 Table \d+\)\n\n```\n(.*?)```', sec, re.S):
         piece, phase, body = m.groups()
@@ -180,14 +184,6 @@ def side_terms(board, stm_white, attB):
     return T
 
 
-def all_attacks(board, white):
-    a = set()
-    for s, p in board.items():
-        if p.isupper() != white: continue
-        a |= pawn_att(s, white) if p.upper() == 'P' else attacks(board, s, p)
-    return a
-
-
 def drawish(board, white):
     files = {s & 7 for s, p in board.items() if p == ('P' if white else 'p')}
     return DRAWISH[len(files & {1, 2, 3, 4, 5, 6})]
@@ -198,12 +194,10 @@ def evaluate(fen):
     mb, mstm, _ = mirror(board, stm, castle)
     Tw = side_terms(board, stm == 'w', all_attacks(board, False))
     Tb = side_terms(mb, mstm == 'w', all_attacks(mb, False))
-    names = set(Tw) | set(Tb)
-    tot = {k: [Tw.get(k, [0, 0])[0] - Tb.get(k, [0, 0])[0], Tw.get(k, [0, 0])[1] - Tb.get(k, [0, 0])[1]] for k in names}
+    tot = side_difference(Tw, Tb)
     op = sum(v[0] for v in tot.values()); eg = sum(v[1] for v in tot.values())
     wc, bc = counts(board, True), counts(board, False)
-    p = max(0, 24 - (wc['N'] + bc['N'] + wc['B'] + bc['B']) - 2 * (wc['R'] + bc['R']) - 4 * (wc['Q'] + bc['Q']))
-    phase = ((p * 256 + 12) // 24) // 4
+    phase = phase_of(wc, bc)
     sign = 1 if stm == 'w' else -1
     s = (sign * op * (256 - 4 * phase) + sign * eg * 4 * phase) >> 13  # linear W, floor in stm view
     bishops = [x for x, y in board.items() if y in 'Bb']
@@ -217,30 +211,5 @@ def evaluate(fen):
     return s, tot  # no tempo
 
 
-def main():
-    exe = sys.argv[1]
-    fens = []
-    for path in sys.argv[2:]:
-        for line in open(path):
-            line = line.strip()
-            if not line: continue
-            f = line.split(';')[0].split()
-            fens.append(' '.join(f[:4]) if len(f) >= 4 else ' '.join(f))
-    bad = 0
-    for fen in fens:
-        js = json.loads(subprocess.run([exe, '--json', '--profile', 'rybka232', fen], capture_output=True, text=True).stdout)
-        ref, tot = evaluate(fen)
-        diff = [] if ref == js['final_cp'] else [('final', ref, js['final_cp'])]
-        for t in js['terms']:
-            want = tot.get(t['name'], [0, 0])
-            got = [round(t['total']['mg'] * 32), round(t['total']['eg'] * 32)]
-            if want != got: diff.append((t['name'], want, got))
-        if diff:
-            bad += 1
-            print('MISMATCH', fen, diff)
-    print(f'{len(fens)} positions, {bad} mismatches')
-    return 1 if bad else 0
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    sys.exit(check_against_trace(evaluate, ('--profile', 'rybka232')))

@@ -1,0 +1,62 @@
+// Positions shared by the tests: the EPD suites in tests/data and positions from seeded random games.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "board/movegen.h"
+#include "board/position.h"
+
+namespace quince::test {
+
+// The FEN of every line of an EPD suite in tests/data (the part before the first ';').
+inline std::vector<std::string> suite_fens(const std::string& file) {
+    std::ifstream in(std::string(QUINCE_TEST_DATA_DIR) + "/" + file);
+    std::vector<std::string> fens;
+    for (std::string line; std::getline(in, line);) {
+        const auto semi = line.find(';');
+        if (semi == std::string::npos) continue;
+        std::string fen = line.substr(0, semi);
+        while (!fen.empty() && fen.back() == ' ') fen.pop_back();
+        fens.push_back(fen);
+    }
+    return fens;
+}
+
+inline std::vector<Position> suite_positions(const std::string& file) {
+    std::vector<Position> positions;
+    for (const std::string& fen : suite_fens(file)) {
+        Position pos;
+        if (pos.set_fen(fen)) positions.push_back(pos);
+    }
+    return positions;
+}
+
+// Every position of `games` random legal games from the start position (at most `max_plies` plies
+// each, `max_positions` in all). Captures are preferred a little so that material thins out and
+// endings (pawn endings, opposite bishops, minor endings) occur. Each position is rebuilt from its
+// FEN so that it carries no game history.
+inline std::vector<Position> random_game_positions(std::uint64_t seed, int games, std::size_t max_positions,
+                                                   int max_plies) {
+    std::vector<Position> out;
+    std::mt19937_64 rng(seed);
+    for (int game = 0; game < games && out.size() < max_positions; ++game) {
+        Position pos;
+        for (int ply = 0; ply < max_plies; ++ply) {
+            MoveList<LEGAL> moves(pos);
+            if (moves.size() == 0 || pos.rule50() >= 100) break;
+            Move m = moves.begin()[rng() % moves.size()].move;
+            for (int tries = 0; tries < 2 && !pos.is_capture(m); ++tries) m = moves.begin()[rng() % moves.size()].move;
+            pos.do_move(m);
+            Position copy;
+            copy.set_fen(pos.fen());
+            out.push_back(copy);
+        }
+    }
+    return out;
+}
+
+}  // namespace quince::test
