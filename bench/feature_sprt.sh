@@ -11,20 +11,11 @@ set -euo pipefail
 MAX_GAMES="${1:-400}"
 TC="${2:-2+0.02}"
 shift $(( $# >= 2 ? 2 : $# ))
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="$ROOT/build"
-QUINCE_BIN="${QUINCE_BIN:-$BUILD/quince}"
-OPENINGS="${OPENINGS:-$ROOT/../shared/data/8moves_v3.epd}"
-CONCURRENCY="${CONCURRENCY:-2}"
+source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"
 SPRT="${SPRT:-elo0=0 elo1=10 alpha=0.05 beta=0.05}"
 SEED="${SEED:-7}"
 RESULTS="$BUILD/feature_sprt.md"
-
-if [[ ! -x "$BUILD/quince-match" || ! -x "$QUINCE_BIN" ]]; then
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$BUILD" -j2 --target quince quince-match >/dev/null
-fi
-[[ -f "$OPENINGS" ]] || { echo "opening file $OPENINGS not found" >&2; exit 1; }
+ensure_built
 
 features=("$@")
 if (( ${#features[@]} == 0 )); then
@@ -45,7 +36,7 @@ for feature in "${features[@]}"; do
         -engine cmd="$QUINCE_BIN" name=all-on \
         -engine cmd="$QUINCE_BIN" name="no-$feature" option.SearchDisable="$feature" \
         -each tc="$TC" option.Hash=16 option.Threads=1 timemargin=50 \
-        -resign movecount=3 score=1000 twosided=true -draw movenumber=40 movecount=8 score=10 \
+        "${ADJUDICATION[@]}" \
         -sprt $SPRT >"$log"
     summary=$(grep '^Summary:' "$log" | head -1)
     sprt=$(grep '^SPRT' "$log" | head -1 | sed 's/^SPRT[^:]*: *//')

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Strength benchmark: build/quince against toga2, glaurung, ethereal-chess and stockfish (one gauntlet run of
-# quince-match), each opponent with Hash 16, one thread, no own book, no ponder; openings from 8moves_v3.epd.
+# quince-match), each opponent with Hash 16, one thread, no own book, no ponder; openings from 8moves_v3.epd;
+# resign/draw adjudication as in every project match (bench/match_common.sh).
 # Usage: bench/strength.sh [games per opponent, default 100] [tc, default 10+0.1]
 # Environment: QUINCE_BIN (engine under test, default build/quince), OPENINGS (EPD file),
 #              CONCURRENCY (default 2, at most 2), PGN_OUT (default build/strength.pgn), OPPONENTS (subset, e.g. "toga2 stockfish").
@@ -8,19 +9,10 @@ set -euo pipefail
 
 GAMES="${1:-100}"
 TC="${2:-10+0.1}"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD="$ROOT/build"
-QUINCE_BIN="${QUINCE_BIN:-$BUILD/quince}"
-OPENINGS="${OPENINGS:-$ROOT/../shared/data/8moves_v3.epd}"
-CONCURRENCY="${CONCURRENCY:-2}"
+source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"
 PGN_OUT="${PGN_OUT:-$BUILD/strength.pgn}"
 OPPONENTS="${OPPONENTS:-toga2 glaurung ethereal-chess stockfish}"
-(( CONCURRENCY > 2 )) && CONCURRENCY=2  # two cores shared by everyone
-
-if [[ ! -x "$BUILD/quince-match" || ! -x "$BUILD/quince" ]]; then
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
-cmake --build "$BUILD" -j2 --target quince quince-match >/dev/null
+ensure_built always
 
 # Debian package name = binary name in /usr/games.
 for engine in $OPPONENTS; do
@@ -29,7 +21,6 @@ for engine in $OPPONENTS; do
         if [[ $(id -u) -eq 0 ]]; then apt-get install -y "$engine" >/dev/null; else sudo apt-get install -y "$engine" >/dev/null; fi
     fi
 done
-[[ -f "$OPENINGS" ]] || { echo "opening file $OPENINGS not found" >&2; exit 1; }
 
 args=(-tournament gauntlet -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
       -openings file="$OPENINGS" format=epd order=random seed=1
@@ -44,7 +35,7 @@ for engine in $OPPONENTS; do
         *) args+=(-engine cmd="/usr/games/$engine" name="$engine") ;;
     esac
 done
-args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 -pgnout "$PGN_OUT")
+args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 "${ADJUDICATION[@]}" -pgnout "$PGN_OUT")
 
 LOG="$BUILD/strength.log"
 echo "quince-match ${args[*]}" >"$LOG"

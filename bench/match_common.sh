@@ -1,0 +1,20 @@
+# Shared by the match scripts in bench/ (sourced, not run): paths, defaults and the adjudication rules
+# every project measurement uses, so that figures from different scripts are comparable.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$ROOT/build"
+QUINCE_BIN="${QUINCE_BIN:-$BUILD/quince}"
+OPENINGS="${OPENINGS:-$ROOT/../shared/data/8moves_v3.epd}"
+CONCURRENCY="${CONCURRENCY:-2}"
+(( CONCURRENCY > 2 )) && CONCURRENCY=2  # two cores shared by everyone
+# Resign when both engines agree on ≥ 10 pawns for 3 moves; draw after move 40 when both stay within
+# 0.10 for 8 moves.
+ADJUDICATION=(-resign movecount=3 score=1000 twosided=true -draw movenumber=40 movecount=8 score=10)
+
+# Builds quince and quince-match when missing (or always, with "always").
+ensure_built() {
+    if [[ "${1:-}" == always || ! -x "$BUILD/quince-match" || ! -x "$QUINCE_BIN" ]]; then
+        cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+        cmake --build "$BUILD" -j2 --target quince quince-match >/dev/null
+    fi
+    [[ -f "$OPENINGS" ]] || { echo "opening file $OPENINGS not found" >&2; exit 1; }
+}
