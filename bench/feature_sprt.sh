@@ -39,7 +39,7 @@ for feature in "${features[@]}"; do
         "${ADJUDICATION[@]}" \
         -sprt $SPRT >"$log"
     summary=$(grep '^Summary:' "$log" | head -1)
-    sprt=$(grep '^SPRT' "$log" | head -1 | sed 's/^SPRT[^:]*: *//')
+    sprt=$(grep '^SPRT (' "$log" | head -1 | sed 's/^SPRT[^:]*: *//')
     games=$(sed -n 's/.*games=\([0-9]*\).*/\1/p' <<<"$summary")
     w=$(sed -n 's/.* W=\([0-9]*\).*/\1/p' <<<"$summary")
     d=$(sed -n 's/.* D=\([0-9]*\).*/\1/p' <<<"$summary")
