@@ -5,15 +5,16 @@ Each position is searched to a fixed depth (fresh hash, `ucinewgame`) under conf
 the script prints per-configuration total time, total nodes and the ratio. Timings are noisy on a shared
 machine: alternate A and B per position (done here) and compare ratios, not absolute times.
 
-Usage: bench/time_to_depth.py DEPTH "OPT=VAL[,OPT=VAL]" "OPT=VAL[,OPT=VAL]" [limit_positions]
+Usage: [QUINCE_BIN=path] bench/time_to_depth.py DEPTH "OPT=VAL[,OPT=VAL]" "OPT=VAL[,OPT=VAL]" [limit_positions]
 Example: bench/time_to_depth.py 14 "Threads=1" "Threads=2"
          bench/time_to_depth.py 14 "LazyEval=true" "LazyEval=false"
 """
+import os
 import subprocess
 import sys
 import time
 
-ENGINE = "build/quince"
+ENGINE = os.environ.get("QUINCE_BIN", "build/quince")
 
 
 class Engine:
