@@ -367,7 +367,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 if (v < singular_beta) extension = (!PvNode && v < singular_beta - 30) ? 2 : 1;
                 else if (singular_beta >= beta) return singular_beta;  // multi-cut: several moves beat beta
                 else if (tt_value >= beta) extension = -1;
-            } else if (features_.on(Feature::CheckExtension) && gives_check && depth > 9 && pos.see_ge(move, 0)) {
+            } else if (features_.on(Feature::CheckExtension) && gives_check && depth >= CHECK_EXTENSION_MIN_DEPTH &&
+                       pos.see_ge(move, 0)) {
                 extension = 1;
             }
         }

@@ -68,15 +68,20 @@ TEST(SearchFeatures, EveryNameRoundTrips) {
 }
 
 // A switch that did not reach the search would leave the tree unchanged: each one must change the node
-// count of a fixed-depth search on these positions.
+// count of a fixed-depth search on these positions. The check extension acts only deep in the tree, so
+// its search goes two plies past the depth where it starts.
 TEST(SearchFeatures, EverySwitchChangesTheTree) {
     constexpr int DEPTH = 9;
+    constexpr int DEEP = CHECK_EXTENSION_MIN_DEPTH + 2;
     const std::uint64_t all_on = total_nodes(SearchFeatures(), DEPTH);
     EXPECT_EQ(all_on, total_nodes(SearchFeatures(), DEPTH)) << "fixed-depth searches must be reproducible";
+    const std::uint64_t all_on_deep = total_nodes(SearchFeatures(), DEEP);
     for (const FeatureInfo& info : FEATURES) {
         SearchFeatures f;
         f.set(info.feature, false);
-        EXPECT_NE(total_nodes(f, DEPTH), all_on) << "switching off " << info.name << " changed nothing";
+        const bool deep = info.feature == Feature::CheckExtension;
+        EXPECT_NE(total_nodes(f, deep ? DEEP : DEPTH), deep ? all_on_deep : all_on)
+            << "switching off " << info.name << " changed nothing";
     }
 }
 
