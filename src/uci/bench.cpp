@@ -1,7 +1,9 @@
 // `bench`: a fixed set of positions searched to a fixed depth. The node total is a fingerprint of
 // the search (same build = same number) and the speed a quick performance check.
+#include <atomic>
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "uci/uci.h"
 
@@ -65,7 +67,8 @@ const std::vector<std::string>& bench_positions() {
     return positions;
 }
 
-std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>& print) {
+std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>& print,
+                        const std::atomic<bool>* cancel) {
     // A private engine: the caller's hash size, threads and histories stay untouched.
     search::Engine engine;
     engine.set_hash(16);
@@ -75,6 +78,7 @@ std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>
     options.silent = true;
     std::uint64_t total = 0;
     auto start = std::chrono::steady_clock::now();
+    int searched = 0;
     for (const std::string& fen : bench_positions()) {
         Position pos;
         std::string error;
@@ -83,7 +87,21 @@ std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>
             continue;
         }
         engine.new_game();
-        total += engine.search(pos, limits, options).nodes;
+        engine.go(pos, limits, options);
+        // Polled rather than waited on, so that a cancel reaches the running search within a millisecond.
+        while (cancel && engine.searching() && !cancel->load(std::memory_order_relaxed))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            engine.stop();
+            engine.wait();
+            print("info string bench stopped: " + std::to_string(searched) + " of " +
+                  std::to_string(bench_positions().size()) + " positions searched, " + std::to_string(total) +
+                  " nodes");
+            return total;
+        }
+        engine.wait();
+        total += engine.last_result().nodes;
+        ++searched;
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     print("Total time (ms) : " + std::to_string(std::int64_t(secs * 1000)));

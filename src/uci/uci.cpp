@@ -134,10 +134,10 @@ std::int64_t Uci::option_spin(const std::string& name) { return std::stoll(find_
 
 void Uci::stop_search() {
     engine_.stop();
-    perft_stop_.store(true);
+    task_stop_.store(true);
     engine_.wait();
-    if (perft_thread_.joinable()) perft_thread_.join();
-    perft_stop_.store(false);
+    if (task_thread_.joinable()) task_thread_.join();
+    task_stop_.store(false);
 }
 
 void Uci::loop(std::istream& in) {
@@ -163,7 +163,7 @@ bool Uci::execute(const std::string& raw) {
     else if (cmd == "isready") send("readyok");
     else if (cmd == "stop") {
         engine_.stop();
-        perft_stop_.store(true);
+        task_stop_.store(true);
     }
     else if (cmd == "ponderhit") engine_.ponderhit();
     else if (cmd == "ucinewgame") {
@@ -419,31 +419,36 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.chess960 = option_check("UCI_Chess960");
     options.ponder_enabled = option_check("Ponder");
     options.features = search_features_;
-    engine_.go(pos_, limits, options);  // stops a running search first
+    stop_search();  // a running search, perft or bench ends first
+    engine_.go(pos_, limits, options);
 }
 
 void Uci::cmd_perft(int depth) {
     stop_search();
-    perft_thread_ = std::thread([this, depth, p = pos_, chess960 = option_check("UCI_Chess960")]() mutable {
-        // Split two plies deep so that `stop` is noticed after at most one grandchild subtree.
+    task_thread_ = std::thread([this, depth, p = pos_, chess960 = option_check("UCI_Chess960")]() mutable {
+        // Subtrees of at most PERFT_UNSPLIT_DEPTH plies are counted in one call (milliseconds even in busy
+        // middlegames); above that every node looks at the stop flag, so `stop` is answered at once.
+        constexpr int PERFT_UNSPLIT_DEPTH = 4;
+        auto count = [this](auto& self, Position& pos, int d) -> std::uint64_t {
+            if (d <= PERFT_UNSPLIT_DEPTH) return perft(pos, d);
+            std::uint64_t n = 0;
+            for (const ScoredMove& m : MoveList<LEGAL>(pos)) {
+                if (task_stop_.load(std::memory_order_relaxed)) break;
+                pos.do_move(m.move);
+                n += self(self, pos, d - 1);
+                pos.undo_move(m.move);
+            }
+            return n;
+        };
         std::uint64_t total = 0;
         for (const ScoredMove& root : MoveList<LEGAL>(p)) {
-            std::uint64_t n = 0;
-            if (depth == 1) n = 1;
-            else {
+            std::uint64_t n = 1;
+            if (depth > 1) {
                 p.do_move(root.move);
-                for (const ScoredMove& child : MoveList<LEGAL>(p)) {
-                    if (perft_stop_.load(std::memory_order_relaxed)) break;
-                    if (depth == 2) ++n;
-                    else {
-                        p.do_move(child.move);
-                        n += perft(p, depth - 2);
-                        p.undo_move(child.move);
-                    }
-                }
+                n = count(count, p, depth - 1);
                 p.undo_move(root.move);
             }
-            if (perft_stop_.load(std::memory_order_relaxed)) {
+            if (task_stop_.load(std::memory_order_relaxed)) {
                 send("info string perft stopped: " + std::to_string(total) + " nodes counted");
                 return;
             }
@@ -462,7 +467,8 @@ void Uci::cmd_bench(const std::vector<std::string>& t) {
         return;
     }
     stop_search();
-    run_bench(int(depth), [this](const std::string& line) { send(line); });
+    task_thread_ = std::thread(
+        [this, depth] { run_bench(int(depth), [this](const std::string& line) { send(line); }, &task_stop_); });
 }
 
 }  // namespace quince::uci

@@ -8,8 +8,9 @@
 //                                             command is applied. An invalid one leaves the search
 //                                             running and only prints the error line.
 //   quit                                      stops the search and exits.
-// End of input acts like quit. `go perft N` runs in its own thread and stops on `stop` (or any
-// command that changes the state); `bench` runs in the UCI thread and cannot be interrupted. A bare `go` (no depth/nodes/time/mate limit) searches until `stop`.
+// End of input acts like quit. `go perft N` and `bench` run in their own thread too and end on `stop`
+// (or any command that changes the state, or quit). A bare `go` (no depth/nodes/time/mate limit)
+// searches until `stop`.
 #pragma once
 
 #include <atomic>
@@ -79,9 +80,10 @@ private:
     Position pos_;
     std::vector<Option> options_;
     search::SearchFeatures search_features_;  // SearchDisable
-    // `go perft` runs beside the UCI loop so that `stop`, `isready` and `quit` are answered at once.
-    std::thread perft_thread_;
-    std::atomic<bool> perft_stop_{false};
+    // `go perft` and `bench` run beside the UCI loop so that `stop`, `isready` and `quit` are answered
+    // at once; task_stop_ asks the running one to end.
+    std::thread task_thread_;
+    std::atomic<bool> task_stop_{false};
     std::string eval_profile_ = eval::default_profile();
     std::map<std::string, Command> commands_;
 };
@@ -89,7 +91,9 @@ private:
 // Fixed positions for `bench`.
 const std::vector<std::string>& bench_positions();
 // Searches every bench position to `depth` with one thread and a fresh 16 MB hash. Prints the
-// totals through `print`; returns the total node count.
-std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>& print);
+// totals through `print`; returns the total node count. When *cancel becomes true the bench ends
+// early: the running search stops, one `info string bench stopped: …` line replaces the totals.
+std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>& print,
+                        const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace quince::uci

@@ -7,6 +7,7 @@
 
 #include "board/notation.h"
 #include "engine_process.h"
+#include "uci/uci.h"
 
 using namespace quince;
 using quince::test::EngineProcess;
@@ -414,6 +415,44 @@ TEST(Uci, GoPerftAnswersIsreadyAndStops) {
     EXPECT_EQ(lines->back(), "Nodes searched: 400");
     // quit ends a running perft too.
     e.send("go perft 8");
+    e.send("quit");
+    EXPECT_TRUE(e.wait_exit(2000 * SLOW));
+}
+
+// `bench` runs beside the UCI loop like `go perft`: its totals match the in-process bench, isready is
+// answered during it, and stop, go or quit end it at once.
+TEST(Uci, BenchRunsBesideTheLoopAndStops) {
+    EngineProcess e;
+    handshake(e);
+    const std::uint64_t expected = uci::run_bench(3, [](const std::string&) {});
+    e.send("bench 3");
+    auto done = e.read_until("Nodes searched", 20000 * SLOW);
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->back(), "Nodes searched: " + std::to_string(expected));
+
+    e.send("bench 40");  // minutes of work
+    e.send("isready");
+    auto ready = e.read_until("readyok", 1000 * SLOW);
+    ASSERT_TRUE(ready);
+    for (const std::string& l : *ready) EXPECT_EQ(l.find("Nodes searched"), std::string::npos) << l;
+    auto t0 = Clock::now();
+    e.send("stop");
+    auto stopped = e.read_until("info string bench stopped", 2000 * SLOW);
+    ASSERT_TRUE(stopped);
+    EXPECT_LT(ms_since(t0), 2000 * SLOW);
+
+    // A search request ends a running bench first, then searches.
+    e.send("bench 40");
+    e.send("position startpos");
+    e.send("go depth 3");
+    auto lines = e.read_until("bestmove", 5000 * SLOW);
+    ASSERT_TRUE(lines);
+    bool bench_stopped = false;
+    for (const std::string& l : *lines) bench_stopped |= l.rfind("info string bench stopped", 0) == 0;
+    EXPECT_TRUE(bench_stopped);
+    EXPECT_TRUE(is_legal(START, best_of(*lines)));
+
+    e.send("bench 40");
     e.send("quit");
     EXPECT_TRUE(e.wait_exit(2000 * SLOW));
 }
