@@ -1,0 +1,220 @@
+// quince-epd: runs a test suite (WAC, STS, Arasan, ECM, BK, EET ... in EPD) through the engine in-process
+// and reports, per position and in total, what was solved, the STS points, and when the solution was found.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "board/notation.h"
+#include "suite.h"
+
+using namespace quince;
+
+namespace {
+
+const char* const USAGE =
+    "usage: quince-epd FILE [--movetime MS | --nodes N | --depth D] [--threads N] [--hash MB]\n"
+    "                  [--profile NAME] [--lazy on|off] [--disable FEATURES] [--jobs N] [--first N] [--quiet]\n"
+    "  Searches every position of the EPD file (default --movetime 1000) and judges the move played:\n"
+    "  solved = one of bm and none of am; STS points from c0 \"move=points, ...\".\n"
+    "  --jobs N searches N positions at once (one engine each); --first N stops after N positions.\n";
+
+struct Settings {
+    search::Limits limits;
+    search::SearchOptions options;
+    int threads = 1;
+    std::size_t hash_mb = 16;
+    std::string profile;
+    bool lazy = true;
+    int jobs = 1;
+    std::size_t first = 0;
+    bool quiet = false;
+};
+
+bool parse_number(const char* text, std::int64_t min, std::int64_t max, std::int64_t* out) {
+    char* end = nullptr;
+    long long v = std::strtoll(text, &end, 10);
+    if (end == text || *end || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+// Returns false with a message for anything it does not understand.
+bool parse_arguments(int argc, char** argv, std::string* file, Settings* s, std::string* error) {
+    bool limit_given = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a[0] != '-') {
+            if (!file->empty()) return *error = "more than one file given", false;
+            *file = a;
+            continue;
+        }
+        if (a == "--quiet") {
+            s->quiet = true;
+            continue;
+        }
+        if (i + 1 >= argc) return *error = a + " needs a value", false;
+        const char* v = argv[++i];
+        std::int64_t n = 0;
+        auto number = [&](std::int64_t min, std::int64_t max) {
+            if (parse_number(v, min, max, &n)) return true;
+            *error = a + ": expected a number from " + std::to_string(min) + " to " + std::to_string(max);
+            return false;
+        };
+        if (a == "--movetime" || a == "--nodes" || a == "--depth") {
+            if (!number(1, a == "--depth" ? 127 : INT64_MAX)) return false;
+            if (a == "--movetime") s->limits.movetime = n;
+            else if (a == "--nodes") s->limits.nodes = std::uint64_t(n);
+            else s->limits.depth = int(n);
+            limit_given = true;
+        } else if (a == "--threads") {
+            if (!number(1, 256)) return false;
+            s->threads = int(n);
+        } else if (a == "--hash") {
+            if (!number(1, 65536)) return false;
+            s->hash_mb = std::size_t(n);
+        } else if (a == "--jobs") {
+            if (!number(1, 256)) return false;
+            s->jobs = int(n);
+        } else if (a == "--first") {
+            if (!number(1, INT64_MAX)) return false;
+            s->first = std::size_t(n);
+        } else if (a == "--profile") {
+            if (!eval::Evaluator().set_profile(v)) return *error = std::string("unknown profile '") + v + "'", false;
+            s->profile = v;
+        } else if (a == "--lazy") {
+            if (std::string(v) != "on" && std::string(v) != "off") return *error = "--lazy: on or off", false;
+            s->lazy = std::string(v) == "on";
+        } else if (a == "--disable") {
+            if (!s->options.features.parse_disabled(v, error)) return false;
+        } else {
+            return *error = "unknown option " + a, false;
+        }
+    }
+    if (file->empty()) return *error = "no EPD file given", false;
+    if (!limit_given) s->limits.movetime = 1000;
+    s->options.move_overhead = 0;  // no GUI between us and the engine
+    return true;
+}
+
+std::string moves_text(const Position& pos, const std::vector<Move>& moves) {
+    std::string out;
+    for (Move m : moves) {
+        if (!out.empty()) out += ' ';
+        out += move_to_san(pos, m);
+    }
+    return out;
+}
+
+// "STS(v1.0) Undermine.001" -> "STS(v1.0) Undermine"; "WAC.001" -> "WAC".
+std::string group_of(const std::string& id) {
+    std::size_t dot = id.rfind('.');
+    return dot == std::string::npos ? std::string() : id.substr(0, dot);
+}
+
+struct Tally {
+    int positions = 0, solved = 0, points = 0, max_points = 0;
+    void add(const epd::Problem& p, const epd::Outcome& o) {
+        ++positions;
+        solved += o.solved;
+        points += o.points;
+        max_points += p.max_points();
+    }
+    std::string text() const {
+        std::ostringstream out;
+        out << solved << "/" << positions << " solved (" << std::fixed << std::setprecision(1)
+            << (positions ? 100.0 * solved / positions : 0.0) << "%)";
+        if (max_points) out << ", " << points << "/" << max_points << " points";
+        return out.str();
+    }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string file, error;
+    Settings s;
+    if (!parse_arguments(argc, argv, &file, &s, &error)) {
+        std::cerr << "quince-epd: " << error << "\n" << USAGE;
+        return 2;
+    }
+    std::ifstream in(file);
+    if (!in) {
+        std::cerr << "quince-epd: cannot open " << file << "\n";
+        return 2;
+    }
+
+    std::vector<epd::Problem> problems;
+    std::string line;
+    for (int number = 1; std::getline(in, line) && (!s.first || problems.size() < s.first); ++number) {
+        epd::Record record;
+        epd::Problem problem;
+        if (!epd::parse_record(line, &record, &error)) {
+            if (!error.empty()) std::cout << "line " << number << ": skipped: " << error << "\n";
+            continue;
+        }
+        if (!epd::make_problem(record, &problem, &error)) {
+            std::cout << "line " << number << ": skipped: " << error << "\n";
+            continue;
+        }
+        if (problem.id.empty()) problem.id = "line " + std::to_string(number);
+        problems.push_back(std::move(problem));
+    }
+
+    // One engine per job; each job takes the next unsolved position.
+    std::vector<epd::Outcome> outcomes(problems.size());
+    std::atomic<std::size_t> next{0};
+    std::mutex print_mutex;
+    auto work = [&]() {
+        search::Engine engine;
+        engine.set_threads(s.threads);
+        engine.set_hash(s.hash_mb);
+        if (!s.profile.empty()) engine.set_evaluator_setting("profile", [&](eval::Evaluator& e) { e.set_profile(s.profile); });
+        engine.set_evaluator_setting("lazy", [&](eval::Evaluator& e) { e.set_lazy(s.lazy); });
+        for (std::size_t i; (i = next++) < problems.size();) {
+            const epd::Problem& p = problems[i];
+            const epd::Outcome o = epd::solve(engine, p, s.limits, s.options);
+            outcomes[i] = o;
+            if (s.quiet) continue;
+            std::ostringstream out;
+            out << std::left << std::setw(28) << p.id << (o.solved ? " ok   " : " --   ") << std::setw(7)
+                << move_to_san(p.pos, o.played);
+            if (!p.best.empty()) out << " bm " << std::setw(12) << moves_text(p.pos, p.best);
+            if (!p.avoid.empty()) out << " am " << std::setw(12) << moves_text(p.pos, p.avoid);
+            if (p.max_points()) out << " points " << o.points << "/" << p.max_points();
+            out << " depth " << o.depth << " nodes " << o.nodes;
+            if (o.solved) out << " found " << std::fixed << std::setprecision(2) << o.found_ms / 1000.0 << "s/d" << o.found_depth;
+            std::lock_guard<std::mutex> lock(print_mutex);
+            std::cout << out.str() << std::endl;
+        }
+    };
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> jobs;
+    for (int j = 0; j < s.jobs; ++j) jobs.emplace_back(work);
+    for (std::thread& t : jobs) t.join();
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    Tally total;
+    std::map<std::string, Tally> groups;
+    std::uint64_t nodes = 0;
+    std::int64_t found_ms_sum = 0;
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        total.add(problems[i], outcomes[i]);
+        groups[group_of(problems[i].id)].add(problems[i], outcomes[i]);
+        nodes += outcomes[i].nodes;
+        if (outcomes[i].solved) found_ms_sum += outcomes[i].found_ms;
+    }
+    std::cout << "\n";
+    if (groups.size() > 1)
+        for (const auto& [name, tally] : groups) std::cout << std::left << std::setw(32) << name << tally.text() << "\n";
+    std::cout << "Total: " << total.text() << "; mean time to the solution " << std::fixed << std::setprecision(2)
+              << (total.solved ? found_ms_sum / 1000.0 / total.solved : 0.0) << " s; " << nodes << " nodes in "
+              << std::setprecision(1) << secs << " s\n";
+    return 0;
+}

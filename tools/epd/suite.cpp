@@ -1,0 +1,230 @@
+#include "suite.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <sstream>
+
+#include "board/notation.h"
+
+namespace quince::epd {
+
+namespace {
+
+std::string trim(const std::string& s) {
+    std::size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+bool all_digits(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+std::vector<std::string> words(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+}
+
+// SAN as the suites write it; UCI notation as a fallback for files that use it.
+Move parse_move(const Position& pos, const std::string& text) {
+    Move m = san_to_move(pos, text);
+    return m ? m : uci_to_move(pos, text);
+}
+
+bool parse_moves(const Position& pos, const std::string& opcode, const std::string& operand,
+                 std::vector<Move>* out, std::string* error) {
+    for (const std::string& w : words(operand)) {
+        Move m = parse_move(pos, w);
+        if (!m) {
+            *error = opcode + ": '" + w + "' is not a legal move here";
+            return false;
+        }
+        out->push_back(m);
+    }
+    return true;
+}
+
+// STS points: c0 "f5=10, Be5+=2, Bf2=3". Other c0 texts (game references) are not points: empty result.
+std::vector<std::pair<Move, int>> parse_points(const Position& pos, const std::string& text) {
+    std::vector<std::pair<Move, int>> points;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        item = trim(item);
+        std::size_t eq = item.rfind('=');
+        if (eq == std::string::npos || !all_digits(item.substr(eq + 1))) return {};
+        Move m = parse_move(pos, item.substr(0, eq));
+        if (!m) return {};
+        points.emplace_back(m, std::stoi(item.substr(eq + 1)));
+    }
+    return points;
+}
+
+bool contains(const std::vector<Move>& moves, Move m) { return std::find(moves.begin(), moves.end(), m) != moves.end(); }
+
+}  // namespace
+
+const std::string* Record::find(const std::string& opcode) const {
+    for (const auto& op : operations)
+        if (op.first == opcode) return &op.second;
+    return nullptr;
+}
+
+bool parse_record(const std::string& line, Record* out, std::string* error) {
+    error->clear();
+    const std::string text = trim(line);
+    if (text.empty() || text[0] == '#') return false;
+
+    // The FEN: 4 fields, then the two counters when both are there (some files keep 6-field FENs).
+    std::size_t pos = 0;
+    std::vector<std::string> fields;
+    auto next_word = [&](std::size_t from, std::size_t* end) {
+        std::size_t b = text.find_first_not_of(" \t", from);
+        if (b == std::string::npos) return std::string();
+        std::size_t e = text.find_first_of(" \t;", b);
+        if (e == std::string::npos) e = text.size();
+        *end = e;
+        return text.substr(b, e - b);
+    };
+    for (int i = 0; i < 4; ++i) {
+        std::size_t end = pos;
+        std::string w = next_word(pos, &end);
+        if (w.empty()) {
+            *error = "an EPD line needs 4 FEN fields";
+            return false;
+        }
+        fields.push_back(w);
+        pos = end;
+    }
+    std::size_t end1 = pos, end2 = pos;
+    std::string half = next_word(pos, &end1), full = next_word(end1, &end2);
+    std::string counters = " 0 1";
+    if (all_digits(half) && all_digits(full)) {
+        counters = " " + half + " " + full;
+        pos = end2;
+    }
+    out->fen = fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3] + counters;
+
+    // Operations: "opcode operand...;" with ';' inside quotes belonging to the operand.
+    out->operations.clear();
+    std::string current;
+    bool quoted = false;
+    auto finish = [&]() {
+        std::string op = trim(current);
+        current.clear();
+        if (op.empty()) return true;
+        std::size_t sp = op.find_first_of(" \t");
+        std::string opcode = op.substr(0, sp), operand = sp == std::string::npos ? "" : trim(op.substr(sp));
+        if (opcode.front() == '"') {
+            *error = "operation without an opcode: " + op;
+            return false;
+        }
+        if (operand.size() >= 2 && operand.front() == '"' && operand.back() == '"')
+            operand = operand.substr(1, operand.size() - 2);
+        out->operations.emplace_back(opcode, operand);
+        return true;
+    };
+    for (std::size_t i = pos; i < text.size(); ++i) {
+        char c = text[i];
+        if (c == '"') quoted = !quoted;
+        if (c == ';' && !quoted) {
+            if (!finish()) return false;
+        } else {
+            current += c;
+        }
+    }
+    if (quoted) {
+        *error = "unterminated quote";
+        return false;
+    }
+    return finish();
+}
+
+bool Problem::solved_by(Move m) const { return (best.empty() || contains(best, m)) && !contains(avoid, m); }
+
+int Problem::points_for(Move m) const {
+    for (const auto& p : points)
+        if (p.first == m) return p.second;
+    return 0;
+}
+
+int Problem::max_points() const {
+    int best_points = 0;
+    for (const auto& p : points) best_points = std::max(best_points, p.second);
+    return best_points;
+}
+
+bool make_problem(const Record& record, Problem* out, std::string* error) {
+    Problem p;
+    std::string fen_error;
+    // Shredder-FEN castling letters (Chess960 suites) need the Chess960 reading.
+    if (!p.pos.set_fen(record.fen, false, &fen_error) && !p.pos.set_fen(record.fen, true, nullptr)) {
+        *error = "invalid FEN: " + fen_error;
+        return false;
+    }
+    if (const std::string* id = record.find("id")) p.id = *id;
+    if (const std::string* bm = record.find("bm"); bm && !parse_moves(p.pos, "bm", *bm, &p.best, error)) return false;
+    if (const std::string* am = record.find("am"); am && !parse_moves(p.pos, "am", *am, &p.avoid, error)) return false;
+    if (const std::string* c0 = record.find("c0")) p.points = parse_points(p.pos, *c0);
+    if (p.best.empty() && p.avoid.empty() && p.points.empty()) {
+        *error = "nothing to check (no bm, am or c0 points)";
+        return false;
+    }
+    *out = std::move(p);
+    return true;
+}
+
+Outcome solve(search::Engine& engine, const Problem& problem, const search::Limits& limits,
+              const search::SearchOptions& options) {
+    struct Report {
+        std::int64_t ms;
+        int depth;
+        Move move;
+    };
+    std::vector<Report> reports;  // written by the search thread, read after it has ended
+    engine.set_output([&](const std::string& line) {
+        std::vector<std::string> t = words(line);
+        if (t.empty() || t[0] != "info") return;
+        Report r{-1, 0, Move::none()};
+        for (std::size_t i = 1; i + 1 < t.size(); ++i) {
+            if (t[i] == "lowerbound" || t[i] == "upperbound") return;  // not a finished main line
+            if (t[i] == "multipv" && t[i + 1] != "1") return;
+            if (t[i] == "depth") r.depth = std::atoi(t[i + 1].c_str());
+            if (t[i] == "time") r.ms = std::atoll(t[i + 1].c_str());
+            if (t[i] == "pv") {
+                r.move = uci_to_move(problem.pos, t[i + 1]);
+                break;
+            }
+        }
+        if (r.move && r.ms >= 0) reports.push_back(r);
+    });
+    engine.new_game();
+    search::SearchOptions o = options;
+    o.silent = false;
+    const auto start = std::chrono::steady_clock::now();
+    search::SearchResult result = engine.search(problem.pos, limits, o);
+    engine.set_output(nullptr);
+
+    Outcome out;
+    out.played = result.best;
+    out.solved = problem.solved_by(result.best);
+    out.points = problem.points_for(result.best);
+    out.depth = result.depth;
+    out.nodes = result.nodes;
+    out.time_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    if (out.solved) {
+        std::size_t first = reports.size();
+        while (first > 0 && problem.solved_by(reports[first - 1].move)) --first;
+        if (first < reports.size()) {
+            out.found_ms = reports[first].ms;
+            out.found_depth = reports[first].depth;
+        } else {  // the answer came from another thread's vote, after the last report
+            out.found_ms = out.time_ms;
+            out.found_depth = out.depth;
+        }
+    }
+    return out;
+}
+
+}  // namespace quince::epd
