@@ -127,3 +127,32 @@ TEST(EpdSolve, FindsTheWinAndReportsWhen) {
     EXPECT_FALSE(bad.solved);
     EXPECT_EQ(bad.found_ms, -1);
 }
+
+TEST(EpdSummary, GroupsInSuiteOrderOneColumnAndTotals) {
+    EXPECT_EQ(group_of("STS(v1.0) Undermine.001"), "STS(v1.0) Undermine");
+    EXPECT_EQ(group_of("WAC.004"), "WAC");
+    EXPECT_EQ(group_of("no dot"), "");
+
+    // Three groups listed v2, v10, v2 again: v2 first (not the text order "v10" < "v2"), both names padded
+    // to the longer one; points only where the records carry them.
+    const char* const fen = "4k3/8/8/8/8/8/8/R3K3 w - - ";
+    std::vector<Problem> problems = {
+        problem_of(std::string(fen) + "bm Ra8+; c0 \"Ra8+=10, Ra7=3\"; id \"S(v2) Short.001\";"),
+        problem_of(std::string(fen) + "bm Ra8+; c0 \"Ra8+=10, Ra7=3\"; id \"S(v10) Longer name.001\";"),
+        problem_of(std::string(fen) + "bm Ra8+; c0 \"Ra8+=10, Ra7=3\"; id \"S(v2) Short.002\";"),
+    };
+    std::vector<Outcome> outcomes(3);
+    outcomes[0].solved = true, outcomes[0].points = 10, outcomes[0].found_ms = 100, outcomes[0].nodes = 1000;
+    outcomes[1].points = 3, outcomes[1].nodes = 2000;
+    outcomes[2].solved = true, outcomes[2].points = 10, outcomes[2].found_ms = 300, outcomes[2].nodes = 3000;
+    EXPECT_EQ(summary(problems, outcomes, 1.3),
+              "S(v2) Short         2/2 solved (100.0%), 20/20 points\n"
+              "S(v10) Longer name  0/1 solved (0.0%), 3/10 points\n"
+              "Total: 2/3 solved (66.7%), 23/30 points; mean time to the solution 0.20 s; 6000 nodes in 1.3 s\n");
+
+    // One group (WAC): no group lines; no points column without c0.
+    std::vector<Problem> wac = {problem_of(std::string(fen) + "bm Ra8+; id \"WAC.001\";")};
+    std::vector<Outcome> none(1);
+    EXPECT_EQ(summary(wac, none, 0.5),
+              "Total: 0/1 solved (0.0%); mean time to the solution 0.00 s; 0 nodes in 0.5 s\n");
+}

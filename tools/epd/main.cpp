@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <map>
+#include <chrono>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -112,29 +112,6 @@ std::string moves_text(const Position& pos, const std::vector<Move>& moves) {
     return out;
 }
 
-// "STS(v1.0) Undermine.001" -> "STS(v1.0) Undermine"; "WAC.001" -> "WAC".
-std::string group_of(const std::string& id) {
-    std::size_t dot = id.rfind('.');
-    return dot == std::string::npos ? std::string() : id.substr(0, dot);
-}
-
-struct Tally {
-    int positions = 0, solved = 0, points = 0, max_points = 0;
-    void add(const epd::Problem& p, const epd::Outcome& o) {
-        ++positions;
-        solved += o.solved;
-        points += o.points;
-        max_points += p.max_points();
-    }
-    std::string text() const {
-        std::ostringstream out;
-        out << solved << "/" << positions << " solved (" << std::fixed << std::setprecision(1)
-            << (positions ? 100.0 * solved / positions : 0.0) << "%)";
-        if (max_points) out << ", " << points << "/" << max_points << " points";
-        return out.str();
-    }
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -200,21 +177,6 @@ int main(int argc, char** argv) {
     for (std::thread& t : jobs) t.join();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    Tally total;
-    std::map<std::string, Tally> groups;
-    std::uint64_t nodes = 0;
-    std::int64_t found_ms_sum = 0;
-    for (std::size_t i = 0; i < problems.size(); ++i) {
-        total.add(problems[i], outcomes[i]);
-        groups[group_of(problems[i].id)].add(problems[i], outcomes[i]);
-        nodes += outcomes[i].nodes;
-        if (outcomes[i].solved) found_ms_sum += outcomes[i].found_ms;
-    }
-    std::cout << "\n";
-    if (groups.size() > 1)
-        for (const auto& [name, tally] : groups) std::cout << std::left << std::setw(32) << name << tally.text() << "\n";
-    std::cout << "Total: " << total.text() << "; mean time to the solution " << std::fixed << std::setprecision(2)
-              << (total.solved ? found_ms_sum / 1000.0 / total.solved : 0.0) << " s; " << nodes << " nodes in "
-              << std::setprecision(1) << secs << " s\n";
+    std::cout << "\n" << epd::summary(problems, outcomes, secs);
     return 0;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <iomanip>
+#include <map>
 #include <sstream>
 
 #include "board/notation.h"
@@ -225,6 +227,61 @@ Outcome solve(search::Engine& engine, const Problem& problem, const search::Limi
         }
     }
     return out;
+}
+
+std::string group_of(const std::string& id) {
+    const std::size_t dot = id.rfind('.');
+    return dot == std::string::npos ? std::string() : id.substr(0, dot);
+}
+
+namespace {
+
+struct Tally {
+    int positions = 0, solved = 0, points = 0, max_points = 0;
+    void add(const Problem& p, const Outcome& o) {
+        ++positions;
+        solved += o.solved;
+        points += o.points;
+        max_points += p.max_points();
+    }
+    std::string text() const {
+        std::ostringstream out;
+        out << solved << "/" << positions << " solved (" << std::fixed << std::setprecision(1)
+            << (positions ? 100.0 * solved / positions : 0.0) << "%)";
+        if (max_points) out << ", " << points << "/" << max_points << " points";
+        return out.str();
+    }
+};
+
+}  // namespace
+
+std::string summary(const std::vector<Problem>& problems, const std::vector<Outcome>& outcomes,
+                    double wall_seconds) {
+    Tally total;
+    std::map<std::string, Tally> groups;
+    std::vector<std::string> group_order;
+    std::size_t group_width = 0;
+    std::uint64_t nodes = 0;
+    std::int64_t found_ms_sum = 0;
+    for (std::size_t i = 0; i < problems.size() && i < outcomes.size(); ++i) {
+        total.add(problems[i], outcomes[i]);
+        const std::string group = group_of(problems[i].id);
+        if (!groups.contains(group)) {
+            group_order.push_back(group);
+            group_width = std::max(group_width, group.size());
+        }
+        groups[group].add(problems[i], outcomes[i]);
+        nodes += outcomes[i].nodes;
+        if (outcomes[i].solved) found_ms_sum += outcomes[i].found_ms;
+    }
+    std::ostringstream out;
+    if (groups.size() > 1)
+        for (const std::string& name : group_order)
+            out << std::left << std::setw(static_cast<int>(group_width + 2)) << name << groups[name].text() << "\n";
+    out << "Total: " << total.text() << "; mean time to the solution " << std::fixed << std::setprecision(2)
+        << (total.solved ? found_ms_sum / 1000.0 / total.solved : 0.0) << " s; " << nodes << " nodes in "
+        << std::setprecision(1) << wall_seconds << " s\n";
+    return out.str();
 }
 
 }  // namespace quince::epd

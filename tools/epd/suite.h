@@ -58,4 +58,13 @@ struct Outcome {
 Outcome solve(search::Engine& engine, const Problem& problem, const search::Limits& limits,
               const search::SearchOptions& options);
 
+// "STS(v1.0) Undermine.001" -> "STS(v1.0) Undermine"; "WAC.001" -> "WAC"; "" for an id without a dot.
+std::string group_of(const std::string& id);
+
+// The closing report of a run (outcomes[i] belongs to problems[i]): when the ids form more than one
+// group, a line per group in the order the suite first lists them (STS v2 before v10), names padded
+// to one column; then the total with the mean time to the solution, the nodes and the wall time.
+std::string summary(const std::vector<Problem>& problems, const std::vector<Outcome>& outcomes,
+                    double wall_seconds);
+
 }  // namespace quince::epd
