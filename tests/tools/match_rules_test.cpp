@@ -10,6 +10,7 @@
 #include "openings.h"
 #include "options.h"
 #include "pgn.h"
+#include "rescore.h"
 #include "stats.h"
 #include "time_control.h"
 #include "tournament.h"
@@ -534,4 +535,56 @@ TEST(MatchPgn, WriterNumbersMovesFromTheFenAndQuotesTags) {
     ASSERT_TRUE(read_pgn(in, &games, &error)) << error;
     EXPECT_EQ(games[0].tag("White"), "a \"quoted\" engine");
     EXPECT_EQ(games[0].moves, (std::vector<std::string>{"e5", "Nf3"}));
+}
+
+namespace {
+
+std::string pgn_game(const std::string& white, const std::string& black, const std::string& fen,
+                     const std::string& result, const std::string& termination) {
+    return "[White \"" + white + "\"]\n[Black \"" + black + "\"]\n[Result \"" + result + "\"]\n[FEN \"" + fen +
+           "\"]\n[SetUp \"1\"]\n[Termination \"" + termination + "\"]\n\n1. e4 " + result + "\n\n";
+}
+
+std::vector<PgnGame> read_games(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<PgnGame> games;
+    std::string error;
+    EXPECT_TRUE(read_pgn(in, &games, &error)) << error;
+    return games;
+}
+
+}  // namespace
+
+TEST(MatchRescore, PoolsFilesPairsByOpeningAndTakesTheGauntletEnginesView) {
+    const std::string x = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const std::string y = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    const std::string z = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    // toga2 is seen first, but quince plays more games: every pairing is seen from quince.
+    // File 1: opening x -> quince D + W (pair WD), opening y -> L + L (pair LL, finished out of order
+    // with an x game between), a glaurung game without a partner, an unfinished game.
+    const std::string file1 = pgn_game("toga2", "quince", x, "1/2-1/2", "adjudication") +
+                              pgn_game("quince", "toga2", y, "0-1", "normal") +
+                              pgn_game("quince", "toga2", x, "1-0", "normal") +
+                              pgn_game("toga2", "quince", y, "1-0", "time forfeit") +
+                              pgn_game("quince", "glaurung", z, "1-0", "normal") +
+                              pgn_game("glaurung", "quince", z, "*", "unterminated");
+    // File 2 (a continued run): opening x again -> D + D (pair DD), not paired with file 1's games.
+    const std::string file2 = pgn_game("quince", "toga2", x, "1/2-1/2", "adjudication") +
+                              pgn_game("toga2", "quince", x, "1/2-1/2", "normal");
+    const std::string report = rescore_games({read_games(file1), read_games(file2)});
+    EXPECT_NE(report.find("Score of quince vs toga2: 1 - 2 - 3  [0.417] 6 games"), std::string::npos) << report;
+    EXPECT_NE(report.find("Pentanomial [LL, LD, DD/WL, WD, WW]: [1, 0, 1, 1, 0] over 3 pairs"), std::string::npos)
+        << report;
+    EXPECT_NE(report.find("Summary: quince vs toga2 games=6 W=1 D=3 L=2"), std::string::npos) << report;
+    EXPECT_NE(report.find("Summary: quince vs glaurung games=1 W=1 D=0 L=0"), std::string::npos) << report;
+    EXPECT_NE(report.find("over 0 pairs"), std::string::npos) << report;  // the glaurung game has no partner
+    EXPECT_NE(report.find("Terminations quince vs toga2: adjudication 2, normal 3, time forfeit 1\n"),
+              std::string::npos)
+        << report;
+    EXPECT_NE(report.find("Skipped 1 game(s) without a result"), std::string::npos) << report;
+    EXPECT_EQ(report.find("toga2 vs quince"), std::string::npos) << report;
+
+    std::string text, error;
+    EXPECT_FALSE(rescore_pgn_files({"/nonexistent/games.pgn"}, &text, &error));
+    EXPECT_NE(error.find("cannot open /nonexistent/games.pgn"), std::string::npos);
 }

@@ -2,6 +2,7 @@
 #include <csignal>
 #include <iostream>
 
+#include "rescore.h"
 #include "tournament.h"
 
 namespace {
@@ -20,8 +21,18 @@ int main(int argc, char** argv) {
             std::cout << usage_text();
             return 0;
         }
-    TournamentConfig config;
     std::string error;
+    if (!args.empty() && args[0] == "-rescore") {  // quince-match -rescore FILE.pgn [FILE.pgn ...]
+        std::string report;
+        if (args.size() < 2) error = "-rescore needs at least one PGN file";
+        else if (rescore_pgn_files({args.begin() + 1, args.end()}, &report, &error)) {
+            std::cout << report;
+            return 0;
+        }
+        std::cerr << "Error: " << error << "\n";
+        return 2;
+    }
+    TournamentConfig config;
     if (!parse_command_line(args, &config, &error)) {
         std::cerr << error << (error.back() == '\n' ? "" : "\n");
         return 2;

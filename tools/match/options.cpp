@@ -113,6 +113,8 @@ std::string usage_text() {
   -openings file=F format=epd|pgn order=sequential|random plies=N start=K seed=S   (-srand S)
   -draw movenumber=N movecount=M score=CP   -resign movecount=M score=CP [twosided=true]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B
+usage: quince-match -rescore FILE.pgn [FILE.pgn ...]
+  the end-of-run report again for finished games (runs pooled; pairs = same FEN, colours reversed)
 )";
 }
 
