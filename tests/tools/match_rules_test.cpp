@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "board/epd.h"
 #include "game.h"
 #include "openings.h"
 #include "options.h"
@@ -334,13 +335,13 @@ TEST(MatchSchedule, GauntletAndRoundRobin) {
     for (const GameTask& t : tasks) EXPECT_TRUE(t.white == 0 || t.black == 0);
 }
 
-TEST(MatchOpenings, EpdLines) {
-    EXPECT_EQ(epd_line_to_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+TEST(MatchOpenings, EpdLines) {  // the runner reads its EPD openings through epd_fen
+    EXPECT_EQ(epd_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    EXPECT_EQ(epd_line_to_fen("r1bq1rk1/pp1nppbp/3p1np1/8/2PNP3/2N5/PP2BPPP/R1BQ1RK1 w - - bm Nf3; id \"x\";"),
+    EXPECT_EQ(epd_fen("r1bq1rk1/pp1nppbp/3p1np1/8/2PNP3/2N5/PP2BPPP/R1BQ1RK1 w - - bm Nf3; id \"x\";"),
               "r1bq1rk1/pp1nppbp/3p1np1/8/2PNP3/2N5/PP2BPPP/R1BQ1RK1 w - - 0 1");
-    EXPECT_EQ(epd_line_to_fen(""), "");
-    EXPECT_EQ(epd_line_to_fen("# comment line here"), "");
+    EXPECT_EQ(epd_fen(""), "");
+    EXPECT_EQ(epd_fen("# comment line here"), "");
 }
 
 TEST(MatchOpenings, PgnOpeningsWithPlies) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "board/epd.h"
 #include "board/notation.h"
 
 namespace quince::epd {
@@ -78,35 +79,12 @@ bool parse_record(const std::string& line, Record* out, std::string* error) {
     const std::string text = trim(line);
     if (text.empty() || text[0] == '#') return false;
 
-    // The FEN: 4 fields, then the two counters when both are there (some files keep 6-field FENs).
     std::size_t pos = 0;
-    std::vector<std::string> fields;
-    auto next_word = [&](std::size_t from, std::size_t* end) {
-        std::size_t b = text.find_first_not_of(" \t", from);
-        if (b == std::string::npos) return std::string();
-        std::size_t e = text.find_first_of(" \t;", b);
-        if (e == std::string::npos) e = text.size();
-        *end = e;
-        return text.substr(b, e - b);
-    };
-    for (int i = 0; i < 4; ++i) {
-        std::size_t end = pos;
-        std::string w = next_word(pos, &end);
-        if (w.empty()) {
-            *error = "an EPD line needs 4 FEN fields";
-            return false;
-        }
-        fields.push_back(w);
-        pos = end;
+    out->fen = epd_fen(text, &pos);
+    if (out->fen.empty()) {
+        *error = "an EPD line needs 4 FEN fields";
+        return false;
     }
-    std::size_t end1 = pos, end2 = pos;
-    std::string half = next_word(pos, &end1), full = next_word(end1, &end2);
-    std::string counters = " 0 1";
-    if (all_digits(half) && all_digits(full)) {
-        counters = " " + half + " " + full;
-        pos = end2;
-    }
-    out->fen = fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3] + counters;
 
     // Operations: "opcode operand...;" with ';' inside quotes belonging to the operand.
     out->operations.clear();

@@ -2,37 +2,17 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cctype>
 #include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
 
+#include "board/epd.h"
 #include "board/notation.h"
 #include "board/position.h"
 #include "pgn.h"
 
 namespace quince::match {
-
-std::string epd_line_to_fen(const std::string& line) {
-    std::istringstream in(line);
-    std::string fields[4];
-    for (std::string& f : fields)
-        if (!(in >> f)) return "";
-    if (fields[0][0] == '#') return "";
-    std::string fen = fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3];
-    std::string half, full;
-    auto is_number = [](const std::string& s) {
-        return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-    };
-    if (in >> half && is_number(half)) {
-        if (in >> full && is_number(full)) fen += " " + half + " " + full;
-        else fen += " " + half + " 1";
-    } else {
-        fen += " 0 1";
-    }
-    return fen;
-}
 
 namespace {
 
@@ -91,7 +71,7 @@ bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
             int line_no = 0;
             while (std::getline(in, line)) {
                 ++line_no;
-                std::string fen = epd_line_to_fen(line);
+                std::string fen = epd_fen(line);
                 if (fen.empty()) continue;
                 Position pos;
                 std::string why;

@@ -38,8 +38,4 @@ private:
     std::size_t start_ = 0;
 };
 
-// Parses one EPD/FEN line: the four board fields plus the counters when they are numbers; EPD opcodes ignored.
-// Returns "" for blank/comment lines.
-std::string epd_line_to_fen(const std::string& line);
-
 }  // namespace quince::match

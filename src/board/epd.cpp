@@ -1,0 +1,58 @@
+#include "board/epd.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace quince {
+
+namespace {
+
+bool all_digits(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// The word starting at or after `from` (ends at a blank or ';'), with *end just past it; "" at the end.
+std::string_view next_word(std::string_view text, std::size_t from, std::size_t* end) {
+    const std::size_t b = text.find_first_not_of(" \t\r\n", from);
+    if (b == std::string_view::npos) return {};
+    std::size_t e = text.find_first_of(" \t\r\n;", b);
+    if (e == std::string_view::npos) e = text.size();
+    *end = e;
+    return text.substr(b, e - b);
+}
+
+}  // namespace
+
+std::string epd_fen(std::string_view line, std::size_t* operations_start) {
+    std::string fen;
+    std::size_t pos = 0;
+    for (int field = 0; field < 4; ++field) {
+        std::size_t end = pos;
+        const std::string_view w = next_word(line, pos, &end);
+        if (w.empty() || (field == 0 && w.front() == '#')) return "";
+        if (field) fen += ' ';
+        fen += w;
+        pos = end;
+    }
+    std::size_t after_half = pos, after_full = pos;
+    const std::string_view half = next_word(line, pos, &after_half);
+    if (all_digits(half)) {
+        const std::string_view full = next_word(line, after_half, &after_full);
+        fen += ' ';
+        fen += half;
+        if (all_digits(full)) {
+            fen += ' ';
+            fen += full;
+            pos = after_full;
+        } else {
+            fen += " 1";
+            pos = after_half;
+        }
+    } else {
+        fen += " 0 1";
+    }
+    if (operations_start) *operations_start = pos;
+    return fen;
+}
+
+}  // namespace quince
