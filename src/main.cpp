@@ -8,6 +8,8 @@
 #include "board/notation.h"
 #include "board/position.h"
 #include "eval/evaluate.h"
+#include "eval/params.h"
+#include "eval/profile.h"
 #include "uci/uci.h"
 
 using namespace quince;
@@ -49,18 +51,59 @@ int run_perft(int argc, char** argv) {
     return 0;
 }
 
+// `quince weights NAME|FILE`: a built-in profile, or a weights file after loading (checked and
+// completed from its base), in the weight-file format.
+int run_weights(int argc, char** argv) {
+    if (argc != 3) {
+        std::cerr << "usage: quince weights PROFILE|FILE   (profiles:";
+        for (const auto& n : eval::profile_names()) std::cerr << " " << n;
+        std::cerr << ")\n";
+        return 2;
+    }
+    std::shared_ptr<const eval::Profile> p = eval::find_profile_shared(argv[2]);
+    if (p && p->simple) {
+        std::cerr << "error: profile 'simple' is the baseline evaluation and has no weights\n";
+        return 2;
+    }
+    if (!p) {
+        std::string error;
+        p = eval::load_profile_file(argv[2], &error);
+        if (!p) {
+            std::cerr << "error: '" << argv[2] << "' is no built-in profile, and as a file: " << error << "\n";
+            return 2;
+        }
+    }
+    std::cout << eval::format_weights(p->w);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc >= 2 && std::string(argv[1]) == "perft") return run_perft(argc, argv);
     if (argc >= 2 && std::string(argv[1]) == "eval") return eval::run_eval_cli(argc, argv);
+    if (argc >= 2 && std::string(argv[1]) == "weights") return run_weights(argc, argv);
     if (argc >= 2 && std::string(argv[1]) == "bench") {
-        int depth = argc >= 3 ? std::atoi(argv[2]) : 13;
-        if (depth < 1 || depth > 64) {
-            std::cerr << "usage: quince bench [DEPTH 1..64]\n";
-            return 2;
+        std::shared_ptr<const eval::Profile> profile;
+        int depth = 13;
+        for (int i = 2; i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a == "--weights" && i + 1 < argc) {
+                std::string error;
+                profile = eval::load_profile_file(argv[++i], &error);
+                if (!profile) {
+                    std::cerr << "error: " << error << "\n";
+                    return 2;
+                }
+            } else {
+                depth = std::atoi(a.c_str());
+                if (depth < 1 || depth > 64) {
+                    std::cerr << "usage: quince bench [DEPTH 1..64] [--weights FILE]\n";
+                    return 2;
+                }
+            }
         }
-        uci::run_bench(depth, [](const std::string& line) { std::cout << line << std::endl; });
+        uci::run_bench(depth, [](const std::string& line) { std::cout << line << std::endl; }, nullptr, profile);
         return 0;
     }
     if (argc >= 2) {

@@ -29,6 +29,7 @@ int material_units(const Position& pos, Color c) {
 
 struct Evaluator::Impl {
     const Profile* prof = nullptr;
+    std::shared_ptr<const Profile> holder;  // keeps a loaded profile alive
     std::string name;
     bool lazy_on = true;
     PawnHash pawns;
@@ -180,13 +181,20 @@ Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWi
 void Evaluator::clear() { impl_->pawns.clear(); }
 
 bool Evaluator::set_profile(const std::string& name) {
-    const Profile* p = find_profile(name);
+    std::shared_ptr<const Profile> p = find_profile_shared(name);
     if (!p) return false;
-    impl_->prof = p;
+    set_profile(std::move(p));
     impl_->name = name;
+    return true;
+}
+
+void Evaluator::set_profile(std::shared_ptr<const Profile> profile) {
+    if (!profile) return;
+    impl_->holder = std::move(profile);
+    impl_->prof = impl_->holder.get();
+    impl_->name = impl_->prof->w.name;
     impl_->cached_wsum = -1;
     impl_->pawns.clear();
-    return true;
 }
 
 const std::string& Evaluator::profile() const { return impl_->name; }

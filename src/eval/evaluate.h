@@ -37,6 +37,7 @@ struct LazyWindow {
 };
 
 struct Trace;
+struct Profile;
 
 class Evaluator {
 public:
@@ -54,7 +55,9 @@ public:
 
     // Select the weight profile; false (and no change) for an unknown name. Clears the pawn hash.
     bool set_profile(const std::string& name);
-    const std::string& profile() const;
+    // A profile built elsewhere (a weights file, the tuner); ignored when null.
+    void set_profile(std::shared_ptr<const Profile> profile);
+    const std::string& profile() const;  // the profile's name
     // Global switch for lazy evaluation (window and material-table lazy flag). Default on.
     void set_lazy(bool on);
     bool lazy() const;
@@ -74,7 +77,10 @@ std::string trace_text(const Position& pos, const std::string& profile);
 // JSON: one object per term with mg/eg per colour, phase, material_index, final_cp; the interpolated
 // "cp" contributions of the terms plus the listed adjustments sum to final_cp exactly.
 std::string trace_json(const Position& pos, const std::string& profile);
-// `quince eval [--json] [--profile NAME] "<FEN>"` (argv[0] = "eval" or the program name, see .cpp).
+// The same for a profile object (a weights file).
+std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>& profile);
+std::string trace_json(const Position& pos, const std::shared_ptr<const Profile>& profile);
+// `quince eval [--json] [--profile NAME | --weights FILE] "<FEN>"` (argv[0] = "eval" or the program name, see .cpp).
 int run_eval_cli(int argc, char** argv);
 
 // The simple material + piece-square evaluation (the core issue's baseline), kept for comparison.

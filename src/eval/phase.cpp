@@ -12,10 +12,12 @@ int material_phase(const Weights& w, int minors, int rooks, int queens) {
     return phase256 / 4;  // Rybka keeps 0..64 in one byte
 }
 
-void build_interpolation(PhaseCurve curve, int W[65][2]) {
+void build_interpolation(const Weights& w, int W[65][2]) {
     for (int x = 0; x <= 64; ++x) {
         int eg;
-        if (curve == PhaseCurve::Linear) {
+        if (w.phase_curve == PhaseCurve::Table) {
+            eg = w.phase_table_eg[std::size_t(x)];
+        } else if (w.phase_curve == PhaseCurve::Linear) {
             eg = 4 * x;  // Rybka 2.3.2a's linear table; exact sum 256 (§3.2 recommendation)
         } else {
             // Shape guess for Rybka 1.0's three-section table (knots 12 and 52, C1-continuous, §3.2).

@@ -9,6 +9,6 @@ namespace quince::eval {
 // Phase 0..64 from the piece counts of both sides together (§3.1); negative raw phase clamps to 0.
 int material_phase(const Weights& w, int minors, int rooks, int queens);
 // Fills W[ph] = {op weight, eg weight} for the chosen curve (§3.2).
-void build_interpolation(PhaseCurve curve, int W[65][2]);
+void build_interpolation(const Weights& w, int W[65][2]);
 
 }  // namespace quince::eval

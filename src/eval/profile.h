@@ -5,16 +5,19 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace quince::eval {
 
-enum class PhaseCurve { Linear, ThreeSection };
+// W[65][2]: linear, the three-section shape guess for Rybka 1.0 (§3.2), or an explicit table
+// (phase_table_eg; a tuned profile).
+enum class PhaseCurve { Linear, ThreeSection, Table };
 // Where the piece-square tables come from: the §4.1 generator (Fruit shapes x weights; rybka1,
-// fruit21) or the Rybka 2.3.2a tables of seed 003 §3 stored as data (§4.2 right blocks; no
-// generator reproduces them, §4.1 last paragraph).
-enum class PstSource { Generator, Rybka232Data };
+// fruit21) or explicit tables in the profile (pst_*_op/eg): the Rybka 2.3.2a tables of seed 003 §3
+// (§4.2 right blocks; no generator reproduces them, §4.1 last paragraph), or tuned tables.
+enum class PstSource { Generator, Table };
 
 struct Weights {
     std::string name;
@@ -40,6 +43,7 @@ struct Weights {
     // ---- Phase / interpolation (§3) ----
     int phase_minor, phase_rook, phase_queen, phase_total;  // Fruit's KnightPhase=BishopPhase, RookPhase, ...
     PhaseCurve phase_curve;
+    std::array<int, 65> phase_table_eg;  // W[phase][1] when phase_curve == Table (W[phase][0] = 256 - it)
 
     // ---- PST generator (§4.1) ----
     PstSource pst_source;
@@ -50,6 +54,8 @@ struct Weights {
     int rook_file_opening;
     int queen_centre_opening, queen_centre_endgame, queen_back_rank_opening;
     int king_centre_endgame, king_file_opening, king_rank_opening;
+    // Explicit tables (pst_source == Table): [piece type PAWN..KING][square], White's view, a1 = 0.
+    std::array<std::array<int, 64>, 7> pst_table_op, pst_table_eg;
 
     // ---- Pawn structure (§5.3) ----
     int doubled_op, doubled_eg;
@@ -94,7 +100,6 @@ struct Weights {
     int rook_seventh_op, rook_seventh_eg;
     int queen_seventh_op, queen_seventh_eg;
 
-    // ---- Passed pawns (§10), RybkaQuad (min, max) pairs ----
     // ---- Passed pawns (§10), by relative rank (1.0: RybkaQuad (min, max) of seed 001, §10.4) ----
     std::array<int, 8> passed_op, passed_eg;
     std::array<int, 8> unblocked_own, unblocked_opp, passed_free;
@@ -162,9 +167,18 @@ constexpr int unpack_op(std::int64_t s) { return int((s - unpack_eg(s)) >> 32); 
 
 // Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (first = default).
 std::vector<std::string> profile_names();
-// nullptr for an unknown name. Profiles are built on first use (thread-safe) and live forever.
+// nullptr for an unknown name. Built-in profiles are parsed and built on first use (thread-safe) and
+// live forever.
 const Profile* find_profile(const std::string& name);
-const Weights& rybka1_weights();
+std::shared_ptr<const Profile> find_profile_shared(const std::string& name);
+// The weights of a built-in profile; false for an unknown name.
+bool builtin_weights(const std::string& name, Weights& out);
+// A profile from weights (derived tables built), e.g. a tuner's current weights.
+std::shared_ptr<const Profile> build_profile(const Weights& w);
+// A profile from the text of a weight file (format: eval/params.h) or from a file; nullptr and *error
+// ("FILE:LINE: what") when it does not parse.
+std::shared_ptr<const Profile> profile_from_text(const std::string& text, const std::string& source, std::string* error);
+std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::string* error);
 // RybkaQuad(min, max, r) = min + ((max - min) * bonus[r]) / 256 (§10.4, no +128 rounding).
 std::array<int, 8> rybka_quad(const std::array<int, 8>& bonus, int min, int max);
 // Fruit's quad(): min + ((max - min) * bonus[r] + 128) / 256, in centipawns.

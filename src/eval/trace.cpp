@@ -39,15 +39,12 @@ struct Report {
     }
 };
 
-bool make_report(const Position& pos, const std::string& profile, Report& r, std::string& err) {
+bool make_report(const Position& pos, const std::shared_ptr<const Profile>& prof, Report& r) {
     Evaluator ev;
-    if (!ev.set_profile(profile)) {
-        err = "unknown profile '" + profile + "'";
-        return false;
-    }
-    r.profile = profile;
-    r.simple = find_profile(profile)->simple;
-    r.tempo = find_profile(profile)->w.tempo;
+    ev.set_profile(prof);
+    r.profile = prof->w.name;
+    r.simple = prof->simple;
+    r.tempo = prof->w.tempo;
     r.stm = pos.side_to_move();
     ev.evaluate_traced(pos, r.t);
     if (r.t.lazy) r.w0 = r.w1 = 128;  // material-only value: op = eg, plain / 32
@@ -59,9 +56,15 @@ bool make_report(const Position& pos, const std::string& profile, Report& r, std
 }  // namespace
 
 std::string trace_text(const Position& pos, const std::string& profile) {
+    const auto prof = find_profile_shared(profile);
+    if (!prof) return "error: unknown profile '" + profile + "'\n";
+    return trace_text(pos, prof);
+}
+
+std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>& prof) {
     Report r;
-    std::string err;
-    if (!make_report(pos, profile, r, err)) return "error: " + err + "\n";
+    make_report(pos, prof, r);
+    const std::string& profile = r.profile;
     std::ostringstream os;
     if (r.simple) {
         os << "profile simple (baseline material + PST): " << r.t.final_cp << " cp, side to move's view\n";
@@ -113,9 +116,15 @@ std::string trace_text(const Position& pos, const std::string& profile) {
 }
 
 std::string trace_json(const Position& pos, const std::string& profile) {
+    const auto prof = find_profile_shared(profile);
+    if (!prof) return "{\"error\": \"unknown profile\"}\n";
+    return trace_json(pos, prof);
+}
+
+std::string trace_json(const Position& pos, const std::shared_ptr<const Profile>& prof) {
     Report r;
-    std::string err;
-    if (!make_report(pos, profile, r, err)) return "{\"error\": \"" + err + "\"}\n";
+    make_report(pos, prof, r);
+    const std::string& profile = r.profile;
     std::ostringstream os;
     os << "{\n  \"fen\": \"" << pos.fen() << "\",\n  \"profile\": \"" << profile << "\",\n";
     os << "  \"side_to_move\": \"" << (r.stm == WHITE ? "white" : "black") << "\",\n";
@@ -161,24 +170,34 @@ std::string trace_json(const Position& pos, const std::string& profile) {
 
 int run_eval_cli(int argc, char** argv) {
     bool json = false;
-    std::string profile = default_profile(), fen;
+    std::string profile = default_profile(), fen, weights;
     int i = 1;
     if (i < argc && std::string(argv[i]) == "eval") ++i;  // called with the full command line
     for (; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--json") json = true;
         else if (a == "--profile" && i + 1 < argc) profile = argv[++i];
+        else if (a == "--weights" && i + 1 < argc) weights = argv[++i];
         else if (a == "--help" || a == "-h") {
-            std::cout << "usage: quince eval [--json] [--profile NAME] \"<FEN>\"\nprofiles:";
+            std::cout << "usage: quince eval [--json] [--profile NAME | --weights FILE] \"<FEN>\"\nprofiles:";
             for (auto& n : profile_names()) std::cout << " " << n;
             std::cout << "\n";
             return 0;
         } else fen += (fen.empty() ? "" : " ") + a;
     }
     if (fen.empty() || fen == "startpos") fen = Position::START_FEN;
-    if (!find_profile(profile)) {
+    std::shared_ptr<const Profile> prof = find_profile_shared(profile);
+    if (!prof) {
         std::cerr << "error: unknown profile '" << profile << "'\n";
         return 2;
+    }
+    if (!weights.empty()) {
+        std::string err;
+        prof = load_profile_file(weights, &err);
+        if (!prof) {
+            std::cerr << "error: " << err << "\n";
+            return 2;
+        }
     }
     Position pos;
     std::string error;
@@ -186,7 +205,7 @@ int run_eval_cli(int argc, char** argv) {
         std::cerr << "error: " << error << "\n";
         return 2;
     }
-    std::cout << (json ? trace_json(pos, profile) : trace_text(pos, profile));
+    std::cout << (json ? trace_json(pos, prof) : trace_text(pos, prof));
     return 0;
 }
 

@@ -83,7 +83,21 @@ Uci::Uci(std::ostream& out) : out_(out) {
                         return false;
                     }
                     eval_profile_ = v;
-                    engine_.set_evaluator_setting("profile", [v](eval::Evaluator& e) { e.set_profile(v); });
+                    apply_eval_profile();
+                    return true;
+                }});
+    // A weights file (format: `quince weights NAME`); empty = the EvalProfile's built-in weights. A file
+    // that does not load leaves the weights in force unchanged.
+    add_option({"EvalFile", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
+                    if (v.empty() || v == "<empty>") {
+                        eval_file_.reset();
+                    } else {
+                        auto p = eval::load_profile_file(v, err);
+                        if (!p) return false;
+                        eval_file_ = std::move(p);
+                        send("info string EvalFile: loaded profile '" + eval_file_->w.name + "' from " + v);
+                    }
+                    apply_eval_profile();
                     return true;
                 }});
     // Lazy evaluation (spec §12.3) can be switched off to measure its effect.
@@ -98,7 +112,7 @@ Uci::Uci(std::ostream& out) : out_(out) {
                 }});
     // Every term of the static evaluation of the current position, as a table.
     add_command("eval", [this](const std::vector<std::string>&) {
-        std::string table = eval::trace_text(pos_, eval_profile_);
+        std::string table = eval_file_ ? eval::trace_text(pos_, eval_file_) : eval::trace_text(pos_, eval_profile_);
         while (!table.empty() && table.back() == '\n') table.pop_back();
         send(table);
     });
@@ -109,6 +123,16 @@ Uci::Uci(std::ostream& out) : out_(out) {
 }
 
 Uci::~Uci() { stop_search(); }
+
+void Uci::apply_eval_profile() {
+    if (eval_file_) {
+        auto p = eval_file_;
+        engine_.set_evaluator_setting("profile", [p](eval::Evaluator& e) { e.set_profile(p); });
+    } else {
+        const std::string v = eval_profile_;
+        engine_.set_evaluator_setting("profile", [v](eval::Evaluator& e) { e.set_profile(v); });
+    }
+}
 
 void Uci::send(const std::string& line) {
     std::lock_guard<std::mutex> lock(out_mutex_);

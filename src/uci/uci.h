@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "board/position.h"
+#include "eval/profile.h"
 #include "search/search.h"
 
 namespace quince::uci {
@@ -85,6 +86,9 @@ private:
     std::thread task_thread_;
     std::atomic<bool> task_stop_{false};
     std::string eval_profile_ = eval::default_profile();
+    // EvalFile: a profile loaded from a weights file; when set it replaces EvalProfile's weights.
+    std::shared_ptr<const eval::Profile> eval_file_;
+    void apply_eval_profile();
     std::map<std::string, Command> commands_;
 };
 
@@ -93,7 +97,9 @@ const std::vector<std::string>& bench_positions();
 // Searches every bench position to `depth` with one thread and a fresh 16 MB hash. Prints the
 // totals through `print`; returns the total node count. When *cancel becomes true the bench ends
 // early: the running search stops, one `info string bench stopped: …` line replaces the totals.
+// `profile` (e.g. from `--weights FILE`) replaces the default evaluation profile when given.
 std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>& print,
-                        const std::atomic<bool>* cancel = nullptr);
+                        const std::atomic<bool>* cancel = nullptr,
+                        std::shared_ptr<const eval::Profile> profile = nullptr);
 
 }  // namespace quince::uci

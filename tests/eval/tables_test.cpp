@@ -138,12 +138,15 @@ TEST(EvalPhase, FruitFormulaDividedByFour) {
 
 TEST(EvalPhase, InterpolationTables) {
     int W[65][2];
-    build_interpolation(PhaseCurve::Linear, W);
+    Weights w = P().w;
+    w.phase_curve = PhaseCurve::Linear;
+    build_interpolation(w, W);
     for (int x = 0; x <= 64; ++x) {
         EXPECT_EQ(W[x][0], 256 - 4 * x);
         EXPECT_EQ(W[x][1], 4 * x);
     }
-    build_interpolation(PhaseCurve::ThreeSection, W);
+    w.phase_curve = PhaseCurve::ThreeSection;
+    build_interpolation(w, W);
     // §3.2 table (curve columns) at the reachable phases.
     const int ph[25] = {0, 2, 5, 8, 10, 13, 16, 18, 21, 24, 26, 29, 32, 34, 37, 40, 42, 45, 48, 50, 53, 56, 58, 61, 64};
     const int w1[25] = {0, 1, 5, 13, 21, 34, 49, 59, 74, 89, 98, 113, 128, 138, 153, 167, 177, 192, 207, 217, 231, 243, 249, 254, 256};

@@ -1,6 +1,9 @@
 // The UCI front end driven through a pipe against the built engine binary.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -140,6 +143,47 @@ TEST(Uci, EvalProfileAndLazyEvalOptions) {
     auto result = e.read_until("bestmove", 20000);
     ASSERT_TRUE(result);
     EXPECT_TRUE(is_legal(START, best_of(*result)));
+}
+
+TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
+    const std::string good = testing::TempDir() + "quince_uci_good.txt", bad = testing::TempDir() + "quince_uci_bad.txt";
+    std::ofstream(good) << "profile tempo9\nbase rybka1\ntempo 9\n";
+    std::ofstream(bad) << "profile broken\nbase rybka1\ntempo 9\nrook_open_op many\n";
+    EngineProcess e;
+    const std::string all = uci_listing(e);
+    EXPECT_NE(all.find("option name EvalFile type string default <empty>"), std::string::npos) << all;
+    e.send("position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    e.send("setoption name EvalFile value " + good);
+    auto loaded = e.read_line();
+    ASSERT_TRUE(loaded);
+    EXPECT_EQ(*loaded, "info string EvalFile: loaded profile 'tempo9' from " + good);
+    e.send("eval");
+    auto ev = e.read_until("final score:");
+    ASSERT_TRUE(ev);
+    EXPECT_NE((*ev)[0].find("profile tempo9"), std::string::npos) << (*ev)[0];
+    EXPECT_EQ(ev->back(), "final score: 106 cp (White to move, side to move's view)");  // rybka1's 100 - 3 + 9
+    // A file that does not load: one error naming file, line and weight; the weights in force stay.
+    e.send("setoption name EvalFile value " + bad);
+    auto err = e.read_line();
+    ASSERT_TRUE(err);
+    EXPECT_EQ(*err, "info string error: setoption: " + bad + ":4: weight 'rook_open_op': 'many' is not an integer");
+    e.send("eval");
+    ev = e.read_until("final score:");
+    ASSERT_TRUE(ev);
+    EXPECT_NE((*ev)[0].find("profile tempo9"), std::string::npos) << (*ev)[0];
+    // Empty: back to EvalProfile's built-in weights.
+    e.send("setoption name EvalFile value <empty>");
+    e.send("eval");
+    ev = e.read_until("final score:");
+    ASSERT_TRUE(ev);
+    EXPECT_NE((*ev)[0].find("profile rybka1"), std::string::npos) << (*ev)[0];
+    EXPECT_EQ(ev->back(), "final score: 100 cp (White to move, side to move's view)");
+    e.send("setoption name EvalFile value /nonexistent/w.txt");
+    err = e.read_line();
+    ASSERT_TRUE(err);
+    EXPECT_EQ(*err, "info string error: setoption: cannot open weights file '/nonexistent/w.txt'");
+    std::remove(good.c_str());
+    std::remove(bad.c_str());
 }
 
 TEST(Uci, EvalCommandLineJson) {

@@ -1,0 +1,18 @@
+# Writes OUT, a C++ source holding every profile file of IN_DIR (*.txt) as a string: the profile files
+# are the single source of the weights and the binary needs no file beside it.
+file(GLOB files "${IN_DIR}/*.txt")
+list(SORT files)
+set(body "")
+set(count 0)
+foreach(f ${files})
+  get_filename_component(name "${f}" NAME_WE)
+  file(READ "${f}" text)
+  string(FIND "${text}" ")QPROFILE\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${f} contains the raw-string delimiter )QPROFILE\"")
+  endif()
+  string(APPEND body "    {\"${name}\", R\"QPROFILE(${text})QPROFILE\"},\n")
+  math(EXPR count "${count} + 1")
+endforeach()
+file(WRITE "${OUT}.tmp" "// Generated from src/eval/profiles/*.txt by cmake/embed_profiles.cmake; do not edit.\n#include \"eval/profiles_embedded.h\"\n\nnamespace quince::eval {\n\nconst EmbeddedProfile EMBEDDED_PROFILES[] = {\n${body}};\nconst int EMBEDDED_PROFILE_COUNT = ${count};\n\n}  // namespace quince::eval\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different "${OUT}.tmp" "${OUT}")

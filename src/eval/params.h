@@ -1,0 +1,74 @@
+// Weights as data: the registry of every named weight and switch of a profile (Weights), the text
+// format of the profile files (src/eval/profiles/*.txt, EvalFile, --weights) and the flat numbering of
+// the tunable integers that the tuner's coefficient trace uses.
+//
+// File format: one weight per line, `name value` or `name v1 v2 ... vN` for arrays; `#` starts a
+// comment; blank lines are ignored. `profile NAME` names the profile; `base NAME` (optional, before any
+// weight) starts from a built-in profile, otherwise every weight the profile uses must be given.
+// Switches take `true`/`false`, enumerations their value names (see the descriptors).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "eval/profile.h"
+
+namespace quince::eval {
+
+// How a tunable weight enters the score (the tuner's model; see tools/tune/README.md).
+enum class Role : std::uint8_t {
+    Fixed,   // not tunable: a structural integer (bases, offsets, divisors, limits)
+    Op,      // added to the opening sum (internal units)
+    Eg,      // added to the endgame sum
+    Both,    // added to both sums (material)
+    Cp,      // added after interpolation, centipawns (tempo)
+    KingAttackUnit,    // (king_attack_weight[count] * sum of units) >> 5, opening: non-linear, chain rule
+    KingAttackWeight,
+    PhaseEg,           // W[phase][1] (W[phase][0] = 256 - it)
+};
+
+enum class Kind : std::uint8_t { Int, Bool, Enum };
+
+struct ParamDesc {
+    const char* name;
+    const char* group;  // for the tuner's --freeze / --tune and the file's section comments
+    Kind kind;
+    int count;          // 1 for scalars, N for arrays
+    Role role;
+    int lo, hi;         // accepted range of every value
+    int* (*ints)(Weights&);   // Kind::Int: the first element
+    bool* (*flag)(Weights&);  // Kind::Bool
+    // Kind::Enum: value names (index = enum value), read and write through these
+    std::vector<const char*> enum_names;
+    int (*get_enum)(const Weights&);
+    void (*set_enum)(Weights&, int);
+    // The weight is used by a profile with these settings (a file need not give unused ones, and
+    // `quince weights` does not print them: e.g. the PST generator weights of a table profile).
+    bool (*used)(const Weights&);
+    const char* doc;
+};
+
+const std::vector<ParamDesc>& param_descs();
+const ParamDesc* find_param(const std::string& name);
+
+// Flat numbering of every integer of every Kind::Int descriptor (arrays element by element), in
+// registry order: the tuner's parameter vector. param_index(desc, i) for element i.
+int param_count();
+int param_index(const ParamDesc& d, int element = 0);
+const ParamDesc& param_of_index(int index, int* element = nullptr);
+std::string param_label(int index);  // "name" or "name[i]"
+int get_param(const Weights& w, int index);
+void set_param(Weights& w, int index, int value);
+
+// The profile file text of w (every used weight, grouped, with the descriptor docs as comments).
+std::string format_weights(const Weights& w, const std::string& header_comment = "");
+
+// Parses a profile file. `source` names it in errors ("FILE:LINE: ..."). On error returns false, sets
+// *error and leaves `out` unchanged. `base_of(name, w)` fills w with a built-in profile's weights
+// (false for an unknown name); without a `base` line every used weight must appear.
+bool parse_weights(const std::string& text, const std::string& source, Weights& out, std::string* error,
+                   const std::function<bool(const std::string&, Weights&)>& base_of);
+
+}  // namespace quince::eval

@@ -1,0 +1,135 @@
+// Weights as data: every profile prints, loads back and evaluates identically; every kind of
+// malformed weight file is rejected with its file, line and weight named, and changes nothing.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "eval/evaluate.h"
+#include "eval/params.h"
+#include "eval/profile.h"
+#include "support/test_positions.h"
+
+using namespace quince;
+using namespace quince::eval;
+
+namespace {
+
+std::vector<Position> positions() {
+    std::vector<Position> v = test::suite_positions("perft.epd");
+    for (const Position& p : test::random_game_positions(77, 20, 600, 160)) v.push_back(p);
+    return v;
+}
+
+std::vector<std::string> weight_profiles() {
+    std::vector<std::string> v;
+    for (const std::string& n : profile_names())
+        if (!find_profile(n)->simple) v.push_back(n);
+    return v;
+}
+
+// Parses `text`; on failure returns the error (and checks that `w` was left untouched).
+std::string parse_error(const std::string& text) {
+    Weights w = find_profile("fruit21")->w;
+    const Weights before = w;
+    std::string error;
+    if (parse_weights(text, "test.txt", w, &error, builtin_weights)) return "";
+    EXPECT_EQ(format_weights(w), format_weights(before)) << "a failed parse changed the weights";
+    return error;
+}
+
+}  // namespace
+
+TEST(EvalParams, RegistryCoversEveryWeightOnce) {
+    std::set<std::string> names;
+    for (const ParamDesc& d : param_descs()) EXPECT_TRUE(names.insert(d.name).second) << d.name;
+    // Flat numbering: consecutive, labels unique, get/set round trip.
+    std::set<std::string> labels;
+    Weights w = find_profile("rybka1")->w;
+    for (int i = 0; i < param_count(); ++i) {
+        EXPECT_TRUE(labels.insert(param_label(i)).second) << param_label(i);
+        const int v = get_param(w, i);
+        set_param(w, i, v + 1);
+        EXPECT_EQ(get_param(w, i), v + 1);
+        set_param(w, i, v);
+    }
+    EXPECT_GT(param_count(), 900);  // 12 PST tables of 64 and the rest
+}
+
+TEST(EvalParams, PrintLoadEvaluateIdenticalForEveryProfile) {
+    const auto pos = positions();
+    ASSERT_GT(pos.size(), 500u);
+    for (const std::string& name : weight_profiles()) {
+        const std::string text = format_weights(find_profile(name)->w);
+        std::string error;
+        auto loaded = profile_from_text(text, name + ".txt", &error);
+        ASSERT_TRUE(loaded) << name << ": " << error;
+        EXPECT_EQ(format_weights(loaded->w), text) << name;  // print -> load -> print is a fixed point
+        Evaluator builtin(name), fromfile;
+        fromfile.set_profile(loaded);
+        for (const Position& p : pos) ASSERT_EQ(builtin.evaluate(p), fromfile.evaluate(p)) << name << " " << p.fen();
+    }
+}
+
+TEST(EvalParams, BaseLineStartsFromABuiltInProfile) {
+    auto p = profile_from_text("profile mine\nbase rybka232\ntempo 7  # comment\n\n", "mine.txt", nullptr);
+    ASSERT_TRUE(p);
+    Weights want = find_profile("rybka232")->w;
+    want.name = "mine";
+    want.tempo = 7;
+    EXPECT_EQ(format_weights(p->w), format_weights(want));
+}
+
+TEST(EvalParams, MalformedFilesAreRejectedWithFileLineAndWeight) {
+    const std::string ok = "profile t\nbase rybka1\n";
+    EXPECT_EQ(parse_error(ok + "tempo 5\n"), "");
+    EXPECT_EQ(parse_error(ok + "tempo_x 5\n"), "test.txt:3: unknown weight 'tempo_x'");
+    EXPECT_EQ(parse_error(ok + "tempo 5 6\n"), "test.txt:3: weight 'tempo': expected 1 value, got 2");
+    EXPECT_EQ(parse_error(ok + "passed_op 1 2 3\n"), "test.txt:3: weight 'passed_op': expected 8 values, got 3");
+    EXPECT_EQ(parse_error(ok + "tempo five\n"), "test.txt:3: weight 'tempo': 'five' is not an integer");
+    EXPECT_EQ(parse_error(ok + "tempo 5.5\n"), "test.txt:3: weight 'tempo': '5.5' is not an integer");
+    EXPECT_EQ(parse_error(ok + "tempo 99999999999999999999\n"),
+              "test.txt:3: weight 'tempo': '99999999999999999999' is not an integer");
+    EXPECT_EQ(parse_error(ok + "tempo 201\n"), "test.txt:3: weight 'tempo': 201 is out of range [-200, 200]");
+    EXPECT_EQ(parse_error(ok + "passed_op 0 0 0 0 0 0 0 100001\n"),
+              "test.txt:3: weight 'passed_op' value 8: 100001 is out of range [-100000, 100000]");
+    EXPECT_EQ(parse_error(ok + "tempo\n"), "test.txt:3: weight 'tempo': expected 1 value, got 0");
+    EXPECT_EQ(parse_error(ok + "tempo 1\ntempo 2\n"), "test.txt:4: weight 'tempo' given twice");
+    EXPECT_EQ(parse_error(ok + "lazy_window yes\n"), "test.txt:3: weight 'lazy_window': expected true or false, got 'yes'");
+    EXPECT_EQ(parse_error(ok + "phase_curve cubic\n"),
+              "test.txt:3: weight 'phase_curve': expected one of linear, three-section, table, got 'cubic'");
+    EXPECT_EQ(parse_error("profile t\nbase nothing\n"), "test.txt:2: unknown base profile 'nothing'");
+    EXPECT_EQ(parse_error("profile t\ntempo 1\nbase rybka1\n"), "test.txt:3: 'base' must come once, before any weight");
+    EXPECT_EQ(parse_error("base rybka1\ntempo 1\n"), "test.txt: no 'profile NAME' line");
+    EXPECT_EQ(parse_error("profile a b\n"), "test.txt:1: 'profile' takes one name");
+    // Without a base every used weight must be given.
+    EXPECT_EQ(parse_error("profile t\ntempo 1\n"),
+              "test.txt: weight 'pawn_unit' missing (give every weight, or start with 'base PROFILE')");
+    // A table profile needs its tables; switching to tables in a generator base needs them too.
+    const std::string full = format_weights(find_profile("rybka1")->w);
+    EXPECT_EQ(parse_error(full), "");
+    EXPECT_EQ(parse_error(ok + "pst_source table\n"), "");  // base gives the (zero) tables: allowed
+    std::string no_tables = format_weights(find_profile("rybka232")->w);
+    no_tables.erase(no_tables.find("pst_king_eg"), no_tables.find('\n', no_tables.find("pst_king_eg")) - no_tables.find("pst_king_eg"));
+    EXPECT_EQ(parse_error(no_tables), "test.txt: weight 'pst_king_eg' missing (give every weight, or start with 'base PROFILE')");
+    // Bytes that are not UTF-8 are shown escaped, so that the error line stays valid UTF-8.
+    EXPECT_EQ(parse_error(ok + "tempo \xef\xbb\n"), "test.txt:3: weight 'tempo': '\\xef\\xbb' is not an integer");
+}
+
+TEST(EvalParams, LoadProfileFileNamesMissingFiles) {
+    std::string error;
+    EXPECT_FALSE(load_profile_file("/nonexistent/dir/w.txt", &error));
+    EXPECT_EQ(error, "cannot open weights file '/nonexistent/dir/w.txt'");
+    const std::string path = testing::TempDir() + "quince_params_test.txt";
+    {
+        std::ofstream out(path);
+        out << "profile file_test\nbase fruit21\nrook_open_op 777\n";
+    }
+    auto p = load_profile_file(path, &error);
+    ASSERT_TRUE(p) << error;
+    EXPECT_EQ(p->w.name, "file_test");
+    EXPECT_EQ(p->w.rook_open_op, 777);
+    EXPECT_EQ(p->w.rook_open_eg, find_profile("fruit21")->w.rook_open_eg);
+    std::remove(path.c_str());
+}
