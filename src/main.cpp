@@ -11,6 +11,7 @@
 #include "eval/params.h"
 #include "eval/profile.h"
 #include "uci/uci.h"
+#include "tuner.h"
 
 using namespace quince;
 
@@ -83,6 +84,7 @@ int main(int argc, char** argv) {
     if (argc >= 2 && std::string(argv[1]) == "perft") return run_perft(argc, argv);
     if (argc >= 2 && std::string(argv[1]) == "eval") return eval::run_eval_cli(argc, argv);
     if (argc >= 2 && std::string(argv[1]) == "weights") return run_weights(argc, argv);
+    if (argc >= 2 && std::string(argv[1]) == "tune") return tune::run_tune_cli(argc, argv);
     if (argc >= 2 && std::string(argv[1]) == "bench") {
         std::shared_ptr<const eval::Profile> profile;
         int depth = 13;

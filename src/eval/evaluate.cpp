@@ -6,9 +6,12 @@
 #include "eval/evaluate.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <unordered_map>
 
 #include "eval/king.h"
 #include "eval/material_table.h"
+#include "eval/params.h"
 #include "eval/passers.h"
 #include "eval/patterns.h"
 #include "eval/pieces.h"
@@ -75,7 +78,15 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
             tr->v[T_MATERIAL][c][0] = m;
             tr->v[T_MATERIAL][c][1] = m + w.pawn_endgame_extra * pos.count(c, PAWN);
             tr->v[T_IMBALANCE][c][0] = tr->v[T_IMBALANCE][c][1] = i;
+            if (CoefTrace* ct = tr->coef) {
+                ct->add(c, "pawn_unit", material_units(pos, c));
+                ct->add(c, "pawn_endgame_extra", pos.count(c, PAWN));
+                imbalance_side_terms(w, pos.count(c, QUEEN), pos.count(c, ROOK), pos.count(c, BISHOP),
+                                     pos.count(c, KNIGHT), pos.count(c, PAWN),
+                                     [ct, c](const char* name, int k) { ct->add(c, name, k); });
+            }
         }
+        if (tr->coef) tr->coef->add(stm, "tempo", 1);
         tr->mat = st.mat;
         tr->material_index = pos.material_index();
         tr->in_table = pos.material_in_table();
@@ -111,7 +122,9 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     if constexpr (X) acc.eg += w.pawn_endgame_extra * (pos.count(WHITE, PAWN) - pos.count(BLACK, PAWN));  // Fruit: P 80 / 90
 
     eval_pieces<WHITE, T, X>(st, acc);
-    const PawnEntry& pe = pawns.probe(P, pos);
+    PawnEntry traced_entry;
+    const PawnEntry& pe = T && tr->coef ? (compute_pawn_entry(P, pos, traced_entry, tr->coef), traced_entry)
+                                        : pawns.probe(P, pos);
     st.pawn = &pe;
     acc.template add<WHITE>(T_PST_PAWN, pe.pst_op[WHITE], pe.pst_eg[WHITE]);
     acc.template add<BLACK>(T_PST_PAWN, pe.pst_op[BLACK], pe.pst_eg[BLACK]);
@@ -169,12 +182,16 @@ Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
 }
 
 Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
+    CoefTrace* coef = trace.coef;
     trace = Trace{};
+    trace.coef = coef;
+    if (coef) coef->reset();
     if (impl_->prof->simple) {
         trace.final_cp = simple_evaluate(pos);
         return trace.final_cp;
     }
-    if (impl_->prof->extended) return impl_->run<true, true>(pos, window, &trace);
+    // Coefficients: always the general path, so that weights the Rybka 1.0 path fixes at 0 are seen too.
+    if (impl_->prof->extended || coef) return impl_->run<true, true>(pos, window, &trace);
     return impl_->run<true, false>(pos, window, &trace);
 }
 
@@ -202,5 +219,23 @@ void Evaluator::set_lazy(bool on) { impl_->lazy_on = on; }
 bool Evaluator::lazy() const { return impl_->lazy_on; }
 
 std::string default_profile() { return "rybka1"; }
+
+void CoefTrace::reset() {
+    for (auto& v : c) v.assign(std::size_t(param_count()), 0.0);
+    for (auto& k : king_attack) k = KingAttack{};
+    drawish[WHITE] = drawish[BLACK] = 0;
+}
+
+void CoefTrace::add(Color colour, const char* weight, double k, int element) {
+    // Names come as string literals: cache their index by address (per thread: tracing may run in threads).
+    thread_local std::unordered_map<const char*, int> cache;
+    auto it = cache.find(weight);
+    if (it == cache.end()) {
+        const ParamDesc* d = find_param(weight);
+        it = cache.emplace(weight, d && d->kind == Kind::Int ? param_index(*d) : -1).first;
+    }
+    if (it->second < 0) std::abort();  // a name missing from the registry: a defect, caught by every test run
+    c[colour][std::size_t(it->second + element)] += k;
+}
 
 }  // namespace quince::eval

@@ -17,13 +17,23 @@ inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
     if (!(st.mat.cflags & (C == WHITE ? MAT_WHITE_KING_FLAG : MAT_BLACK_KING_FLAG))) return;
     const Position& pos = *st.pos;
     const std::uint16_t* pen = st.pawn->shelter[C];
-    const int p1 = pen[KING_WING[file_of(pos.king_square(C))]];
-    int p2 = p1;  // 2.3.2a: own wing only, (p1 + p1) >> 1 = p1
+    const int wing1 = KING_WING[file_of(pos.king_square(C))];
+    const int p1 = pen[wing1];
+    int p2 = p1, wing2 = wing1;  // 2.3.2a: own wing only, (p1 + p1) >> 1 = p1
     if (!X || st.prof->w.shelter_castling) {
-        if (pos.can_castle(C == WHITE ? WHITE_OO : BLACK_OO)) p2 = std::min(p2, int(pen[2]));
-        if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO)) p2 = std::min(p2, int(pen[0]));
+        if (pos.can_castle(C == WHITE ? WHITE_OO : BLACK_OO) && pen[2] < p2) p2 = pen[2], wing2 = 2;
+        if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO) && pen[0] < p2) p2 = pen[0], wing2 = 0;
     }
     acc.template add<C>(T_SHELTER, -((p1 + p2) >> 1), 0);
+    if (acc.coefs()) {
+        // The penalty of each of the two wings, halved: its shelter and storm weights.
+        const Bitboard own = rel<C>(pos.pieces(C, PAWN)), opp = rel<C>(pos.pieces(~C, PAWN));
+        const auto note = [&](const char* name, int el, int k) { acc.template coef<C>(name, -0.5 * k, el); };
+        for (int wing : {wing1, wing2}) {
+            shelter_terms(st.prof->w, wing_mask(own, wing), note);
+            storm_terms(st.prof->w, wing_mask(opp, wing), note);
+        }
+    }
 }
 
 }  // namespace quince::eval

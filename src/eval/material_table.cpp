@@ -15,15 +15,6 @@ int material_index_of(const MaterialCounts& c) {
            c.wp * 2916 + c.bp * 26244;
 }
 
-int imbalance_side(const Weights& w, int q, int r, int b, int n, int p) {
-    int v = n * (w.knight_extra + w.knight_pawn_adjust * (p - w.knight_pawn_base)) + b * w.bishop_extra +
-            r * (w.rook_extra + w.rook_pawn_adjust * (p - w.rook_pawn_base)) + q * w.queen_extra;
-    if (b >= 2) v += w.bishop_pair;
-    if (r >= 2) v += w.rook_redundancy * (r - 1);
-    if (q >= 1 && r >= 1) v += w.queen_rook_redundancy;
-    return v;
-}
-
 MatEntry compute_material_entry(const Weights& w, const MaterialCounts& c) {
     MatEntry e{};
     // Flags: Fruit's formulas (§2.3). King safety of a side is evaluated when the opponent has a

@@ -17,7 +17,30 @@ int material_index_of(const MaterialCounts& c);  // §2.1 mixed-radix formula
 
 // Imbalance of one side (internal units) on top of the 1-3-3-5-10 count: Kaufman-style model
 // (§16; the seeds do not give mat_value). mat_value = side(White) - side(Black).
-int imbalance_side(const Weights& w, int q, int r, int b, int n, int p);
+// One side's mat_value (§2.3 imbalance model, Kaufman): f(weight, multiplier) is told each weight used
+// (the tuner's coefficients); returns the value.
+template <class F>
+int imbalance_side_terms(const Weights& w, int q, int r, int b, int n, int p, F&& f) {
+    int v = 0;
+    const auto add = [&](int weight, const char* name, int k) {
+        v += k * weight;
+        f(name, k);
+    };
+    add(w.knight_extra, "knight_extra", n);
+    add(w.knight_pawn_adjust, "knight_pawn_adjust", n * (p - w.knight_pawn_base));
+    add(w.bishop_extra, "bishop_extra", b);
+    add(w.rook_extra, "rook_extra", r);
+    add(w.rook_pawn_adjust, "rook_pawn_adjust", r * (p - w.rook_pawn_base));
+    add(w.queen_extra, "queen_extra", q);
+    if (b >= 2) add(w.bishop_pair, "bishop_pair", 1);
+    if (r >= 2) add(w.rook_redundancy, "rook_redundancy", r - 1);
+    if (q >= 1 && r >= 1) add(w.queen_rook_redundancy, "queen_rook_redundancy", 1);
+    return v;
+}
+
+inline int imbalance_side(const Weights& w, int q, int r, int b, int n, int p) {
+    return imbalance_side_terms(w, q, r, b, n, p, [](const char*, int) {});
+}
 
 MatEntry compute_material_entry(const Weights& w, const MaterialCounts& c);
 void build_material_table(const Weights& w, std::vector<MatEntry>& table);

@@ -37,22 +37,27 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
         if (!X || !w.passer_base_in_pawn_entry) {  // 2.3.2a: in the pawn entry instead (§5.3)
             op += prof.passed_op[r];
             eg += prof.passed_eg[r];
+            acc.template coef<C>("passed_op", 1, r), acc.template coef<C>("passed_eg", 1, r);
         }
         if (pawn_ending) {
             // Fruit's unstoppable_passer: rule of the square, double step from rank 2.
             const int R = r + 1 == 2 ? 3 : r + 1;
             const int moves = 8 - R + (them_to_move ? 1 : 0);
-            if ((path & ownAll) == 0 && distance(oppK, promo) > moves)
-                eg += w.unstoppable_passer[r];
-            else if (distance(ownK, promo) <= 1 && distance(ownK, sq) <= 1 &&
-                     (file_of(ownK) != f || (f != FILE_A && f != FILE_H)))
-                eg += w.unstoppable_passer[r];  // king passer: one bonus (§15 item 10)
+            if (((path & ownAll) == 0 && distance(oppK, promo) > moves) ||
+                (distance(ownK, promo) <= 1 && distance(ownK, sq) <= 1 &&
+                 (file_of(ownK) != f || (f != FILE_A && f != FILE_H)))) {
+                eg += w.unstoppable_passer[r];  // unstoppable, or king passer: one bonus (§15 item 10)
+                acc.template coef<C>("unstoppable_passer", 1, r);
+            }
         } else {
-            if ((path & ownAll) == 0) eg += prof.unblocked_own[r];
-            if ((path & oppAll) == 0) eg += prof.unblocked_opp[r];
-            if ((path & attOpp & ~attOwn) == 0) eg += prof.passed_free[r];  // SEE approximation
+            if ((path & ownAll) == 0) eg += prof.unblocked_own[r], acc.template coef<C>("unblocked_own", 1, r);
+            if ((path & oppAll) == 0) eg += prof.unblocked_opp[r], acc.template coef<C>("unblocked_opp", 1, r);
+            if ((path & attOpp & ~attOwn) == 0)  // SEE approximation
+                eg += prof.passed_free[r], acc.template coef<C>("passed_free", 1, r);
         }
         eg += distance(oppK, stop) * prof.def_dist[r] - distance(ownK, stop) * prof.att_dist[r];
+        acc.template coef<C>("def_distance", distance(oppK, stop), r);
+        acc.template coef<C>("att_distance", -distance(ownK, stop), r);
     }
     acc.template add<C>(T_PASSERS, op, eg);
 }

@@ -27,14 +27,20 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
         const int n6 = popcount(trapped & RANK5), n7 = popcount(trapped & ~RANK5);
         op -= n7 * w.trapped_bishop_op + n6 * w.trapped_bishop_6th_op;
         eg -= n7 * w.trapped_bishop_eg + n6 * w.trapped_bishop_6th_eg;
+        acc.template coef<C>("trapped_bishop_op", -n7), acc.template coef<C>("trapped_bishop_eg", -n7);
+        acc.template coef<C>("trapped_bishop_6th_op", -n6), acc.template coef<C>("trapped_bishop_6th_eg", -n6);
     } else if (trapped) {
         op -= w.trapped_bishop_op, eg -= w.trapped_bishop_eg;  // 1.0: once
+        acc.template coef<C>("trapped_bishop_op", -1), acc.template coef<C>("trapped_bishop_eg", -1);
     }
-    if ((B & square_bb(SQ_C1)) && (P & square_bb(SQ_D2)) && (occ & square_bb(SQ_D3))) op -= w.blocked_bishop_op;
-    if ((B & square_bb(SQ_F1)) && (P & square_bb(SQ_E2)) && (occ & square_bb(SQ_E3))) op -= w.blocked_bishop_op;
+    int blocked_bishops = 0, blocked_rooks = 0;
+    if ((B & square_bb(SQ_C1)) && (P & square_bb(SQ_D2)) && (occ & square_bb(SQ_D3))) ++blocked_bishops;
+    if ((B & square_bb(SQ_F1)) && (P & square_bb(SQ_E2)) && (occ & square_bb(SQ_E3))) ++blocked_bishops;
     constexpr Bitboard ROOK_Q = 0x103, KING_Q = 0x6, ROOK_K = 0x80C0, KING_K = 0x60;  // a1 b1 a2 / b1 c1 ...
-    if ((R & ROOK_Q) && (K & KING_Q)) op -= w.blocked_rook_op;
-    if ((R & ROOK_K) && (K & KING_K)) op -= w.blocked_rook_op;
+    if ((R & ROOK_Q) && (K & KING_Q)) ++blocked_rooks;
+    if ((R & ROOK_K) && (K & KING_K)) ++blocked_rooks;
+    op -= blocked_bishops * w.blocked_bishop_op + blocked_rooks * w.blocked_rook_op;
+    acc.template coef<C>("blocked_bishop_op", -blocked_bishops), acc.template coef<C>("blocked_rook_op", -blocked_rooks);
     acc.template add<C>(T_PATTERNS, op, eg);
 }
 

@@ -1,5 +1,8 @@
 #include "eval/pawns.h"
 
+#include "eval/pst.h"
+#include "eval/terms.h"
+
 namespace quince::eval {
 
 namespace {
@@ -24,34 +27,49 @@ constexpr PawnMasks make_masks() {
     return m;
 }
 
-// Structure of the pawns `own` against `opp`, both in own-perspective coordinates (§5.2).
-void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, int& eg, std::uint8_t& passed_files) {
+// Structure of the pawns `own` against `opp`, both in own-perspective coordinates (§5.2). With `coef`,
+// the coefficient of each weight for colour C (the tuner's trace).
+void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, int& eg, std::uint8_t& passed_files,
+                    CoefTrace* coef, Color C) {
     const Weights& w = prof.w;
     const PawnMasks& M = PAWN_MASKS;
     op = eg = 0;
     passed_files = 0;
+    auto note = [&](const char* weight, double k, int element = 0) {
+        if (coef) [[unlikely]]
+            coef->add(C, weight, k, element);
+    };
     for (Bitboard b = own; b;) {
         const Square sq = pop_lsb(b);
         const int f = sq & 7, r = sq >> 3;
         const bool open = ((own | opp) & M.fwd[sq]) == 0;  // no pawn of either colour in front (Fruit)
-        if (M.fwd[sq] & own) eg -= w.doubled_eg, op -= w.doubled_op;  // Rybka looks ahead: one per extra pawn
+        if (M.fwd[sq] & own) {  // Rybka looks ahead: one per extra pawn
+            eg -= w.doubled_eg, op -= w.doubled_op;
+            note("doubled_op", -1), note("doubled_eg", -1);
+        }
         if ((M.adjacent[sq] & own) == 0) {
             op -= open ? w.isolated_open_op : w.isolated_op;
             eg -= open ? w.isolated_open_eg : w.isolated_eg;
+            note(open ? "isolated_open_op" : "isolated_op", -1), note(open ? "isolated_open_eg" : "isolated_eg", -1);
         } else if ((M.protect[sq] & own) == 0 &&
                    ((M.att1[sq] & opp) || ((M.att2[sq] & opp) && (M.pawn_att[sq] & own) == 0))) {
             // Rybka's backward rule: no supporter beside/behind, and the stop square is controlled, or
             // the square two ahead is controlled and no own pawn stands diagonally in front.
             op -= open ? w.backward_open_op : w.backward_op;
             eg -= open ? w.backward_open_eg : w.backward_eg;
+            note(open ? "backward_open_op" : "backward_op", -1), note(open ? "backward_open_eg" : "backward_eg", -1);
         }
         if ((M.passed[sq] & opp) == 0) {
             passed_files |= std::uint8_t(1 << f);  // scored dynamically (passers)
             // 2.3.2a: the base bonus is static, frontmost pawn of the file only (§5.3).
-            if (w.passer_base_in_pawn_entry && (M.fwd[sq] & own) == 0) op += w.passed_op[r], eg += w.passed_eg[r];
+            if (w.passer_base_in_pawn_entry && (M.fwd[sq] & own) == 0) {
+                op += w.passed_op[r], eg += w.passed_eg[r];
+                note("passed_op", 1, r), note("passed_eg", 1, r);
+            }
         } else if (open && popcount(M.protect[sq] & own) >= popcount(M.passed[sq] & opp)) {
             op += prof.cand_op[r];
             eg += prof.cand_eg[r];
+            note("candidate_op", 1, r), note("candidate_eg", 1, r);
         }
     }
 }
@@ -61,10 +79,10 @@ int shelter_storm(const Profile& prof, Bitboard own, Bitboard opp, int wing) {
 }
 
 template <Color C>
-void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e) {
+void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef) {
     const Bitboard own = rel<C>(pos.pieces(C, PAWN)), opp = rel<C>(pos.pieces(~C, PAWN));
     int op, eg;
-    pawn_structure(prof, own, opp, op, eg, e.passed_files[C]);
+    pawn_structure(prof, own, opp, op, eg, e.passed_files[C], coef, C);
     e.op[C] = op;
     e.eg[C] = eg;
     int po = 0, pe = 0;
@@ -72,6 +90,8 @@ void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e) {
         Square s = pop_lsb(b);
         po += prof.pst_op[PAWN][s];
         pe += prof.pst_eg[PAWN][s];
+        if (coef) [[unlikely]]
+            pst_terms(prof.w, PAWN, s, [&](const char* weight, int element, int k) { coef->add(C, weight, k, element); });
     }
     e.pst_op[C] = po;
     e.pst_eg[C] = pe;
@@ -79,6 +99,7 @@ void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e) {
     std::uint8_t files = 0;
     for (int r = 1; r <= 6; ++r) files |= std::uint8_t(own >> (8 * r));
     e.drawish[C] = prof.drawish[files];
+    if (coef) coef->drawish[C] = e.drawish[C];
     for (int wing = 0; wing < 3; ++wing) e.shelter[C][wing] = std::uint16_t(shelter_storm(prof, own, opp, wing));
 }
 
@@ -98,27 +119,17 @@ int wing_mask(Bitboard pawns, int wing) {
 void build_shelter_storm(const Weights& w, std::vector<std::uint16_t>& shelter, std::vector<std::uint16_t>& storm) {
     shelter.assign(4096, 0);
     storm.assign(4096, 0);
+    const auto none = [](const char*, int, int) {};
     for (int m = 0; m < 4096; ++m) {
-        int d[3];
-        for (int j = 0; j < 3; ++j) {
-            d[j] = 0;  // 0 = no pawn on relative ranks 2..5 of this file
-            for (int k = 0; k < 4; ++k)
-                if (m >> (3 * k + j) & 1) {
-                    d[j] = k + 1;
-                    break;
-                }
-        }
-        int s = 2 * w.shelter_value[d[1]] + w.shelter_value[d[0]] + w.shelter_value[d[2]];
-        if (s == 0) s = w.weak_back_rank;  // all three pawns unmoved: weak back rank
-        shelter[m] = std::uint16_t(s);
-        storm[m] = std::uint16_t(w.storm_value[d[0]] + w.storm_value[d[1]] + w.storm_value[d[2]]);
+        shelter[std::size_t(m)] = std::uint16_t(shelter_terms(w, m, none));
+        storm[std::size_t(m)] = std::uint16_t(storm_terms(w, m, none));
     }
 }
 
-void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e) {
+void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef) {
     e.key = pos.pawn_key();
-    fill_colour<WHITE>(prof, pos, e);
-    fill_colour<BLACK>(prof, pos, e);
+    fill_colour<WHITE>(prof, pos, e, coef);
+    fill_colour<BLACK>(prof, pos, e, coef);
 }
 
 }  // namespace quince::eval

@@ -44,11 +44,52 @@ struct PawnEntry {
     std::uint8_t drawish[2];            // 2.3.2a drawishness byte from the colour's pawn files (§13.2)
 };
 
-// Fills the entry for pos (key included).
-void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e);
+struct CoefTrace;
+
+// Fills the entry for pos (key included). With `coef`, also records the coefficient of every weight
+// the pawn terms use (tuner; the entry is then computed, never taken from the hash).
+void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef = nullptr);
 
 // The 12-bit rectangle masks (§7.2) of pawns `pawns` (White's view) for wing w.
 int wing_mask(Bitboard pawns, int wing);
+
+// Nearest pawn per file of a wing mask: 0 = none on relative ranks 2..5, else 1 + (rank - 2) (§7.2).
+inline void wing_distances(int mask, int d[3]) {
+    for (int j = 0; j < 3; ++j) {
+        d[j] = 0;
+        for (int k = 0; k < 4; ++k)
+            if (mask >> (3 * k + j) & 1) {
+                d[j] = k + 1;
+                break;
+            }
+    }
+}
+
+// Shelter of the own pawns of a wing mask: 2 x the king file's value + the two side files', or the
+// weak back rank when all three pawns stand unmoved on rank 2. f(weight, element, multiplier) is told
+// each weight used (the tuner's coefficients); returns the value.
+template <class F>
+int shelter_terms(const Weights& w, int mask, F&& f) {
+    int d[3];
+    wing_distances(mask, d);
+    if (d[0] == 1 && d[1] == 1 && d[2] == 1) {
+        f("weak_back_rank", 0, 1);
+        return w.weak_back_rank;
+    }
+    f("shelter_value", d[1], 2);
+    f("shelter_value", d[0], 1);
+    f("shelter_value", d[2], 1);
+    return 2 * w.shelter_value[std::size_t(d[1])] + w.shelter_value[std::size_t(d[0])] + w.shelter_value[std::size_t(d[2])];
+}
+
+// Storm of the enemy pawns of a wing mask (the same files, their nearest pawn).
+template <class F>
+int storm_terms(const Weights& w, int mask, F&& f) {
+    int d[3];
+    wing_distances(mask, d);
+    for (int j = 0; j < 3; ++j) f("storm_value", d[j], 1);
+    return w.storm_value[std::size_t(d[0])] + w.storm_value[std::size_t(d[1])] + w.storm_value[std::size_t(d[2])];
+}
 // 4096-entry shelter / storm tables (§7.2).
 void build_shelter_storm(const Weights& w, std::vector<std::uint16_t>& shelter, std::vector<std::uint16_t>& storm);
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "eval/pst.h"
 #include "eval/terms.h"
 
 namespace quince::eval {
@@ -32,68 +33,97 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     int weight = 0;
     std::int64_t mob = 0;                         // packed (op, eg), see pack()
     std::int64_t pN = 0, pB = 0, pR = 0, pQ = 0;  // PST per piece type, packed
+    int attackers[4] = {};                        // per piece type, for the tuner's king-attack trace
+    // Tuner trace only: the PST weights behind a piece's square, and a mobility count.
+    const auto trace_piece = [&](PieceType pt, Square s, int m, const char* mob_op, const char* mob_eg) {
+        if (!acc.coefs()) return;
+        pst_terms(w, pt, relative_square(C, s), [&](const char* name, int el, int k) { acc.template coef<C>(name, k, el); });
+        if (mob_op) acc.template coef<C>(mob_op, m), acc.template coef<C>(mob_eg, m);
+    };
 
     for (Bitboard b = pos.pieces(C, KNIGHT); b;) {
         const Square s = pop_lsb(b);
         pN += prof.pst_packed[KNIGHT][relative_square(C, s)];
         const Bitboard a = knight_attacks(s);
         att |= a;
-        if (a & zone) ++count, weight += w.king_attack_unit_knight;
+        if (a & zone) ++count, weight += w.king_attack_unit_knight, ++attackers[0];
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[KNIGHT] : 0);
         mob += m * prof.mob_packed[KNIGHT];
+        trace_piece(KNIGHT, s, m, "mob_knight_op", "mob_knight_eg");
     }
     for (Bitboard b = pos.pieces(C, BISHOP); b;) {
         const Square s = pop_lsb(b);
         pB += prof.pst_packed[BISHOP][relative_square(C, s)];
         const Bitboard a = bishop_attacks(s, occ);
         att |= a;
-        if (a & zone) ++count, weight += w.king_attack_unit_bishop;
+        if (a & zone) ++count, weight += w.king_attack_unit_bishop, ++attackers[1];
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[BISHOP] : 0);
         mob += m * prof.mob_packed[BISHOP];
+        trace_piece(BISHOP, s, m, "mob_bishop_op", "mob_bishop_eg");
     }
     for (Bitboard b = pos.pieces(C, ROOK); b;) {
         const Square s = pop_lsb(b);
         pR += prof.pst_packed[ROOK][relative_square(C, s)];
         const Bitboard a = rook_attacks(s, occ);
         att |= a;
-        if (a & zone) ++count, weight += w.king_attack_unit_rook;
+        if (a & zone) ++count, weight += w.king_attack_unit_rook, ++attackers[2];
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[ROOK] : 0);
         mob += m * prof.mob_packed[ROOK];
+        trace_piece(ROOK, s, m, "mob_rook_op", "mob_rook_eg");
 
         // Files (§9.1): only pawns in front of the rook matter (Fruit: the whole file).
         const Bitboard Fr = X && w.rook_file_whole ? file_bb(file_of(s)) : rel<C>(PAWN_MASKS.fwd[relative_square(C, s)]);
-        if (X && (w.rook_file_base_op | w.rook_file_base_eg))
+        if (X && ((w.rook_file_base_op | w.rook_file_base_eg) || acc.coefs())) {
             acc.template add<C>(T_ROOK_FILE, w.rook_file_base_op, w.rook_file_base_eg);
+            acc.template coef<C>("rook_file_base_op", 1), acc.template coef<C>("rook_file_base_eg", 1);
+        }
         if ((Fr & ownP) == 0) {
             int o = w.rook_semi_open_op, e = w.rook_semi_open_eg;
-            if ((Fr & oppP) == 0) o += w.rook_open_op, e += w.rook_open_eg;
+            acc.template coef<C>("rook_semi_open_op", 1), acc.template coef<C>("rook_semi_open_eg", 1);
+            if ((Fr & oppP) == 0) {
+                o += w.rook_open_op, e += w.rook_open_eg;
+                acc.template coef<C>("rook_open_op", 1), acc.template coef<C>("rook_open_eg", 1);
+            }
             acc.template add<C>(T_ROOK_FILE, o, e);
             // 1.0: file meets the king zone (needs the king-safety flag), king on it: more.
             // 2.3.2a: king on the file only, no material condition.
             if (ks || (X && !w.rook_king_needs_flag)) {
                 const bool near = Fr & zone;
                 int k = near ? w.rook_king_zone_op : 0;
-                if ((Fr & oppK) && (near || (X && !w.rook_king_file_needs_zone))) k += w.rook_king_file_op;
+                if (near) acc.template coef<C>("rook_king_zone_op", 1);
+                if ((Fr & oppK) && (near || (X && !w.rook_king_file_needs_zone))) {
+                    k += w.rook_king_file_op;
+                    acc.template coef<C>("rook_king_file_op", 1);
+                }
                 if (k) acc.template add<C>(T_ROOK_FILE, k, 0);
             }
         }
-        if ((square_bb(s) & rank7) && seventh_target) acc.template add<C>(T_SEVENTH, w.rook_seventh_op, w.rook_seventh_eg);
+        if ((square_bb(s) & rank7) && seventh_target) {
+            acc.template add<C>(T_SEVENTH, w.rook_seventh_op, w.rook_seventh_eg);
+            acc.template coef<C>("rook_seventh_op", 1), acc.template coef<C>("rook_seventh_eg", 1);
+        }
     }
     for (Bitboard b = pos.pieces(C, QUEEN); b;) {
         const Square s = pop_lsb(b);
         pQ += prof.pst_packed[QUEEN][relative_square(C, s)];
         const Bitboard a = queen_attacks(s, occ);
         att |= a;
-        if (a & zone) ++count, weight += w.king_attack_unit_queen;
+        if (a & zone) ++count, weight += w.king_attack_unit_queen, ++attackers[3];
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[QUEEN] : 0);
         mob += m * prof.mob_packed[QUEEN];
-        if ((square_bb(s) & rank7) && seventh_target) acc.template add<C>(T_SEVENTH, w.queen_seventh_op, w.queen_seventh_eg);
+        trace_piece(QUEEN, s, m, "mob_queen_op", "mob_queen_eg");
+        if ((square_bb(s) & rank7) && seventh_target) {
+            acc.template add<C>(T_SEVENTH, w.queen_seventh_op, w.queen_seventh_eg);
+            acc.template coef<C>("queen_seventh_op", 1), acc.template coef<C>("queen_seventh_eg", 1);
+        }
     }
     const std::int64_t pK = prof.pst_packed[KING][relative_square(C, pos.king_square(C))];
+    trace_piece(KING, pos.king_square(C), 0, nullptr, nullptr);
     // 2.3.2a pawn "anti-mobility" (§13.1): pawns whose push square is occupied [inferred reading].
-    if (X && (w.pawn_blocked_op | w.pawn_blocked_eg)) {
+    if (X && ((w.pawn_blocked_op | w.pawn_blocked_eg) || acc.coefs())) {
         const int n = popcount((C == WHITE ? ownP << 8 : ownP >> 8) & occ);
         acc.template add<C>(T_PAWN_MOBILITY, -n * w.pawn_blocked_op, -n * w.pawn_blocked_eg);
+        acc.template coef<C>("pawn_blocked_op", -n), acc.template coef<C>("pawn_blocked_eg", -n);
     }
     if constexpr (T) {
         acc.template add<C>(T_MOBILITY, unpack_op(mob), unpack_eg(mob));
@@ -116,6 +146,13 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         // §7.1: (KingAttackWeight[count] * weight) >> 5, arithmetic shift (floor).
         const int v = (w.king_attack_weight[std::min(count, 15)] * weight) >> 5;
         acc.template add<C>(T_KING_ATTACK, v, 0);
+        if constexpr (T)
+            if (acc.tr->coef) {
+                CoefTrace::KingAttack& ka = acc.tr->coef->king_attack[C];
+                ka.on = true;
+                ka.count = std::min(count, 15);
+                for (int i = 0; i < 4; ++i) ka.n[i] = attackers[i];
+            }
     }
 }
 

@@ -1,6 +1,10 @@
 #include "eval/pst.h"
 
+#include <string>
+#include <vector>
+
 #include "core/types.h"
+#include "eval/params.h"
 
 namespace quince::eval {
 
@@ -48,6 +52,52 @@ void build_pst(const Weights& w, int op[7][64], int eg[7][64]) {
 
         op[KING][sq] = KingFile[f] * w.king_file_opening + KingRank[r] * w.king_rank_opening;
         eg[KING][sq] = (KingLine[f] + KingLine[r]) * w.king_centre_endgame;
+    }
+}
+
+namespace {
+
+// The generator's tables for each of its weights alone at 1 (the basis of the linear map).
+struct PstBasis {
+    struct Entry {
+        const char* name;
+        int op[7][64], eg[7][64];
+    };
+    std::vector<Entry> entries;
+    PstBasis() {
+        for (const ParamDesc& d : param_descs()) {
+            if (std::string(d.group) != "pst" || d.kind != Kind::Int || d.count != 1) continue;
+            Weights unit{};
+            *d.ints(unit) = 1;
+            Entry e{};
+            e.name = d.name;
+            build_pst(unit, e.op, e.eg);
+            entries.push_back(e);
+        }
+    }
+};
+
+const char* const TABLE_NAMES[7][2] = {{"", ""},
+                                       {"pst_pawn_op", "pst_pawn_eg"},
+                                       {"pst_knight_op", "pst_knight_eg"},
+                                       {"pst_bishop_op", "pst_bishop_eg"},
+                                       {"pst_rook_op", "pst_rook_eg"},
+                                       {"pst_queen_op", "pst_queen_eg"},
+                                       {"pst_king_op", "pst_king_eg"}};
+
+}  // namespace
+
+void pst_terms(const Weights& w, int pt, int sq, const std::function<void(const char*, int, int)>& f) {
+    if (w.pst_source == PstSource::Table) {
+        f(TABLE_NAMES[pt][0], sq, 1);
+        f(TABLE_NAMES[pt][1], sq, 1);
+        return;
+    }
+    static const PstBasis basis;
+    for (const PstBasis::Entry& e : basis.entries) {
+        // Each generator weight is an opening or an endgame weight (tested): one of the two is 0.
+        const int k = e.op[pt][sq] + e.eg[pt][sq];
+        if (k) f(e.name, 0, k);
     }
 }
 

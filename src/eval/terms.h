@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "board/position.h"
 #include "eval/pawns.h"
@@ -33,6 +34,22 @@ constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn"
                                              "king_attack", "king_shelter", "rook_file", "seventh_rank",
                                              "passed_pawns", "patterns", "pawn_mobility"};
 
+// Coefficient trace for the tuner (tools/tune): with a CoefTrace attached to the Trace, every term
+// also records how often each weight entered it (the sparse coefficients of Ethereal's tuner),
+// by the same code path as the evaluation itself.
+struct CoefTrace {
+    std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/params.h], that colour's own view
+    // King attack (§7.1), non-linear: (king_attack_weight[count] * sum(n[t] * unit[t])) >> 5, opening.
+    struct KingAttack {
+        bool on = false;
+        int count = 0;   // attackers (capped at 15)
+        int n[4] = {};   // knights, bishops, rooks, queens reaching the zone
+    } king_attack[COLOR_NB];
+    int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
+    void reset();                // sized to param_count(), zeroed
+    void add(Color c, const char* weight, double k, int element = 0);
+};
+
 struct Trace {
     int v[TERM_NB][COLOR_NB][2] = {};  // [term][colour][op/eg], in that colour's own view
     MatEntry mat{};
@@ -47,6 +64,7 @@ struct Trace {
     int w0 = 0, w1 = 0;
     int white_cp = 0;  // interpolated, White's view, floor applied in the side to move's view then re-signed
     int final_cp = 0;  // side to move's view, tempo included
+    CoefTrace* coef = nullptr;  // optional: also record coefficients (tuner)
 };
 
 template <bool T>
@@ -62,6 +80,16 @@ struct Acc {
             tr->v[t][C][0] += o;
             tr->v[t][C][1] += e;
         }
+    }
+    // Coefficient of a weight for colour C (traced evaluations with a CoefTrace only).
+    template <Color C>
+    inline void coef(const char* weight, double k, int element = 0) {
+        if constexpr (T)
+            if (tr->coef) tr->coef->add(C, weight, k, element);
+    }
+    bool coefs() const {
+        if constexpr (T) return tr->coef != nullptr;
+        return false;
     }
 };
 

@@ -1,0 +1,155 @@
+// The tuner: its coefficient trace rebuilds evaluate() for every profile, its gradient matches finite
+// differences, and a tune on data labelled by known weights recovers them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "eval/evaluate.h"
+#include "support/test_positions.h"
+#include "tuner.h"
+
+using namespace quince;
+using namespace quince::tune;
+
+namespace {
+
+std::vector<Position> positions(std::size_t random_count = 1500) {
+    std::vector<Position> v = test::suite_positions("perft.epd");
+    for (const Position& p : test::random_game_positions(2024, 60, random_count, 200)) v.push_back(p);
+    return v;
+}
+
+}  // namespace
+
+TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
+    const auto pos = positions();
+    for (const std::string& name : eval::profile_names()) {
+        const auto prof = eval::find_profile_shared(name);
+        if (prof->simple) continue;
+        Model model(prof->w);
+        const std::vector<double> x = weights_vector(prof->w);
+        double worst = 0;
+        std::string worst_fen;
+        for (const Position& p : pos) {
+            TunePosition tp;
+            int cp = 0;
+            ASSERT_TRUE(trace_position(*prof, p, tp, &cp));
+            const double diff = std::abs(model.evaluate(tp, x) - cp);
+            if (diff > worst) worst = diff, worst_fen = p.fen();
+        }
+        // Integer floors of the evaluation (king attack >> 5, shelter halving, >> 13, opposite-bishop
+        // halving) against real arithmetic: within 2 cp.
+        EXPECT_LE(worst, 2.0) << name << " worst at " << worst_fen;
+    }
+}
+
+TEST(Tuner, GradientMatchesFiniteDifferences) {
+    // rybka232 exercises the drawishness and after-interpolation halving; a phase table is tuned too.
+    for (const std::string& name : {std::string("rybka1"), std::string("rybka232"), std::string("fruit21")}) {
+        eval::Weights w = eval::find_profile(name)->w;
+        auto base = eval::build_profile(w);
+        w.phase_curve = eval::PhaseCurve::Table;
+        for (int p = 0; p <= 64; ++p) w.phase_table_eg[std::size_t(p)] = base->interp[p][1];
+        auto prof = eval::build_profile(w);
+        Model model(w);
+        std::vector<double> x = weights_vector(w);
+        for (const Position& p : positions(300)) {
+            TunePosition tp;
+            ASSERT_TRUE(trace_position(*prof, p, tp));
+            std::vector<double> g(x.size(), 0.0);
+            model.add_gradient(tp, x, 1.0, g);
+            for (std::size_t j = 0; j < x.size(); ++j) {
+                const eval::ParamDesc& d = eval::param_of_index(int(j));
+                if (d.role == eval::Role::Fixed) continue;
+                const double h = 0.5, keep = x[j];
+                x[j] = keep + h;
+                const double up = model.evaluate(tp, x);
+                x[j] = keep - h;
+                const double down = model.evaluate(tp, x);
+                x[j] = keep;
+                const double fd = (up - down) / (2 * h);
+                // Piecewise linear (drawishness cap): central differences agree away from the kinks.
+                ASSERT_NEAR(g[j], fd, 1e-6 + 1e-6 * std::abs(fd)) << name << " " << eval::param_label(int(j)) << " " << p.fen();
+            }
+        }
+    }
+}
+
+TEST(Tuner, RecoversKnownWeightsFromSyntheticLabels) {
+    // Labels from a known weight set (rybka1 with some weights moved): result = sigmoid of that
+    // evaluation. A tune of those weights from rybka1 must move them back to the known values.
+    const eval::Weights start = eval::find_profile("rybka1")->w;
+    eval::Weights truth = start;
+    truth.rook_open_op += 900;
+    truth.isolated_eg += 400;
+    truth.mob_bishop_eg -= 60;
+    truth.bishop_pair += 1200;
+    truth.king_attack_unit_queen += 300;
+    auto truth_prof = eval::build_profile(truth);
+    auto start_prof = eval::build_profile(start);
+    Model truth_model(truth);
+    const std::vector<double> xt = weights_vector(truth);
+    const double K = 1.0;
+    std::vector<TunePosition> data;
+    for (const Position& p : test::random_game_positions(99, 400, 12000, 120)) {
+        TunePosition tp;
+        ASSERT_TRUE(trace_position(*start_prof, p, tp));
+        tp.result = float(1.0 / (1.0 + std::exp(-K * truth_model.evaluate(tp, xt) / 400.0)));
+        data.push_back(tp);
+    }
+    Options o;
+    o.tune_groups = {"rook_open_op", "isolated_eg", "mob_bishop_eg", "bishop_pair", "king_attack_unit_queen"};
+    o.K = K;
+    o.epochs = 300;
+    o.batch = 1024;
+    o.lr = 40;
+    o.patience = 300;
+    o.validation = 0;
+    o.quiet = true;
+    Report rep;
+    std::string err;
+    ASSERT_TRUE(run_tune(o, start, data, rep, &err, nullptr)) << err;
+    EXPECT_LT(rep.train_error_end, rep.train_error_start / 20);
+    EXPECT_NEAR(rep.weights.rook_open_op, truth.rook_open_op, 60);
+    EXPECT_NEAR(rep.weights.isolated_eg, truth.isolated_eg, 60);
+    EXPECT_NEAR(rep.weights.mob_bishop_eg, truth.mob_bishop_eg, 10);
+    EXPECT_NEAR(rep.weights.bishop_pair, truth.bishop_pair, 120);
+    EXPECT_NEAR(rep.weights.king_attack_unit_queen, truth.king_attack_unit_queen, 60);
+    // Frozen weights stay where they were.
+    EXPECT_EQ(rep.weights.rook_open_eg, start.rook_open_eg);
+    EXPECT_EQ(rep.weights.passed_op, start.passed_op);
+}
+
+TEST(Tuner, TrainingLinesAndBadInput) {
+    std::string fen, err;
+    int score = 0, teacher = 0;
+    double result = 0;
+    bool has_teacher = false;
+    ASSERT_TRUE(parse_training_line("8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 120 | 1.0", fen, score, result, has_teacher, teacher, &err));
+    EXPECT_EQ(fen, "8/8/8/8/8/8/4P3/k3K3 w - - 0 1");
+    EXPECT_EQ(score, 120);
+    EXPECT_EQ(result, 1.0);
+    EXPECT_FALSE(has_teacher);
+    ASSERT_TRUE(parse_training_line("8/8/8/8/8/8/4P3/k3K3 b - - 0 1 | -5 | 0.5 | 33", fen, score, result, has_teacher, teacher, &err));
+    EXPECT_TRUE(has_teacher);
+    EXPECT_EQ(teacher, 33);
+    EXPECT_FALSE(parse_training_line("x | 1", fen, score, result, has_teacher, teacher, &err));
+    EXPECT_EQ(err, "expected 'FEN | score | result [| teacher]', got 2 fields");
+    EXPECT_FALSE(parse_training_line("x | a | 1.0", fen, score, result, has_teacher, teacher, &err));
+    EXPECT_EQ(err, "score 'a' is not an integer");
+    EXPECT_FALSE(parse_training_line("x | 1 | 2.0", fen, score, result, has_teacher, teacher, &err));
+    EXPECT_EQ(err, "result '2.0' is not 1.0, 0.5 or 0.0");
+    // A file with a bad FEN names file and line.
+    const std::string path = testing::TempDir() + "quince_tune_bad.txt";
+    std::ofstream(path) << "8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0\n8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0 | x\n";
+    std::vector<TunePosition> ps;
+    EXPECT_EQ(load_training_file(path, *eval::find_profile("rybka1"), ps, 0, &err), -1);
+    EXPECT_EQ(err, path + ":2: teacher score 'x' is not an integer");
+    std::remove(path.c_str());
+    // Unknown groups are named.
+    Options o;
+    o.tune_groups = {"pawnz"};
+    EXPECT_TRUE(tunable_mask(eval::find_profile("rybka1")->w, o, &err).empty());
+    EXPECT_EQ(err.rfind("unknown group or weight 'pawnz'", 0), 0u) << err;
+}

@@ -1,0 +1,464 @@
+#include "tuner.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "eval/evaluate.h"
+#include "eval/phase.h"
+#include "eval/terms.h"
+
+namespace quince::tune {
+
+using namespace quince::eval;
+
+namespace {
+
+double sigmoid(double s, double K) { return 1.0 / (1.0 + std::exp(-K * s / 400.0)); }
+
+// Splits [0, n) over `threads` workers, each calling f(begin, end, worker).
+void parallel_for(std::size_t n, int threads, const std::function<void(std::size_t, std::size_t, int)>& f) {
+    threads = std::max(1, std::min<int>(threads, int(n / 256) + 1));
+    if (threads == 1) {
+        f(0, n, 0);
+        return;
+    }
+    std::vector<std::thread> pool;
+    const std::size_t chunk = (n + std::size_t(threads) - 1) / std::size_t(threads);
+    for (int t = 0; t < threads; ++t) {
+        const std::size_t b = std::min(n, std::size_t(t) * chunk), e = std::min(n, b + chunk);
+        pool.emplace_back([&f, b, e, t] { f(b, e, t); });
+    }
+    for (auto& th : pool) th.join();
+}
+
+double target_of(const TunePosition& p, double K, double lambda, bool teacher) {
+    if (lambda >= 1.0) return p.result;
+    const double label = teacher && p.has_teacher ? p.teacher : p.score;
+    return lambda * p.result + (1.0 - lambda) * sigmoid(label, K);
+}
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return "";
+    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+bool strict_int(const std::string& t, int& v) {
+    if (t.empty() || t.size() > 9) return false;
+    std::size_t i = t[0] == '-' || t[0] == '+' ? 1 : 0;
+    if (i == t.size()) return false;
+    for (std::size_t k = i; k < t.size(); ++k)
+        if (t[k] < '0' || t[k] > '9') return false;
+    v = std::stoi(t);
+    return true;
+}
+
+}  // namespace
+
+std::vector<double> weights_vector(const Weights& w) {
+    std::vector<double> x(static_cast<std::size_t>(param_count()));
+    for (int i = 0; i < param_count(); ++i) x[std::size_t(i)] = get_param(w, i);
+    return x;
+}
+
+Weights weights_from_vector(const Weights& base, const std::vector<double>& x) {
+    Weights w = base;
+    for (int i = 0; i < param_count(); ++i) {
+        const ParamDesc& d = param_of_index(i);
+        const double v = std::clamp(std::round(x[std::size_t(i)]), double(d.lo), double(d.hi));
+        set_param(w, i, int(v));
+    }
+    return w;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tracing
+
+bool trace_position(const Profile& profile, const Position& pos, TunePosition& out, int* static_white_cp) {
+    if (profile.simple) return false;
+    thread_local Evaluator ev;
+    thread_local CoefTrace coef;
+    thread_local Trace trace;
+    thread_local const Profile* current = nullptr;
+    if (current != &profile) {
+        // A non-owning handle: the caller keeps the profile alive while tracing.
+        ev.set_profile(std::shared_ptr<const Profile>(std::shared_ptr<const Profile>{}, &profile));
+        ev.set_lazy(false);
+        current = &profile;
+    }
+    trace.coef = &coef;
+    const Value v = ev.evaluate_traced(pos, trace);
+    const bool white = pos.side_to_move() == WHITE;
+    if (static_white_cp) *static_white_cp = white ? v : -v;
+    out.coefs.clear();
+    for (int i = 0; i < param_count(); ++i) {
+        const double k = coef.c[WHITE][std::size_t(i)] - coef.c[BLACK][std::size_t(i)];
+        if (k != 0.0) out.coefs.emplace_back(std::uint16_t(i), float(k));
+    }
+    for (Color c : {WHITE, BLACK}) {
+        const CoefTrace::KingAttack& ka = coef.king_attack[c];
+        out.king_attack[c].on = ka.on;
+        out.king_attack[c].count = std::uint8_t(ka.count);
+        for (int t = 0; t < 4; ++t) out.king_attack[c].n[t] = std::int8_t(ka.n[t]);
+        out.drawish[c] = std::uint8_t(coef.drawish[c]);
+    }
+    out.phase = trace.mat.phase;
+    out.white_to_move = white;
+    out.ocb = trace.ocb;
+    out.ocb_after = trace.ocb_after;
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model
+
+Model::Model(const Weights& fixed) : fixed_(fixed) {
+    role_.resize(std::size_t(param_count()));
+    for (int i = 0; i < param_count(); ++i) role_[std::size_t(i)] = param_of_index(i).role;
+    int W[65][2];
+    build_interpolation(fixed, W);
+    for (int p = 0; p <= 64; ++p) interp_eg_[p] = W[p][1];
+    phase_tuned_ = fixed.phase_curve == PhaseCurve::Table;
+    phase_base_ = param_index(*find_param("phase_table_eg"));
+    ka_weight_base_ = param_index(*find_param("king_attack_weight"));
+    ka_unit_base_ = param_index(*find_param("king_attack_unit_knight"));  // knight, bishop, rook, queen follow
+    for (int b = 0; b < 256; ++b) drawish_k_[b] = std::uint8_t(std::min(255, b * fixed.drawish_mul / fixed.drawish_div));
+}
+
+Model::Parts Model::parts(const TunePosition& p, const std::vector<double>& x) const {
+    Parts r{};
+    for (const auto& [i, k] : p.coefs) {
+        const double v = k * x[i];
+        switch (role_[i]) {
+        case Role::Op: r.op += v; break;
+        case Role::Eg: r.eg += v; break;
+        case Role::Both: r.op += v, r.eg += v; break;
+        case Role::Cp: r.cp += v; break;
+        default: break;  // fixed weights and the non-linear ones carry no linear coefficient
+        }
+    }
+    for (int c = 0; c < 2; ++c) {
+        const auto& ka = p.king_attack[c];
+        r.ka_sum[c] = 0;
+        if (!ka.on) continue;
+        for (int t = 0; t < 4; ++t) r.ka_sum[c] += ka.n[t] * x[std::size_t(ka_unit_base_ + t)];
+        const double v = x[std::size_t(ka_weight_base_ + ka.count)] * r.ka_sum[c] / 32.0;
+        r.op += c == 0 ? v : -v;
+    }
+    r.w1 = phase_tuned_ ? x[std::size_t(phase_base_ + p.phase)] : interp_eg_[p.phase];
+    r.scale_before = p.ocb && !p.ocb_after ? 0.5 : 1.0;
+    r.scale_after = p.ocb && p.ocb_after ? 0.5 : 1.0;
+    r.sign = p.white_to_move ? 1 : -1;
+    r.drawish_factor = 1.0;
+    return r;
+}
+
+double Model::evaluate(const TunePosition& p, const std::vector<double>& x) const {
+    Parts r = parts(p, x);
+    double s = r.scale_before * (r.op * (256.0 - r.w1) + r.eg * r.w1) / 8192.0 * r.scale_after;
+    if (p.drawish[0] | p.drawish[1]) {
+        // §13.2 in the side to move's view: the side ahead loses min(|s|, cap) * k / 256.
+        const double stm = r.sign * s;
+        const int k = stm > 0 ? drawish_k_[p.drawish[p.white_to_move ? 0 : 1]] : drawish_k_[p.drawish[p.white_to_move ? 1 : 0]];
+        const double a = std::min(std::abs(stm), double(fixed_.drawish_cap));
+        s -= (stm > 0 ? 1 : -1) * r.sign * a * k / 256.0;
+    }
+    return s + r.cp;
+}
+
+void Model::add_gradient(const TunePosition& p, const std::vector<double>& x, double factor, std::vector<double>& g) const {
+    Parts r = parts(p, x);
+    double f = factor;
+    if (p.drawish[0] | p.drawish[1]) {
+        const double s = r.scale_before * (r.op * (256.0 - r.w1) + r.eg * r.w1) / 8192.0 * r.scale_after;
+        const double stm = r.sign * s;
+        const int k = stm > 0 ? drawish_k_[p.drawish[p.white_to_move ? 0 : 1]] : drawish_k_[p.drawish[p.white_to_move ? 1 : 0]];
+        if (std::abs(stm) < fixed_.drawish_cap) f *= 1.0 - k / 256.0;
+    }
+    const double k_common = r.scale_before * r.scale_after / 8192.0;
+    const double g_op = f * k_common * (256.0 - r.w1), g_eg = f * k_common * r.w1;
+    for (const auto& [i, k] : p.coefs) {
+        switch (role_[i]) {
+        case Role::Op: g[i] += k * g_op; break;
+        case Role::Eg: g[i] += k * g_eg; break;
+        case Role::Both: g[i] += k * (g_op + g_eg); break;
+        case Role::Cp: g[i] += k * factor; break;
+        default: break;
+        }
+    }
+    for (int c = 0; c < 2; ++c) {
+        const auto& ka = p.king_attack[c];
+        if (!ka.on) continue;
+        const double sgn = c == 0 ? 1.0 : -1.0;
+        g[std::size_t(ka_weight_base_ + ka.count)] += sgn * r.ka_sum[c] / 32.0 * g_op;
+        const double kaw = x[std::size_t(ka_weight_base_ + ka.count)];
+        for (int t = 0; t < 4; ++t) g[std::size_t(ka_unit_base_ + t)] += sgn * kaw * ka.n[t] / 32.0 * g_op;
+    }
+    if (phase_tuned_) g[std::size_t(phase_base_ + p.phase)] += f * k_common * (r.eg - r.op);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+bool parse_training_line(const std::string& line, std::string& fen, int& score, double& result, bool& has_teacher,
+                         int& teacher, std::string* error) {
+    std::vector<std::string> f;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t bar = line.find('|', start);
+        f.push_back(trim(line.substr(start, bar == std::string::npos ? std::string::npos : bar - start)));
+        if (bar == std::string::npos) break;
+        start = bar + 1;
+    }
+    if (f.size() != 3 && f.size() != 4) {
+        if (error) *error = "expected 'FEN | score | result [| teacher]', got " + std::to_string(f.size()) + " fields";
+        return false;
+    }
+    fen = f[0];
+    if (!strict_int(f[1], score)) {
+        if (error) *error = "score '" + f[1].substr(0, 20) + "' is not an integer";
+        return false;
+    }
+    if (f[2] == "1.0" || f[2] == "1") result = 1.0;
+    else if (f[2] == "0.5") result = 0.5;
+    else if (f[2] == "0.0" || f[2] == "0") result = 0.0;
+    else {
+        if (error) *error = "result '" + f[2].substr(0, 20) + "' is not 1.0, 0.5 or 0.0";
+        return false;
+    }
+    has_teacher = f.size() == 4;
+    if (has_teacher && !strict_int(f[3], teacher)) {
+        if (error) *error = "teacher score '" + f[3].substr(0, 20) + "' is not an integer";
+        return false;
+    }
+    return true;
+}
+
+long load_training_file(const std::string& path, const Profile& profile, std::vector<TunePosition>& out,
+                        std::size_t limit, std::string* error) {
+    std::ifstream in(path);
+    if (!in) {
+        if (error) *error = "cannot open training file '" + path + "'";
+        return -1;
+    }
+    long added = 0;
+    int line_no = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++line_no;
+        if (limit && out.size() >= limit) break;
+        if (trim(line).empty()) continue;
+        std::string fen, err;
+        int score = 0, teacher = 0;
+        double result = 0;
+        bool has_teacher = false;
+        Position pos;
+        if (!parse_training_line(line, fen, score, result, has_teacher, teacher, &err) ||
+            !pos.set_fen(fen, false, &err)) {
+            if (error) *error = path + ":" + std::to_string(line_no) + ": " + err;
+            return -1;
+        }
+        TunePosition p;
+        trace_position(profile, pos, p);
+        p.result = float(result);
+        p.score = float(score);
+        p.teacher = float(teacher);
+        p.has_teacher = has_teacher;
+        out.push_back(std::move(p));
+        ++added;
+    }
+    return added;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Optimisation
+
+double error_of(const Model& m, const std::vector<TunePosition>& ps, const std::vector<double>& x, double K,
+                double lambda, bool teacher, int threads) {
+    if (ps.empty()) return 0;
+    std::vector<double> part(std::size_t(std::max(1, threads)), 0.0);
+    parallel_for(ps.size(), threads, [&](std::size_t b, std::size_t e, int t) {
+        double sum = 0;
+        for (std::size_t i = b; i < e; ++i) {
+            const double d = target_of(ps[i], K, lambda, teacher) - sigmoid(m.evaluate(ps[i], x), K);
+            sum += d * d;
+        }
+        part[std::size_t(t)] = sum;
+    });
+    return std::accumulate(part.begin(), part.end(), 0.0) / double(ps.size());
+}
+
+double fit_K(const Model& m, const std::vector<TunePosition>& ps, const std::vector<double>& x, int threads) {
+    // Golden-section search of the error against the game results (unimodal in K).
+    double a = 0.05, b = 5.0;
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    double c = b - g * (b - a), d = a + g * (b - a);
+    double fc = error_of(m, ps, x, c, 1.0, false, threads), fd = error_of(m, ps, x, d, 1.0, false, threads);
+    for (int it = 0; it < 40; ++it) {
+        if (fc < fd) b = d, d = c, fd = fc, c = b - g * (b - a), fc = error_of(m, ps, x, c, 1.0, false, threads);
+        else a = c, c = d, fc = fd, d = a + g * (b - a), fd = error_of(m, ps, x, d, 1.0, false, threads);
+    }
+    return (a + b) / 2;
+}
+
+std::vector<bool> tunable_mask(const Weights& w, const Options& o, std::string* error) {
+    std::vector<bool> mask(std::size_t(param_count()), false);
+    std::vector<std::string> groups;
+    for (const ParamDesc& d : param_descs())
+        if (std::find(groups.begin(), groups.end(), d.group) == groups.end()) groups.push_back(d.group);
+    auto known = [&](const std::string& g) {
+        return std::find(groups.begin(), groups.end(), g) != groups.end() || find_param(g) != nullptr;
+    };
+    for (const auto* list : {&o.tune_groups, &o.freeze_groups})
+        for (const std::string& g : *list)
+            if (!known(g)) {
+                if (error) {
+                    *error = "unknown group or weight '" + g + "' (groups:";
+                    for (const auto& n : groups) *error += " " + n;
+                    *error += ")";
+                }
+                return {};
+            }
+    for (int i = 0; i < param_count(); ++i) {
+        const ParamDesc& d = param_of_index(i);
+        const auto listed = [&](const std::vector<std::string>& l) {
+            return std::find(l.begin(), l.end(), d.group) != l.end() || std::find(l.begin(), l.end(), d.name) != l.end();
+        };
+        bool on = d.role != Role::Fixed && d.used(w);
+        if (!o.tune_groups.empty() && !listed(o.tune_groups)) on = false;
+        if (listed(o.freeze_groups)) on = false;
+        if (d.role == Role::PhaseEg && w.phase_curve != PhaseCurve::Table) on = false;
+        mask[std::size_t(i)] = on;
+    }
+    return mask;
+}
+
+bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePosition> positions, Report& report,
+              std::string* error, const std::function<void(const std::string&)>& log) {
+    Weights start = start_in;
+    auto say = [&](const std::string& s) {
+        if (log && !o.quiet) log(s);
+    };
+    std::shared_ptr<const Profile> prof = build_profile(start);
+    if (o.pst_tables && start.pst_source == PstSource::Generator) {
+        for (int pt = PAWN; pt <= KING; ++pt)
+            for (int sq = 0; sq < 64; ++sq)
+                start.pst_table_op[std::size_t(pt)][std::size_t(sq)] = prof->pst_op[pt][sq],
+                start.pst_table_eg[std::size_t(pt)][std::size_t(sq)] = prof->pst_eg[pt][sq];
+        start.pst_source = PstSource::Table;
+    }
+    if (o.phase_table && start.phase_curve != PhaseCurve::Table) {
+        for (int p = 0; p <= 64; ++p) start.phase_table_eg[std::size_t(p)] = prof->interp[p][1];
+        start.phase_curve = PhaseCurve::Table;
+    }
+    prof = build_profile(start);  // the traced coefficients must belong to the converted profile
+    // Data from files: traced here with the starting profile (coefficients do not depend on the
+    // weights, except through the piecewise choices made at trace time: see the README).
+    for (const std::string& file : o.data) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const long n = load_training_file(file, *prof, positions, o.max_positions, error);
+        if (n < 0) return false;
+        say("loaded " + std::to_string(n) + " positions from " + file + " in " +
+            std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) + " s");
+    }
+    if (positions.size() < 2) {
+        if (error) *error = "no training positions";
+        return false;
+    }
+    const std::vector<bool> mask = tunable_mask(start, o, error);
+    if (mask.empty()) return false;
+    const int free_count = int(std::count(mask.begin(), mask.end(), true));
+
+    // Held-out validation share, chosen by a seeded shuffle.
+    std::mt19937_64 rng(o.seed);
+    std::shuffle(positions.begin(), positions.end(), rng);
+    const std::size_t n_valid = std::size_t(double(positions.size()) * std::clamp(o.validation, 0.0, 0.5));
+    std::vector<TunePosition> valid(positions.end() - long(n_valid), positions.end());
+    positions.resize(positions.size() - n_valid);
+
+    Model model(start);
+    std::vector<double> x = weights_vector(start);
+    const std::vector<double> x0 = x;
+    const double K = o.K > 0 ? o.K : fit_K(model, positions, x, o.threads);
+    report.K = K;
+    report.positions = positions.size() + valid.size();
+    report.train_error_start = error_of(model, positions, x, K, o.lambda, o.teacher, o.threads);
+    report.valid_error_start = valid.empty() ? 0 : error_of(model, valid, x, K, o.lambda, o.teacher, o.threads);
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%zu training + %zu validation positions, %d free weights, K = %.4f, error %.6f / %.6f",
+                  positions.size(), valid.size(), free_count, K, report.train_error_start, report.valid_error_start);
+    say(buf);
+
+    const std::size_t P = x.size();
+    std::vector<double> m1(P, 0.0), m2(P, 0.0), best = x;
+    double best_valid = valid.empty() ? report.train_error_start : report.valid_error_start;
+    int since_best = 0, step = 0;
+    const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+    const double reg = o.reg / (3399.0 * 3399.0);  // per pawn^2 -> per internal unit^2
+    const int threads = std::max(1, o.threads);
+    std::vector<std::vector<double>> grads(std::size_t(threads), std::vector<double>(P, 0.0));
+    const auto t_start = std::chrono::steady_clock::now();
+    std::size_t evaluated = 0;
+    int epoch = 0;
+    for (epoch = 1; epoch <= o.epochs; ++epoch) {
+        std::shuffle(positions.begin(), positions.end(), rng);
+        for (std::size_t b = 0; b < positions.size(); b += std::size_t(o.batch)) {
+            const std::size_t e = std::min(positions.size(), b + std::size_t(o.batch));
+            for (auto& g : grads) std::fill(g.begin(), g.end(), 0.0);
+            parallel_for(e - b, threads, [&](std::size_t lo, std::size_t hi, int t) {
+                std::vector<double>& g = grads[std::size_t(t)];
+                for (std::size_t i = b + lo; i < b + hi; ++i) {
+                    const TunePosition& p = positions[i];
+                    const double s = sigmoid(model.evaluate(p, x), K);
+                    // d/dscore of (target - s)^2
+                    const double d = -2.0 * (target_of(p, K, o.lambda, o.teacher) - s) * s * (1 - s) * K / 400.0;
+                    model.add_gradient(p, x, d, g);
+                }
+            });
+            evaluated += e - b;
+            ++step;
+            const double n = double(e - b);
+            for (std::size_t j = 0; j < P; ++j) {
+                if (!mask[j]) continue;
+                double g = 0;
+                for (const auto& gr : grads) g += gr[j];
+                g = g / n + 2.0 * reg * (x[j] - x0[j]);
+                m1[j] = beta1 * m1[j] + (1 - beta1) * g;
+                m2[j] = beta2 * m2[j] + (1 - beta2) * g * g;
+                const double mh = m1[j] / (1 - std::pow(beta1, step)), vh = m2[j] / (1 - std::pow(beta2, step));
+                x[j] -= o.lr * mh / (std::sqrt(vh) + eps);
+                const ParamDesc& d = param_of_index(int(j));
+                x[j] = std::clamp(x[j], double(d.lo), double(d.hi));
+            }
+        }
+        const double tr = error_of(model, positions, x, K, o.lambda, o.teacher, o.threads);
+        const double va = valid.empty() ? tr : error_of(model, valid, x, K, o.lambda, o.teacher, o.threads);
+        std::snprintf(buf, sizeof buf, "epoch %d: train %.6f, validation %.6f", epoch, tr, va);
+        say(buf);
+        report.train_error_end = tr;
+        if (va < best_valid - 1e-9) {
+            best_valid = va;
+            best = x;
+            since_best = 0;
+        } else if (++since_best >= o.patience) {
+            say("validation error has not improved for " + std::to_string(o.patience) + " epochs: stopping");
+            break;
+        }
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    report.epochs_run = std::min(epoch, o.epochs);
+    report.positions_epochs_per_second = double(evaluated) / std::max(secs, 1e-9);
+    report.valid_error_end = best_valid;
+    report.weights = weights_from_vector(start, best);
+    return true;
+}
+
+}  // namespace quince::tune
