@@ -64,7 +64,8 @@ bool check_or_write_manifest(const std::string& dir, const std::string& kind, co
                              const std::string& command_line, std::string* error) {
     const std::string path = dir + "/manifest.txt";
     std::ifstream in(path);
-    if (in) {
+    // Settings bind only once data exists: a run that failed before its first shard leaves nothing to keep.
+    if (in && fs::exists(shard_path(dir, 0))) {
         std::string line, found;
         while (std::getline(in, line))
             if (line.rfind("settings: ", 0) == 0) found = line.substr(10);
@@ -84,6 +85,10 @@ bool check_or_write_manifest(const std::string& dir, const std::string& kind, co
       << "checksum: cat shard-*.txt | sha256sum\n";
     return write_file_atomically(path, m.str(), error);
 }
+
+}  // namespace
+
+namespace {
 
 std::vector<std::string> split_blanks(const std::string& s) {
     std::istringstream in(s);
@@ -566,7 +571,7 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
             for (std::size_t m = 0; m < g.moves.size(); ++m) {
                 Move move = san_to_move(pos, g.moves[m]);
                 if (!move) {
-                    malformed("move " + std::to_string(m + 1) + " '" + g.moves[m] + "' is not legal");
+                    malformed("ply " + std::to_string(m + 1) + " '" + g.moves[m] + "' is not legal");
                     ok = false;
                     break;
                 }
