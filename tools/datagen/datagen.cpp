@@ -446,6 +446,7 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
             std::lock_guard<std::mutex> lock(mutex);
             if (stop.load()) break;
             ++games_this_run;
+            summary->plies_this_run += data.plies;
             kept_this_run += std::int64_t(data.samples.size());
             finished.emplace(g, std::move(data));
             flush_shards();

@@ -80,6 +80,7 @@ struct RunSummary {
     std::int64_t duplicates = 0;        // kept positions dropped as duplicates in this run
     std::int64_t games_this_run = 0;
     std::int64_t positions_this_run = 0;
+    std::int64_t plies_this_run = 0;    // moves played in this run's games (searched positions)
     double seconds = 0;
 };
 

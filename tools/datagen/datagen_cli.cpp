@@ -1,5 +1,6 @@
 #include "datagen_cli.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -122,11 +123,12 @@ int run_datagen_cli(int argc, char** argv) {
         std::cerr << "error: " << error << "\n";
         return 1;
     }
-    std::printf("this run: %lld games, %lld positions written in %.1f s (%.0f positions/s, %.1f per game); duplicates %lld\n",
-                (long long)s.games_this_run, (long long)s.positions_this_run, s.seconds,
-                s.seconds > 0 ? double(s.positions_this_run) / s.seconds : 0.0,
-                s.games_this_run > 0 ? double(s.positions_this_run) / double(s.games_this_run) : 0.0,
-                (long long)s.duplicates);
+    const double games = double(std::max<std::int64_t>(1, s.games_this_run));
+    std::printf("this run: %lld games (%.1f plies each), %lld positions written in %.1f s (%.0f positions/s, %.1f per "
+                "game); duplicates %lld\n",
+                (long long)s.games_this_run, double(s.plies_this_run) / games, (long long)s.positions_this_run,
+                s.seconds, s.seconds > 0 ? double(s.positions_this_run) / s.seconds : 0.0,
+                double(s.positions_this_run) / games, (long long)s.duplicates);
     std::printf("data: %lld games, %lld positions in %lld shards, sha256 %s  (cat %s/shard-*.txt | sha256sum)\n",
                 (long long)s.games, (long long)s.positions, (long long)s.shards,
                 shards_sha256(sp.out_dir).c_str(), sp.out_dir.c_str());
