@@ -1,6 +1,8 @@
 // quince datagen: the training format, self-play shards (determinism, resume, dedupe, teacher), PGN import.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <set>

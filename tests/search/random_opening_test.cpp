@@ -1,6 +1,8 @@
 // Seeded random openings (genfens, datagen) and the single-position probes (quiescence, static evaluation).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -69,7 +71,7 @@ TEST(RandomOpening, StreamSeedsDiffer) {
 }
 
 TEST(RandomOpening, ReadFenBook) {
-    const std::string path = (std::filesystem::temp_directory_path() / "quince_fen_book_test.epd").string();
+    const std::string path = (std::filesystem::temp_directory_path() / ("quince_fen_book_test_" + std::to_string(::getpid()) + ".epd")).string();
     std::vector<std::string> fens;
     std::string error;
     {
