@@ -7,6 +7,7 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "board/position.h"
+#include "datagen_cli.h"
 #include "eval/evaluate.h"
 #include "eval/params.h"
 #include "eval/profile.h"
@@ -78,6 +79,19 @@ int run_weights(int argc, char** argv) {
     return 0;
 }
 
+// OpenBench and other tools start engines as `quince "UCI line" "UCI line" ...` (e.g. `quince "genfens 8 seed 5
+// book None" "quit"`): an argument that is no subcommand and no option is the first of such lines. Standard
+// input follows unless one of them was `quit`.
+int run_uci_arguments(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    std::cin.tie(nullptr);
+    uci::Uci uci(std::cout);
+    for (int i = 1; i < argc; ++i)
+        if (!uci.execute(argv[i])) return 0;
+    uci.loop(std::cin);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,8 +122,10 @@ int main(int argc, char** argv) {
         uci::run_bench(depth, [](const std::string& line) { std::cout << line << std::endl; }, nullptr, profile);
         return 0;
     }
+    if (argc >= 2 && std::string(argv[1]) == "datagen") return datagen::run_datagen_cli(argc, argv);
+    if (argc >= 2 && argv[1][0] != '-') return run_uci_arguments(argc, argv);
     if (argc >= 2) {
-        std::cerr << "usage: quince [perft DEPTH [FEN] | bench [DEPTH] | eval [--json] [--profile NAME] FEN]   (no argument: UCI)\n";
+        std::cerr << "usage: quince [perft DEPTH [FEN] | bench [DEPTH] | eval [--json] [--profile NAME] FEN | datagen ... | \"UCI LINE\" ...]   (no argument: UCI)\n";
         return 2;
     }
     std::ios::sync_with_stdio(false);

@@ -537,6 +537,28 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     return best_value;
 }
 
+Value Worker::quiescence(const Position& p) {
+    constexpr int LOOKBACK = 7;
+    auto stack = std::make_unique<Stack[]>(MAX_PLY + LOOKBACK + 3);
+    for (int i = 0; i < MAX_PLY + LOOKBACK + 3; ++i) {
+        stack[i].cont_hist = cont_history_->sentinel();
+        stack[i].ply = i - LOOKBACK;
+    }
+    pos = p;
+    nodes.store(0);
+    lazy_window_active_ = false;
+    features_ = engine_.options_.features;
+    calls_until_check_ = 1024;
+    sel_depth_ = 0;
+    return qsearch<true>(stack.get() + LOOKBACK, -VALUE_INFINITE, VALUE_INFINITE, 0);
+}
+
+Value Worker::static_value(const Position& p) {
+    pos = p;
+    lazy_window_active_ = false;
+    return evaluate();
+}
+
 void Worker::report(int depth) {
     std::int64_t elapsed = engine_.elapsed_ms();
     std::uint64_t nodes_total = engine_.nodes_searched();
@@ -772,6 +794,22 @@ SearchResult Engine::search(const Position& pos, const Limits& limits, const Sea
     go(pos, limits, options);
     wait();
     return result_;
+}
+
+Value Engine::quiescence(const Position& pos) {
+    stop();
+    wait();
+    // No limits: the probe must not stop early on a node or time limit left from the last search.
+    limits_ = Limits{};
+    use_time_ = false;
+    stop_.store(false);
+    return workers_[0]->quiescence(pos);
+}
+
+Value Engine::static_eval(const Position& pos) {
+    stop();
+    wait();
+    return workers_[0]->static_value(pos);
 }
 
 void Engine::run_main() {

@@ -89,6 +89,10 @@ public:
     void clear();  // histories and evaluator caches (ucinewgame)
     void iterative_deepening();
     eval::Evaluator& evaluator() { return evaluator_; }
+    // The quiescence value of `p` with a full window and the static evaluation (no lazy window) of `p`,
+    // from the side to move's view; for tools that look at single positions (datagen's quiet filter).
+    Value quiescence(const Position& p);
+    Value static_value(const Position& p);
 
     Position pos;
     std::vector<RootMove> root_moves;
@@ -165,6 +169,11 @@ public:
     bool searching() const { return searching_.load(); }
     // Blocking search for tests and bench; returns the main thread's result.
     SearchResult search(const Position& pos, const Limits& limits, const SearchOptions& options);
+    // Single-position probes on the main thread (blocking; only while no search runs), side to move's view:
+    // the quiescence search value with a full window, and the static evaluation (no lazy window).
+    // Both leave the search itself unchanged (quiescence does store its results in the TT).
+    Value quiescence(const Position& pos);
+    Value static_eval(const Position& pos);
     const SearchResult& last_result() const { return result_; }
 
     TranspositionTable& tt() { return tt_; }

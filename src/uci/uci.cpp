@@ -9,6 +9,7 @@
 
 #include "board/movegen.h"
 #include "board/notation.h"
+#include "search/random_opening.h"
 
 namespace quince::uci {
 
@@ -202,6 +203,7 @@ bool Uci::execute(const std::string& raw) {
         send(board);
     }
     else if (cmd == "bench") cmd_bench(t);
+    else if (cmd == "genfens") cmd_genfens(t);
     else if (auto it = commands_.find(lower(cmd)); it != commands_.end()) it->second(t);
     else error("unknown command '" + sanitize(cmd) + "'");
     return true;
@@ -493,6 +495,52 @@ void Uci::cmd_bench(const std::vector<std::string>& t) {
     stop_search();
     task_thread_ = std::thread(
         [this, depth] { run_bench(int(depth), [this](const std::string& line) { send(line); }, &task_stop_); });
+}
+
+// OpenBench's DATAGEN contract: `genfens N seed S book <None|FILE> [plies K]` prints exactly N lines
+// `info string genfens <FEN>` of seeded random openings (the client counts them and turns each FEN into an
+// EPD line). Runs to completion before the next command is read; deterministic for a seed with Threads=1.
+void Uci::cmd_genfens(const std::vector<std::string>& t) {
+    const char* usage = "genfens: expected 'genfens N seed S book <None|FILE> [plies K]'";
+    std::int64_t n = 0;
+    std::uint64_t seed = 0;
+    if (t.size() < 6 || !parse_int(t[1], &n) || n < 0 || lower(t[2]) != "seed" || lower(t[4]) != "book") {
+        error(usage);
+        return;
+    }
+    auto [ptr, ec] = std::from_chars(t[3].data(), t[3].data() + t[3].size(), seed);
+    if (ec != std::errc() || ptr != t[3].data() + t[3].size()) {
+        error("genfens: seed '" + sanitize(t[3]) + "' is not an unsigned 64-bit integer");
+        return;
+    }
+    search::RandomOpeningConfig config;
+    for (std::size_t i = 6; i < t.size(); i += 2) {
+        std::int64_t v = 0;
+        if (lower(t[i]) == "plies" && i + 1 < t.size() && parse_int(t[i + 1], &v) && v >= 0 && v <= 200) {
+            config.random_plies = int(v);
+        } else {
+            error("genfens: unknown or malformed extra argument '" + sanitize(t[i]) + "' (known: plies 0..200)");
+            return;
+        }
+    }
+    std::vector<std::string> book;
+    std::string why;
+    if (lower(t[5]) != "none" && !search::read_fen_book(t[5], &book, &why)) {
+        error("genfens: " + why);
+        return;
+    }
+    stop_search();
+    // Openings independent of earlier searches: the same command always prints the same lines.
+    engine_.new_game();
+    search::SplitMix64 rng(seed);
+    for (std::int64_t i = 0; i < n; ++i) {
+        Position opening;
+        if (!search::random_opening(engine_, book, config, rng, &opening, &why)) {
+            error("genfens: " + why + " (" + std::to_string(i) + " of " + std::to_string(n) + " printed)");
+            return;
+        }
+        send("info string genfens " + opening.fen());
+    }
 }
 
 }  // namespace quince::uci

@@ -70,6 +70,7 @@ private:
     void cmd_go(const std::vector<std::string>& t);
     void cmd_perft(int depth);
     void cmd_bench(const std::vector<std::string>& t);
+    void cmd_genfens(const std::vector<std::string>& t);
     Option* find_option(const std::string& name);
     bool option_check(const std::string& name);
     std::int64_t option_spin(const std::string& name);

@@ -121,31 +121,15 @@ TEST(Tuner, RecoversKnownWeightsFromSyntheticLabels) {
     EXPECT_EQ(rep.weights.passed_op, start.passed_op);
 }
 
-TEST(Tuner, TrainingLinesAndBadInput) {
-    std::string fen, err;
-    int score = 0, teacher = 0;
-    double result = 0;
-    bool has_teacher = false;
-    ASSERT_TRUE(parse_training_line("8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 120 | 1.0", fen, score, result, has_teacher, teacher, &err));
-    EXPECT_EQ(fen, "8/8/8/8/8/8/4P3/k3K3 w - - 0 1");
-    EXPECT_EQ(score, 120);
-    EXPECT_EQ(result, 1.0);
-    EXPECT_FALSE(has_teacher);
-    ASSERT_TRUE(parse_training_line("8/8/8/8/8/8/4P3/k3K3 b - - 0 1 | -5 | 0.5 | 33", fen, score, result, has_teacher, teacher, &err));
-    EXPECT_TRUE(has_teacher);
-    EXPECT_EQ(teacher, 33);
-    EXPECT_FALSE(parse_training_line("x | 1", fen, score, result, has_teacher, teacher, &err));
-    EXPECT_EQ(err, "expected 'FEN | score | result [| teacher]', got 2 fields");
-    EXPECT_FALSE(parse_training_line("x | a | 1.0", fen, score, result, has_teacher, teacher, &err));
-    EXPECT_EQ(err, "score 'a' is not an integer");
-    EXPECT_FALSE(parse_training_line("x | 1 | 2.0", fen, score, result, has_teacher, teacher, &err));
-    EXPECT_EQ(err, "result '2.0' is not 1.0, 0.5 or 0.0");
-    // A file with a bad FEN names file and line.
+TEST(Tuner, BadTrainingFilesAndGroupsAreNamed) {
+    std::string err;
+    // A file with a bad line names file and line.
     const std::string path = testing::TempDir() + "quince_tune_bad.txt";
     std::ofstream(path) << "8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0\n8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0 | x\n";
     std::vector<TunePosition> ps;
     EXPECT_EQ(load_training_file(path, *eval::find_profile("rybka1"), ps, 0, &err), -1);
-    EXPECT_EQ(err, path + ":2: teacher score 'x' is not an integer");
+    EXPECT_EQ(err.rfind(path + ":2: ", 0), 0u) << err;
+    EXPECT_NE(err.find("teacher"), std::string::npos) << err;
     std::remove(path.c_str());
     // Unknown groups are named.
     Options o;

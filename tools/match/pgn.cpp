@@ -155,6 +155,8 @@ bool read_pgn(std::istream& in, std::vector<PgnGame>* games, std::string* error)
             for (char ch : comment) line_no += ch == '\n';
             for (char& ch : comment) if (ch == '\n') ch = ' ';
             current.comments.push_back(comment);
+            if (!current.move_comments.empty())
+                current.move_comments.back() += (current.move_comments.back().empty() ? "" : " ") + comment;
             in_game = true;
             i = close + 1;
             continue;
@@ -199,6 +201,7 @@ bool read_pgn(std::istream& in, std::vector<PgnGame>* games, std::string* error)
         }
         if (token.empty()) continue;
         current.moves.push_back(token);
+        current.move_comments.emplace_back();
     }
     finish();
     return true;

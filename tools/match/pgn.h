@@ -18,6 +18,7 @@ struct PgnGame {
     std::vector<std::pair<std::string, std::string>> tags;  // in file order
     std::vector<std::string> moves;                         // SAN, as written (move numbers and comments removed)
     std::vector<std::string> comments;                      // every {…} comment, in order
+    std::vector<std::string> move_comments;                 // per move: the comments after it ("" if none)
     std::string result;                                     // game termination marker, "" if missing
     std::string tag(const std::string& name) const;         // "" if absent
 };

@@ -15,6 +15,7 @@
 #include "eval/evaluate.h"
 #include "eval/phase.h"
 #include "eval/terms.h"
+#include "sample.h"
 
 namespace quince::tune {
 
@@ -50,16 +51,6 @@ std::string trim(const std::string& s) {
     const auto b = s.find_first_not_of(" \t\r");
     if (b == std::string::npos) return "";
     return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
-bool strict_int(const std::string& t, int& v) {
-    if (t.empty() || t.size() > 9) return false;
-    std::size_t i = t[0] == '-' || t[0] == '+' ? 1 : 0;
-    if (i == t.size()) return false;
-    for (std::size_t k = i; k < t.size(); ++k)
-        if (t[k] < '0' || t[k] > '9') return false;
-    v = std::stoi(t);
-    return true;
 }
 
 }  // namespace
@@ -209,40 +200,6 @@ void Model::add_gradient(const TunePosition& p, const std::vector<double>& x, do
 // ---------------------------------------------------------------------------------------------
 // Data
 
-bool parse_training_line(const std::string& line, std::string& fen, int& score, double& result, bool& has_teacher,
-                         int& teacher, std::string* error) {
-    std::vector<std::string> f;
-    std::size_t start = 0;
-    for (;;) {
-        const std::size_t bar = line.find('|', start);
-        f.push_back(trim(line.substr(start, bar == std::string::npos ? std::string::npos : bar - start)));
-        if (bar == std::string::npos) break;
-        start = bar + 1;
-    }
-    if (f.size() != 3 && f.size() != 4) {
-        if (error) *error = "expected 'FEN | score | result [| teacher]', got " + std::to_string(f.size()) + " fields";
-        return false;
-    }
-    fen = f[0];
-    if (!strict_int(f[1], score)) {
-        if (error) *error = "score '" + f[1].substr(0, 20) + "' is not an integer";
-        return false;
-    }
-    if (f[2] == "1.0" || f[2] == "1") result = 1.0;
-    else if (f[2] == "0.5") result = 0.5;
-    else if (f[2] == "0.0" || f[2] == "0") result = 0.0;
-    else {
-        if (error) *error = "result '" + f[2].substr(0, 20) + "' is not 1.0, 0.5 or 0.0";
-        return false;
-    }
-    has_teacher = f.size() == 4;
-    if (has_teacher && !strict_int(f[3], teacher)) {
-        if (error) *error = "teacher score '" + f[3].substr(0, 20) + "' is not an integer";
-        return false;
-    }
-    return true;
-}
-
 long load_training_file(const std::string& path, const Profile& profile, std::vector<TunePosition>& out,
                         std::size_t limit, std::string* error) {
     std::ifstream in(path);
@@ -256,22 +213,19 @@ long load_training_file(const std::string& path, const Profile& profile, std::ve
         ++line_no;
         if (limit && out.size() >= limit) break;
         if (trim(line).empty()) continue;
-        std::string fen, err;
-        int score = 0, teacher = 0;
-        double result = 0;
-        bool has_teacher = false;
+        datagen::Sample sample;
+        std::string err;
         Position pos;
-        if (!parse_training_line(line, fen, score, result, has_teacher, teacher, &err) ||
-            !pos.set_fen(fen, false, &err)) {
+        if (!datagen::parse_sample(line, sample, &err) || !pos.set_fen(sample.fen, false, &err)) {
             if (error) *error = path + ":" + std::to_string(line_no) + ": " + err;
             return -1;
         }
         TunePosition p;
         trace_position(profile, pos, p);
-        p.result = float(result);
-        p.score = float(score);
-        p.teacher = float(teacher);
-        p.has_teacher = has_teacher;
+        p.result = float(sample.result);
+        p.score = float(sample.score);
+        p.teacher = float(sample.teacher.value_or(0));
+        p.has_teacher = sample.teacher.has_value();
         out.push_back(std::move(p));
         ++added;
     }

@@ -102,13 +102,10 @@ struct Report {
     eval::Weights weights;  // rounded, clamped
 };
 
-// Loads a training file's lines (skips nothing silently: a malformed line is an error naming file and
-// line). Returns the number of positions added; -1 on error.
+// Loads a training file (the format of tools/datagen/sample.h; a malformed line is an error naming file
+// and line: nothing is skipped silently). Returns the number of positions added; -1 on error.
 long load_training_file(const std::string& path, const eval::Profile& profile, std::vector<TunePosition>& out,
                         std::size_t limit, std::string* error);
-// Parses one training line "FEN | score | result [| teacher]".
-bool parse_training_line(const std::string& line, std::string& fen, int& score, double& result, bool& has_teacher,
-                         int& teacher, std::string* error);
 
 // The weights that may move under `o` for the starting weights w (role not Fixed, group selected, used).
 std::vector<bool> tunable_mask(const eval::Weights& w, const Options& o, std::string* error);

@@ -1,0 +1,85 @@
+#include "search/random_opening.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include "board/epd.h"
+#include "board/movegen.h"
+
+namespace quince::search {
+
+std::uint64_t SplitMix64::next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t index) {
+    SplitMix64 a(seed);
+    SplitMix64 b(a.next() ^ (index * 0xD1B54A32D192ED03ULL));
+    return b.next();
+}
+
+bool random_opening(Engine& engine, const std::vector<std::string>& book, const RandomOpeningConfig& cfg,
+                    SplitMix64& rng, Position* out, std::string* error) {
+    SearchOptions options;
+    options.silent = true;
+    Limits limits;
+    limits.nodes = cfg.verify_nodes;
+    for (int attempt = 0; attempt < cfg.max_attempts; ++attempt) {
+        Position pos;
+        if (!book.empty()) {
+            const std::string& fen = book[rng.below(book.size())];
+            if (!pos.set_fen(fen, false, error)) return false;
+        }
+        bool ok = true;
+        for (int ply = 0; ply < cfg.random_plies && ok; ++ply) {
+            MoveList<LEGAL> moves(pos);
+            if (moves.size() == 0) ok = false;
+            else pos.do_move(moves.begin()[rng.below(moves.size())].move);
+        }
+        if (!ok || !pos.has_legal_move() || pos.has_insufficient_material() || pos.rule50() >= 100) continue;
+        // A fresh position: the opening is what a FEN carries, nothing of the random moves' history.
+        Position fresh;
+        if (!fresh.set_fen(pos.fen(), false, error)) return false;
+        if (cfg.verify_nodes > 0) {
+            SearchResult r = engine.search(fresh, limits, options);
+            if (r.score == VALUE_NONE || std::abs(r.score) > cfg.max_score) continue;
+        }
+        *out = fresh;
+        return true;
+    }
+    if (error) *error = "no balanced opening found in " + std::to_string(cfg.max_attempts) + " attempts";
+    return false;
+}
+
+bool read_fen_book(const std::string& path, std::vector<std::string>* fens, std::string* error) {
+    std::ifstream in(path);
+    if (!in) {
+        if (error) *error = "cannot open book file '" + path + "'";
+        return false;
+    }
+    fens->clear();
+    std::string line;
+    int line_no = 0;
+    while (std::getline(in, line)) {
+        ++line_no;
+        std::string fen = epd_fen(line);
+        if (fen.empty()) continue;
+        Position pos;
+        std::string why;
+        if (!pos.set_fen(fen, false, &why)) {
+            if (error) *error = path + ":" + std::to_string(line_no) + ": bad position: " + why;
+            return false;
+        }
+        fens->push_back(fen);
+    }
+    if (fens->empty()) {
+        if (error) *error = "book file '" + path + "' holds no position";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace quince::search

@@ -1,0 +1,338 @@
+// quince datagen: the training format, self-play shards (determinism, resume, dedupe, teacher), PGN import.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "board/position.h"
+#include "datagen.h"
+#include "sample.h"
+
+namespace fs = std::filesystem;
+using namespace quince;
+using namespace quince::datagen;
+
+namespace {
+
+std::string temp_dir(const std::string& name) {
+    fs::path p = fs::temp_directory_path() / ("quince_datagen_test_" + std::to_string(::getpid()) + "_" + name);
+    fs::remove_all(p);
+    return p.string();
+}
+
+std::string read_all(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Every shard concatenated in order: the data set.
+std::string read_shards(const std::string& dir) {
+    std::string all;
+    for (int i = 0; fs::exists(shard_path(dir, i)); ++i) all += read_all(shard_path(dir, i));
+    return all;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) lines.push_back(line);
+    return lines;
+}
+
+// Small and fast: a few short games at a tiny node budget.
+SelfPlayConfig tiny_config(const std::string& dir) {
+    SelfPlayConfig c;
+    c.out_dir = dir;
+    c.seed = 7;
+    c.nodes = 300;
+    c.games = 4;
+    c.games_per_shard = 2;
+    c.opening.verify_nodes = 200;
+    c.hash_mb = 1;
+    c.progress = false;
+    return c;
+}
+
+}  // namespace
+
+TEST(DatagenSample, RoundTrip) {
+    Sample a{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", -35, 0.5, std::nullopt};
+    EXPECT_EQ(format_sample(a), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | -35 | 0.5");
+    Sample b;
+    std::string error;
+    ASSERT_TRUE(parse_sample(format_sample(a), b, &error)) << error;
+    EXPECT_EQ(a, b);
+    Sample c{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 120, 1.0, -7};
+    EXPECT_EQ(format_sample(c), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 | 120 | 1.0 | -7");
+    ASSERT_TRUE(parse_sample(format_sample(c), b, &error)) << error;
+    EXPECT_EQ(c, b);
+    c.result = 0.0;
+    ASSERT_TRUE(parse_sample(format_sample(c), b, &error)) << error;
+    EXPECT_EQ(b.result, 0.0);
+    // Blanks around the bars are optional.
+    ASSERT_TRUE(parse_sample("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1|+5|1.0", b, &error)) << error;
+    EXPECT_EQ(b.score, 5);
+}
+
+TEST(DatagenSample, MalformedLinesNameTheField) {
+    const std::string fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"", "field"},
+        {fen, "field"},
+        {fen + " | 5", "field"},
+        {fen + " | 5 | 1.0 | 3 | 4", "field"},
+        {" | 5 | 1.0", "empty FEN"},
+        {"4k3/8/8/8/8/8/4P3/4K2 w - - 0 1 | 5 | 1.0", "bad FEN"},
+        {"8/8/8/8/8/8/8/8 w - - 0 1 | 5 | 1.0", "bad FEN"},
+        {fen + " | 5.5 | 1.0", "score"},
+        {fen + " | abc | 1.0", "score"},
+        {fen + " |  | 1.0", "score"},
+        {fen + " | 31999 | 1.0", "score"},
+        {fen + " | 5 | 0.7", "result"},
+        {fen + " | 5 | 1-0", "result"},
+        {fen + " | 5 | ", "result"},
+        {fen + " | 5 | 0.5 | x", "teacher"},
+        {fen + " | 5 | 0.5 | 99999", "teacher"},
+    };
+    Sample keep{"k7/8/8/8/8/8/8/K7 w - - 0 1", 1, 1.0, 2};
+    for (const auto& [line, what] : cases) {
+        Sample s = keep;
+        std::string error;
+        EXPECT_FALSE(parse_sample(line, s, &error)) << line;
+        EXPECT_NE(error.find(what), std::string::npos) << line << " -> " << error;
+        EXPECT_EQ(s, keep) << "a failed parse must leave the sample unchanged";
+    }
+}
+
+TEST(DatagenPgn, CommentScores) {
+    bool mate = false;
+    EXPECT_EQ(comment_score_cp("+0.35/9 0.004s"), 35);
+    EXPECT_EQ(comment_score_cp("-1.20/12 0.150s, n=1234"), -120);
+    EXPECT_EQ(comment_score_cp("0.00/5 0.010s"), 0);
+    EXPECT_EQ(comment_score_cp("+0.41 12/20 150 123456"), 41);
+    EXPECT_EQ(comment_score_cp("-0.5"), -50);
+    EXPECT_EQ(comment_score_cp("+3/9 1s"), 300);
+    EXPECT_EQ(comment_score_cp("+M5/3 0.001s", &mate), std::nullopt);
+    EXPECT_TRUE(mate);
+    EXPECT_EQ(comment_score_cp("-M4", &mate), std::nullopt);
+    EXPECT_TRUE(mate);
+    EXPECT_EQ(comment_score_cp("book", &mate), std::nullopt);
+    EXPECT_FALSE(mate);
+    EXPECT_EQ(comment_score_cp("unknown"), std::nullopt);
+    EXPECT_EQ(comment_score_cp(""), std::nullopt);
+    EXPECT_EQ(comment_score_cp("White mates"), std::nullopt);
+    EXPECT_EQ(comment_score_cp("+1.2x/3"), std::nullopt);
+}
+
+// The tuner's test: datagen output parses and replays legally.
+TEST(DatagenSelfPlay, OutputParsesAndIsLegalAndQuiet) {
+    const std::string dir = temp_dir("legal");
+    RunSummary summary;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(tiny_config(dir), &summary, &error)) << error;
+    EXPECT_EQ(summary.shards, 2);
+    EXPECT_EQ(summary.games, 4);
+    const std::vector<std::string> lines = lines_of(read_shards(dir));
+    ASSERT_GT(lines.size(), 10u);
+    EXPECT_EQ(std::int64_t(lines.size()), summary.positions);
+    std::set<Key> keys;
+    search::Engine probe;
+    probe.set_hash(1);
+    for (const std::string& line : lines) {
+        Sample s;
+        ASSERT_TRUE(parse_sample(line, s, &error)) << line << ": " << error;
+        Position pos;
+        ASSERT_TRUE(pos.set_fen(s.fen, false, &error)) << line;
+        EXPECT_FALSE(pos.in_check()) << line;
+        EXPECT_TRUE(pos.has_legal_move()) << line;
+        EXPECT_TRUE(s.result == 0.0 || s.result == 0.5 || s.result == 1.0) << line;
+        EXPECT_LT(std::abs(s.score), VALUE_MATE_IN_MAX_PLY) << line;
+        EXPECT_FALSE(s.teacher.has_value());
+        EXPECT_TRUE(keys.insert(pos.key()).second) << "duplicate position " << line;
+        EXPECT_TRUE(is_quiet(probe, pos)) << line;
+    }
+    const std::string manifest = read_all(dir + "/manifest.txt");
+    EXPECT_NE(manifest.find("seed=7 nodes=300"), std::string::npos) << manifest;
+    EXPECT_EQ(shards_sha256(dir).size(), 64u);
+    fs::remove_all(dir);
+}
+
+TEST(DatagenSelfPlay, SameSeedSameBytesWithAnyThreadCountAndAfterResume) {
+    const std::string one = temp_dir("t1"), two = temp_dir("t2");
+    SelfPlayConfig c1 = tiny_config(one), c2 = tiny_config(two);
+    c2.threads = 2;
+    RunSummary s1, s2;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c1, &s1, &error)) << error;
+    ASSERT_TRUE(run_selfplay(c2, &s2, &error)) << error;
+    const std::string data = read_shards(one);
+    EXPECT_EQ(data, read_shards(two));
+
+    // An interrupted run: the last shard is gone, a stray temporary file is left. The rerun continues.
+    fs::remove(shard_path(two, 1));
+    std::ofstream(shard_path(two, 1) + ".tmp") << "half a shard";
+    RunSummary s3;
+    ASSERT_TRUE(run_selfplay(c2, &s3, &error)) << error;
+    EXPECT_EQ(s3.games_this_run, 2);
+    EXPECT_EQ(read_shards(two), data);
+    EXPECT_FALSE(fs::exists(shard_path(two, 1) + ".tmp"));
+
+    // A rerun of a finished run does nothing; a longer one continues the same sequence of games.
+    RunSummary s4;
+    ASSERT_TRUE(run_selfplay(c2, &s4, &error)) << error;
+    EXPECT_EQ(s4.games_this_run, 0);
+    c1.games = 6;
+    ASSERT_TRUE(run_selfplay(c1, &s4, &error)) << error;
+    EXPECT_EQ(s4.games_this_run, 2);
+    EXPECT_EQ(read_shards(one).substr(0, data.size()), data);
+
+    // Other settings in the same directory are refused; another seed gives other games.
+    SelfPlayConfig other = tiny_config(one);
+    other.nodes = 301;
+    EXPECT_FALSE(run_selfplay(other, &s4, &error));
+    EXPECT_NE(error.find("other settings"), std::string::npos) << error;
+    const std::string three = temp_dir("t3");
+    SelfPlayConfig c3 = tiny_config(three);
+    c3.seed = 8;
+    ASSERT_TRUE(run_selfplay(c3, &s4, &error)) << error;
+    EXPECT_NE(read_shards(three), data);
+    fs::remove_all(one);
+    fs::remove_all(two);
+    fs::remove_all(three);
+}
+
+TEST(DatagenSelfPlay, PositionsTargetStopsAtTheShardThatReachesIt) {
+    const std::string dir = temp_dir("positions");
+    SelfPlayConfig c = tiny_config(dir);
+    c.games = 0;
+    c.positions = 1;  // the first shard reaches it
+    c.threads = 2;
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    EXPECT_EQ(s.shards, 1);
+    EXPECT_FALSE(fs::exists(shard_path(dir, 1)));
+    fs::remove_all(dir);
+}
+
+TEST(DatagenSelfPlay, DuplicatesAreDroppedAcrossShards) {
+    // Without random plies and with the start position, every game is the same game: only the first one's
+    // positions are written, the rest are duplicates.
+    const std::string dir = temp_dir("dedupe");
+    SelfPlayConfig c = tiny_config(dir);
+    c.opening.random_plies = 0;
+    c.games = 3;
+    c.games_per_shard = 1;
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    EXPECT_EQ(s.shards, 3);
+    EXPECT_GT(read_all(shard_path(dir, 0)).size(), 0u);
+    EXPECT_EQ(read_all(shard_path(dir, 1)), "");
+    EXPECT_EQ(read_all(shard_path(dir, 2)), "");
+    EXPECT_EQ(s.duplicates, 2 * std::int64_t(lines_of(read_all(shard_path(dir, 0))).size()));
+    fs::remove_all(dir);
+}
+
+TEST(DatagenSelfPlay, BadSettingsAreRefused) {
+    RunSummary s;
+    std::string error;
+    SelfPlayConfig c = tiny_config(temp_dir("bad"));
+    c.book = "/nonexistent/book.epd";
+    EXPECT_FALSE(run_selfplay(c, &s, &error));
+    EXPECT_NE(error.find("--book"), std::string::npos) << error;
+    c = tiny_config(temp_dir("bad"));
+    c.games = 0;
+    EXPECT_FALSE(run_selfplay(c, &s, &error));
+    EXPECT_NE(error.find("target"), std::string::npos) << error;
+    c = tiny_config(temp_dir("bad"));
+    c.teacher = "/nonexistent/engine";
+    c.teacher_nodes = 10;
+    EXPECT_FALSE(run_selfplay(c, &s, &error));
+    EXPECT_NE(error.find("--teacher"), std::string::npos) << error;
+    fs::remove_all(temp_dir("bad"));
+}
+
+TEST(DatagenSelfPlay, BookOpenings) {
+    const std::string dir = temp_dir("book");
+    SelfPlayConfig c = tiny_config(dir);
+    c.book = std::string(QUINCE_MATCH_TEST_DATA_DIR) + "/UHO_4060_v4_first100.epd.xz";
+    c.games = 2;
+    c.opening.random_plies = 2;
+    c.opening.max_score = 30000;  // UHO openings are lopsided on purpose
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    EXPECT_GT(s.positions, 0);
+    fs::remove_all(dir);
+}
+
+#ifdef QUINCE_FAKE_ENGINE_PATH
+TEST(DatagenSelfPlay, TeacherScoresFromWhitesView) {
+    const std::string dir = temp_dir("teacher");
+    SelfPlayConfig c = tiny_config(dir);
+    c.games = 2;
+    c.teacher = std::string(QUINCE_FAKE_ENGINE_PATH) + " --score 37";
+    c.teacher_nodes = 100;
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    const std::vector<std::string> lines = lines_of(read_shards(dir));
+    ASSERT_FALSE(lines.empty());
+    for (const std::string& line : lines) {
+        Sample smp;
+        ASSERT_TRUE(parse_sample(line, smp, &error)) << error;
+        ASSERT_TRUE(smp.teacher.has_value()) << line;
+        // The fake engine says +37 for the side to move.
+        const bool white_to_move = smp.fen.find(" w ") != std::string::npos;
+        EXPECT_EQ(*smp.teacher, white_to_move ? 37 : -37) << line;
+    }
+    fs::remove_all(dir);
+}
+#endif
+
+TEST(DatagenPgn, ImportsScoreCommentsFromWhitesView) {
+    const std::string dir = temp_dir("pgn");
+    PgnImportConfig c;
+    c.files = {std::string(QUINCE_DATAGEN_TEST_DATA_DIR) + "/scores.pgn"};
+    c.out_dir = dir;
+    c.hash_mb = 1;
+    PgnImportSummary s;
+    std::string error;
+    ASSERT_TRUE(import_pgn(c, &s, &error)) << error;
+    EXPECT_EQ(s.games, 4);
+    EXPECT_EQ(s.games_used, 2);
+    EXPECT_EQ(s.games_unfinished, 1);
+    EXPECT_EQ(s.games_malformed, 1);
+    ASSERT_EQ(s.errors.size(), 1u);
+    EXPECT_NE(s.errors[0].find("scores.pgn: game 3: ply 2 'Ke7'"), std::string::npos) << s.errors[0];
+    const std::vector<std::string> expected = {
+        // 1. e4 {+0.35}: White's score of the start position.
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 35 | 1.0",
+        // 1... e5 {-0.20}: Black's view, so +20 for White.
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 20 | 1.0",
+        // 2. Nf3 {book} and 2... Nc6 {+M5} carry no usable score.
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | 41 | 1.0",
+        "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3 | 0 | 1.0",
+        // The FEN game: Black to move first, -1.50 for Black = +150 for White; {unknown} skipped.
+        "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1 | 150 | 0.0",
+        "8/3k4/8/8/8/8/3KP3/8 b - - 2 2 | -225 | 0.0",
+    };
+    EXPECT_EQ(lines_of(read_shards(dir)), expected);
+    // The directory now holds data: a second import into it is refused.
+    EXPECT_FALSE(import_pgn(c, &s, &error));
+    EXPECT_NE(error.find("already holds data"), std::string::npos) << error;
+    c.files = {"/nonexistent.pgn"};
+    c.out_dir = temp_dir("pgn2");
+    EXPECT_FALSE(import_pgn(c, &s, &error));
+    EXPECT_NE(error.find("/nonexistent.pgn"), std::string::npos) << error;
+    fs::remove_all(dir);
+    fs::remove_all(c.out_dir);
+}

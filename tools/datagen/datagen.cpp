@@ -1,0 +1,610 @@
+#include "datagen.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unordered_set>
+
+#include "board/notation.h"
+#include "game.h"
+#include "openings.h"
+#include "pgn.h"
+#include "uci_engine.h"
+
+namespace fs = std::filesystem;
+
+namespace quince::datagen {
+
+namespace {
+
+bool is_mate_score(Value v) { return v >= VALUE_MATE_IN_MAX_PLY || v <= VALUE_MATED_IN_MAX_PLY; }
+
+std::string settings_line(const SelfPlayConfig& c) {
+    std::ostringstream s;
+    s << "seed=" << c.seed << " nodes=" << c.nodes << " book=" << (c.book.empty() ? "none" : c.book)
+      << " random-plies=" << c.opening.random_plies << " max-opening-score=" << c.opening.max_score
+      << " opening-nodes=" << c.opening.verify_nodes << " games-per-shard=" << c.games_per_shard
+      << " hash=" << c.hash_mb << " win=" << c.adjudication.win_score << "x" << c.adjudication.win_plies
+      << " draw=" << c.adjudication.draw_score << "x" << c.adjudication.draw_plies << "@"
+      << c.adjudication.draw_move_number << " teacher=" << (c.teacher.empty() ? "none" : "'" + c.teacher + "'")
+      << " teacher-nodes=" << c.teacher_nodes;
+    return s.str();
+}
+
+bool write_file_atomically(const std::string& path, const std::string& text, std::string* error) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            if (error) *error = "cannot write " + tmp;
+            return false;
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        if (error) *error = "cannot rename " + tmp + " to " + path + ": " + ec.message();
+        return false;
+    }
+    return true;
+}
+
+// The manifest records how the data was made; a rerun must use the same settings to continue it.
+bool check_or_write_manifest(const std::string& dir, const std::string& kind, const std::string& settings,
+                             const std::string& command_line, std::string* error) {
+    const std::string path = dir + "/manifest.txt";
+    std::ifstream in(path);
+    // Settings bind only once data exists: a run that failed before its first shard leaves nothing to keep.
+    if (in && fs::exists(shard_path(dir, 0))) {
+        std::string line, found;
+        while (std::getline(in, line))
+            if (line.rfind("settings: ", 0) == 0) found = line.substr(10);
+        if (found != kind + " " + settings) {
+            if (error)
+                *error = dir + " holds data made with other settings (manifest.txt: '" + found +
+                         "'; now: '" + kind + " " + settings + "'): use another --out directory";
+            return false;
+        }
+        return true;
+    }
+    std::ostringstream m;
+    m << "# quince datagen: how the shards in this directory were made (rerun the command to make them again)\n"
+      << "command: " << command_line << "\n"
+      << "settings: " << kind << " " << settings << "\n"
+      << "format: FEN | score | result [| teacher]  (centipawns and result from White's view)\n"
+      << "checksum: cat shard-*.txt | sha256sum\n";
+    return write_file_atomically(path, m.str(), error);
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<std::string> split_blanks(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> out;
+    std::string t;
+    while (in >> t) out.push_back(t);
+    return out;
+}
+
+// Keys of the positions in an existing shard (for deduplication on resume), and its line count.
+bool load_shard_keys(const std::string& path, std::unordered_set<Key>* keys, std::int64_t* lines,
+                     std::string* error) {
+    std::ifstream in(path);
+    if (!in) {
+        if (error) *error = "cannot read " + path;
+        return false;
+    }
+    std::string line;
+    std::int64_t n = 0;
+    while (std::getline(in, line)) {
+        ++n;
+        Sample s;
+        std::string why;
+        Position pos;
+        if (!parse_sample(line, s, &why) || !pos.set_fen(s.fen, false, &why)) {
+            if (error) *error = path + ":" + std::to_string(n) + ": " + why;
+            return false;
+        }
+        keys->insert(pos.key());
+    }
+    *lines = n;
+    return true;
+}
+
+}  // namespace
+
+std::string shard_path(const std::string& dir, std::int64_t index) {
+    char name[32];
+    std::snprintf(name, sizeof name, "shard-%05lld.txt", static_cast<long long>(index));
+    return dir + "/" + name;
+}
+
+std::string shards_sha256(const std::string& dir) {
+    std::string quoted = "'";
+    for (char ch : dir) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    quoted += "'";
+    // Shard names are zero-padded, so the shell's sorted glob is the shard order.
+    const std::string command = "cat " + quoted + "/shard-*.txt 2>/dev/null | sha256sum 2>/dev/null";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) return "";
+    char buf[128] = {};
+    std::string out;
+    if (std::fgets(buf, sizeof buf, pipe)) out = buf;
+    if (::pclose(pipe) != 0) return "";
+    out = out.substr(0, out.find_first_of(" \n"));
+    return out.size() == 64 ? out : "";
+}
+
+bool is_quiet(search::Engine& probe, const Position& pos) {
+    if (pos.in_check()) return false;
+    return probe.quiescence(pos) == probe.static_eval(pos);
+}
+
+std::optional<int> comment_score_cp(const std::string& comment, bool* mate) {
+    if (mate) *mate = false;
+    std::size_t a = comment.find_first_not_of(" \t");
+    if (a == std::string::npos) return std::nullopt;
+    std::size_t b = comment.find_first_of(" \t/,}", a);
+    std::string token = comment.substr(a, b == std::string::npos ? std::string::npos : b - a);
+    std::size_t i = 0;
+    bool negative = false;
+    if (i < token.size() && (token[i] == '+' || token[i] == '-')) negative = token[i++] == '-';
+    if (i < token.size() && (token[i] == 'M' || token[i] == '#')) {
+        if (mate) *mate = true;
+        return std::nullopt;
+    }
+    // [digits][.digits], at least one digit: pawns.
+    std::size_t digits = 0, start = i;
+    long long whole = 0, frac = 0, frac_scale = 1;
+    while (i < token.size() && std::isdigit(static_cast<unsigned char>(token[i])) && digits < 9)
+        whole = whole * 10 + (token[i++] - '0'), ++digits;
+    if (i < token.size() && token[i] == '.') {
+        ++i;
+        while (i < token.size() && std::isdigit(static_cast<unsigned char>(token[i])) && frac_scale < 1000000)
+            frac = frac * 10 + (token[i++] - '0'), frac_scale *= 10, ++digits;
+    }
+    if (digits == 0 || i != token.size() || i == start) return std::nullopt;
+    long long cp = whole * 100 + (frac * 100 + frac_scale / 2) / frac_scale;
+    if (cp > MAX_SAMPLE_SCORE) return std::nullopt;
+    return int(negative ? -cp : cp);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Self-play
+
+struct GamePlayer::TeacherEngine {
+    explicit TeacherEngine(match::EngineConfig c) : engine(std::move(c)) {}
+    match::UciEngine engine;
+};
+
+GamePlayer::GamePlayer(const SelfPlayConfig& config, const std::vector<std::string>& book)
+    : config_(config), book_(book) {
+    engine_.set_hash(config.hash_mb);
+    probe_.set_hash(1);
+}
+
+GamePlayer::~GamePlayer() {
+    if (teacher_) teacher_->engine.quit();
+}
+
+bool GamePlayer::start(std::string* error) {
+    if (config_.teacher.empty()) return true;
+    std::vector<std::string> words = split_blanks(config_.teacher);
+    if (words.empty()) {
+        if (error) *error = "--teacher: empty command";
+        return false;
+    }
+    match::EngineConfig ec;
+    ec.name = "teacher";
+    ec.command = words[0];
+    ec.args.assign(words.begin() + 1, words.end());
+    ec.options.emplace_back("Threads", "1");
+    ec.search_timeout_ms = 120000;
+    teacher_ = std::make_unique<TeacherEngine>(ec);
+    std::string why;
+    if (!teacher_->engine.start(&why)) {
+        if (error) *error = "--teacher '" + config_.teacher + "': " + why;
+        return false;
+    }
+    return true;
+}
+
+bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
+    *out = GameData{};
+    search::SplitMix64 rng(search::stream_seed(config_.seed, index));
+    engine_.new_game();
+    Position opening;
+    if (!search::random_opening(engine_, book_, config_.opening, rng, &opening, error)) return false;
+    engine_.new_game();
+    probe_.new_game();
+
+    match::Referee referee;
+    if (!referee.reset(opening.fen(), false, error)) return false;
+    search::SearchOptions options;
+    options.silent = true;
+    search::Limits limits;
+    limits.nodes = config_.nodes;
+    const Adjudication& adj = config_.adjudication;
+
+    struct Candidate {
+        std::string fen;
+        int score;
+    };
+    std::vector<Candidate> candidates;
+    int white_winning = 0, black_winning = 0, drawish = 0;
+    double result = 0.5;
+    for (;;) {
+        match::Outcome outcome = referee.rules_outcome();
+        if (outcome.result != match::GameResult::None) {
+            result = outcome.result == match::GameResult::WhiteWins ? 1.0
+                     : outcome.result == match::GameResult::BlackWins ? 0.0 : 0.5;
+            break;
+        }
+        const Position& pos = referee.position();
+        search::SearchResult r = engine_.search(pos, limits, options);
+        if (!r.best || r.score == VALUE_NONE) {
+            if (error) *error = "game " + std::to_string(index) + ": the search returned no move";
+            return false;
+        }
+        const Color us = pos.side_to_move();
+        const int white_score = us == WHITE ? r.score : -r.score;
+        const bool mate = is_mate_score(r.score);
+        if (!mate && !pos.in_check()) candidates.push_back({pos.fen(), white_score});
+
+        // Adjudication on the scores of consecutive plies (each side's own search in turn).
+        white_winning = (mate ? white_score > 0 : white_score >= adj.win_score) ? white_winning + 1 : 0;
+        black_winning = (mate ? white_score < 0 : white_score <= -adj.win_score) ? black_winning + 1 : 0;
+        const int move_number = 1 + pos.game_ply() / 2;
+        drawish = (!mate && move_number >= adj.draw_move_number && std::abs(white_score) <= adj.draw_score)
+                      ? drawish + 1 : 0;
+        if (!referee.play(move_to_uci(r.best, false))) {
+            if (error) *error = "game " + std::to_string(index) + ": the search's move is illegal";
+            return false;
+        }
+        ++out->plies;
+        if (white_winning >= adj.win_plies) { result = 1.0; break; }
+        if (black_winning >= adj.win_plies) { result = 0.0; break; }
+        if (drawish >= adj.draw_plies) { result = 0.5; break; }
+    }
+    out->result = result;
+
+    if (teacher_) {
+        std::string why;
+        if (!teacher_->engine.prepare_new_game(&why)) {
+            if (error) *error = "teacher: " + why;
+            return false;
+        }
+    }
+    for (const Candidate& c : candidates) {
+        Position pos;
+        if (!pos.set_fen(c.fen, false, error)) return false;
+        if (!is_quiet(probe_, pos)) continue;
+        Sample s{c.fen, c.score, result, std::nullopt};
+        if (teacher_) {
+            match::SearchResult t = teacher_->engine.search("position fen " + c.fen,
+                                                             "go nodes " + std::to_string(config_.teacher_nodes),
+                                                             teacher_->engine.config().search_timeout_ms);
+            if (t.status != match::SearchResult::Status::Ok) {
+                if (error) *error = "teacher: " + (t.error.empty() ? std::string("search failed") : t.error);
+                return false;
+            }
+            // A teacher that sees a mate (or reports no score) gives no usable label: the position is dropped.
+            if (!t.score || t.score->is_mate || std::abs(t.score->value) > MAX_SAMPLE_SCORE) continue;
+            s.teacher = pos.side_to_move() == WHITE ? t.score->value : -t.score->value;
+        }
+        out->samples.push_back(std::move(s));
+        out->keys.push_back(pos.key());
+    }
+    return true;
+}
+
+bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string* error) {
+    *summary = RunSummary{};
+    auto fail = [error](const std::string& what) {
+        if (error) *error = what;
+        return false;
+    };
+    if (config.out_dir.empty()) return fail("--out DIR is required");
+    if (config.games <= 0 && config.positions <= 0) return fail("give a target: --games N or --positions N");
+    if (config.games_per_shard < 1) return fail("--games-per-shard must be at least 1");
+    if (config.threads < 1 || config.threads > 256) return fail("--threads must be 1..256");
+    if (config.nodes < 1) return fail("--nodes must be at least 1");
+    if (!config.teacher.empty() && config.teacher_nodes < 1) return fail("--teacher needs --teacher-nodes N (N ≥ 1)");
+
+    // The book: every opening as a FEN (book moves played), so that the generator picks among positions.
+    std::vector<std::string> book;
+    if (!config.book.empty()) {
+        match::OpeningConfig oc;
+        oc.file = config.book;
+        match::OpeningBook ob;
+        std::string why;
+        if (!ob.load(oc, &why)) return fail("--book: " + why);
+        for (std::size_t k = 0; k < ob.size(); ++k) {
+            const match::Opening& o = ob.at(k);
+            Position pos;
+            if (!pos.set_fen(o.fen.empty() ? Position::START_FEN : o.fen, false, &why))
+                return fail("--book: " + why);
+            for (const std::string& m : o.moves) pos.do_move(uci_to_move(pos, m));
+            book.push_back(pos.fen());
+        }
+    }
+
+    std::error_code ec;
+    fs::create_directories(config.out_dir, ec);
+    if (ec) return fail("cannot create " + config.out_dir + ": " + ec.message());
+    if (!check_or_write_manifest(config.out_dir, "selfplay", settings_line(config), config.command_line, error))
+        return false;
+
+    // Complete shards from an earlier run are kept; unfinished temporary files are not.
+    std::unordered_set<Key> seen;
+    std::int64_t done_shards = 0, positions = 0;
+    while (fs::exists(shard_path(config.out_dir, done_shards))) {
+        std::int64_t lines = 0;
+        if (!load_shard_keys(shard_path(config.out_dir, done_shards), &seen, &lines, error)) return false;
+        positions += lines;
+        ++done_shards;
+    }
+    for (const auto& entry : fs::directory_iterator(config.out_dir, ec))
+        if (entry.path().extension() == ".tmp") fs::remove(entry.path(), ec);
+
+    const std::int64_t G = config.games_per_shard;
+    const std::int64_t target_shards = config.games > 0 ? (config.games + G - 1) / G : INT64_MAX / G;
+    auto target_reached = [&](std::int64_t shards, std::int64_t pos) {
+        return shards >= target_shards || (config.positions > 0 && pos >= config.positions);
+    };
+    summary->shards = done_shards;
+    summary->games = done_shards * G;
+    summary->positions = positions;
+    if (target_reached(done_shards, positions)) return true;
+
+    // Workers take game indices in order; a shard is written (deduplicated in game order) once all of its
+    // games are in and every earlier shard is written, so the output does not depend on --threads.
+    std::mutex mutex;
+    std::atomic<std::int64_t> next_game{done_shards * G};
+    std::atomic<bool> stop{false};
+    std::map<std::int64_t, GameData> finished;
+    std::int64_t next_shard = done_shards;
+    std::string first_error;
+    std::int64_t kept_this_run = 0, games_this_run = 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto last_print = start;
+    const std::int64_t game_limit = target_shards < INT64_MAX / G ? target_shards * G : INT64_MAX;
+
+    auto print_progress = [&](bool final) {
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr, "\rdatagen: %lld games, %lld positions kept (%lld written in %lld shards), %.0f positions/s%s",
+                     static_cast<long long>(games_this_run), static_cast<long long>(kept_this_run),
+                     static_cast<long long>(positions), static_cast<long long>(next_shard),
+                     secs > 0 ? double(kept_this_run) / secs : 0.0, final ? "\n" : "   ");
+        std::fflush(stderr);
+    };
+
+    // Called with the mutex held.
+    auto flush_shards = [&]() -> bool {
+        while (!stop.load()) {
+            const std::int64_t first = next_shard * G;
+            for (std::int64_t g = first; g < first + G; ++g)
+                if (!finished.count(g)) return true;
+            std::string text;
+            for (std::int64_t g = first; g < first + G; ++g) {
+                GameData& game = finished[g];
+                for (std::size_t i = 0; i < game.samples.size(); ++i) {
+                    if (!seen.insert(game.keys[i]).second) {
+                        ++summary->duplicates;
+                        continue;
+                    }
+                    text += format_sample(game.samples[i]);
+                    text += '\n';
+                    ++positions;
+                    ++summary->positions_this_run;
+                }
+                finished.erase(g);
+            }
+            std::string why;
+            if (!write_file_atomically(shard_path(config.out_dir, next_shard), text, &why)) {
+                if (first_error.empty()) first_error = why;
+                stop.store(true);
+                return false;
+            }
+            ++next_shard;
+            if (target_reached(next_shard, positions)) stop.store(true);
+        }
+        return true;
+    };
+
+    auto worker = [&]() {
+        GamePlayer player(config, book);
+        std::string why;
+        if (!player.start(&why)) {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (first_error.empty()) first_error = why;
+            stop.store(true);
+            return;
+        }
+        while (!stop.load()) {
+            const std::int64_t g = next_game.fetch_add(1);
+            if (g >= game_limit) break;
+            GameData data;
+            if (!player.play(std::uint64_t(g), &data, &why)) {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (first_error.empty()) first_error = why;
+                stop.store(true);
+                return;
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            if (stop.load()) break;
+            ++games_this_run;
+            summary->plies_this_run += data.plies;
+            kept_this_run += std::int64_t(data.samples.size());
+            finished.emplace(g, std::move(data));
+            flush_shards();
+            const auto now = std::chrono::steady_clock::now();
+            if (config.progress && now - last_print >= std::chrono::seconds(1)) {
+                last_print = now;
+                print_progress(false);
+            }
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int i = 0; i < config.threads; ++i) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+    if (config.progress) print_progress(true);
+
+    summary->shards = next_shard;
+    summary->games = next_shard * G;
+    summary->positions = positions;
+    summary->games_this_run = games_this_run;
+    summary->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!first_error.empty()) return fail(first_error);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// PGN import
+
+namespace {
+
+// Splits PGN text into games (a tag line after movetext starts the next one), keeping each game's text so
+// that a malformed game can be skipped alone.
+std::vector<std::string> split_pgn_games(const std::string& text) {
+    std::vector<std::string> games;
+    std::string current;
+    bool has_movetext = false;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::size_t a = line.find_first_not_of(" \t\r");
+        const bool tag = a != std::string::npos && line[a] == '[';
+        if (tag && has_movetext) {
+            games.push_back(std::move(current));
+            current.clear();
+            has_movetext = false;
+        }
+        if (!tag && a != std::string::npos) has_movetext = true;
+        current += line;
+        current += '\n';
+    }
+    if (current.find_first_not_of(" \t\r\n") != std::string::npos) games.push_back(std::move(current));
+    return games;
+}
+
+}  // namespace
+
+bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::string* error) {
+    *summary = PgnImportSummary{};
+    auto fail = [error](const std::string& what) {
+        if (error) *error = what;
+        return false;
+    };
+    if (config.out_dir.empty()) return fail("--out DIR is required");
+    if (config.files.empty()) return fail("--from-pgn needs at least one file");
+    if (config.games_per_shard < 1) return fail("--games-per-shard must be at least 1");
+    std::vector<std::string> texts;
+    for (const std::string& f : config.files) {
+        std::ifstream in(f, std::ios::binary);
+        if (!in) return fail("cannot open PGN file '" + f + "'");
+        texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    std::error_code ec;
+    fs::create_directories(config.out_dir, ec);
+    if (ec) return fail("cannot create " + config.out_dir + ": " + ec.message());
+    if (fs::exists(shard_path(config.out_dir, 0)) || fs::exists(config.out_dir + "/manifest.txt"))
+        return fail(config.out_dir + " already holds data: use an empty --out directory");
+    std::string settings = "games-per-shard=" + std::to_string(config.games_per_shard) + " files=";
+    for (std::size_t i = 0; i < config.files.size(); ++i) settings += (i ? "," : "") + config.files[i];
+    if (!check_or_write_manifest(config.out_dir, "from-pgn", settings, config.command_line, error)) return false;
+
+    search::Engine probe;
+    probe.set_hash(config.hash_mb);
+    std::unordered_set<Key> seen;
+    std::string text;
+    std::int64_t shard = 0, games_in_shard = 0;
+    auto flush = [&]() {
+        std::string why;
+        if (!write_file_atomically(shard_path(config.out_dir, shard), text, &why)) return fail(why);
+        ++shard;
+        text.clear();
+        games_in_shard = 0;
+        return true;
+    };
+    for (std::size_t f = 0; f < config.files.size(); ++f) {
+        std::vector<std::string> games = split_pgn_games(texts[f]);
+        for (std::size_t gi = 0; gi < games.size(); ++gi) {
+            ++summary->games;
+            const std::string where = config.files[f] + ": game " + std::to_string(gi + 1);
+            auto malformed = [&](const std::string& what) {
+                ++summary->games_malformed;
+                summary->errors.push_back(where + ": " + what);
+            };
+            std::istringstream in(games[gi]);
+            std::vector<match::PgnGame> parsed;
+            std::string why;
+            if (!match::read_pgn(in, &parsed, &why)) { malformed(why); continue; }
+            if (parsed.size() != 1) { malformed("not one game"); continue; }
+            const match::PgnGame& g = parsed[0];
+            std::string result = g.result.empty() ? g.tag("Result") : g.result;
+            if (result == "*" || result.empty()) { ++summary->games_unfinished; continue; }
+            double white_result = result == "1-0" ? 1.0 : result == "0-1" ? 0.0 : result == "1/2-1/2" ? 0.5 : -1;
+            if (white_result < 0) { malformed("unknown result '" + result + "'"); continue; }
+            const std::string fen_tag = g.tag("FEN");
+            const std::string variant = g.tag("Variant");
+            const bool chess960 = variant == "fischerandom" || variant == "Chess960" || variant == "chess960";
+            Position pos;
+            if (!pos.set_fen(fen_tag.empty() ? Position::START_FEN : fen_tag, chess960, &why)) {
+                malformed("bad FEN tag: " + why);
+                continue;
+            }
+            probe.new_game();
+            std::vector<std::pair<Sample, Key>> samples;
+            bool ok = true;
+            for (std::size_t m = 0; m < g.moves.size(); ++m) {
+                Move move = san_to_move(pos, g.moves[m]);
+                if (!move) {
+                    malformed("ply " + std::to_string(m + 1) + " '" + g.moves[m] + "' is not legal");
+                    ok = false;
+                    break;
+                }
+                bool mate = false;
+                std::optional<int> cp = m < g.move_comments.size() ? comment_score_cp(g.move_comments[m], &mate)
+                                                                   : std::nullopt;
+                // The comment is the mover's score of the position before the move.
+                if (cp && !chess960) {
+                    Position quiet_probe;
+                    if (quiet_probe.set_fen(pos.fen(), false, nullptr) && is_quiet(probe, quiet_probe)) {
+                        Sample s{pos.fen(), pos.side_to_move() == WHITE ? *cp : -*cp, white_result, std::nullopt};
+                        samples.emplace_back(std::move(s), pos.key());
+                    }
+                }
+                pos.do_move(move);
+            }
+            if (!ok) continue;
+            ++summary->games_used;
+            for (auto& [s, key] : samples) {
+                if (!seen.insert(key).second) {
+                    ++summary->duplicates;
+                    continue;
+                }
+                text += format_sample(s);
+                text += '\n';
+                ++summary->positions;
+            }
+            if (++games_in_shard == config.games_per_shard && !flush()) return false;
+        }
+    }
+    if (games_in_shard > 0 && !flush()) return false;
+    return true;
+}
+
+}  // namespace quince::datagen

@@ -1,0 +1,127 @@
+// `quince datagen`: training positions for the evaluation tuner, from self-play at a fixed node budget or
+// from PGN files with per-move score comments. Output: a directory of shards shard-00000.txt, … in the
+// format of sample.h, plus manifest.txt (the command and settings that made it).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "board/position.h"
+#include "sample.h"
+#include "search/random_opening.h"
+#include "search/search.h"
+
+namespace quince::datagen {
+
+// Self-play adjudication, both sides' scores seen from White.
+struct Adjudication {
+    int win_score = 1000;        // |score| ≥ this (or a mate score) ...
+    int win_plies = 4;           // ... for this many consecutive plies, both sides agreeing: a win
+    int draw_score = 10;         // |score| ≤ this ...
+    int draw_plies = 8;          // ... for this many consecutive plies ...
+    int draw_move_number = 40;   // ... from this full move on: a draw
+};
+
+struct SelfPlayConfig {
+    std::string out_dir;
+    std::uint64_t seed = 1;
+    std::uint64_t nodes = 5000;        // per move, one search thread
+    int threads = 1;                   // games in parallel
+    std::int64_t games = 0;            // target in games (rounded up to whole shards); 0 = positions decide
+    std::int64_t positions = 0;        // target in positions written; 0 = games decide
+    int games_per_shard = 200;
+    std::size_t hash_mb = 8;           // per game thread; cleared before every game
+    std::string book;                  // EPD file (.xz / .gz read through xz / gzip); empty = start position
+    search::RandomOpeningConfig opening;
+    Adjudication adjudication;
+    std::string teacher;               // UCI engine command (arguments split at blanks); empty = none
+    std::uint64_t teacher_nodes = 0;   // go nodes N for the teacher
+    std::string command_line;          // recorded in the manifest
+    bool progress = true;              // progress line on stderr
+};
+
+// One finished game: its kept positions (not yet deduplicated) in game order, with their keys.
+struct GameData {
+    std::vector<Sample> samples;
+    std::vector<Key> keys;
+    double result = 0.5;
+    int plies = 0;
+};
+
+// The quiet filter: not in check, and the quiescence search leaves the static evaluation unchanged.
+bool is_quiet(search::Engine& probe, const Position& pos);
+
+// Plays games of a run on one thread: a search engine for the moves, a second one for the quiet filter
+// (so that filtering never changes the games) and, optionally, the teacher process.
+class GamePlayer {
+public:
+    GamePlayer(const SelfPlayConfig& config, const std::vector<std::string>& book);
+    ~GamePlayer();
+    bool start(std::string* error);  // starts the teacher, if any
+    // Game `index` of the run: everything random in it comes from (seed, index), and the engines are cleared
+    // first, so the game does not depend on which thread plays it or what that thread played before.
+    bool play(std::uint64_t index, GameData* out, std::string* error);
+
+private:
+    struct TeacherEngine;
+    const SelfPlayConfig& config_;
+    const std::vector<std::string>& book_;
+    search::Engine engine_, probe_;
+    std::unique_ptr<TeacherEngine> teacher_;
+};
+
+struct RunSummary {
+    std::int64_t games = 0;             // games in the directory's shards
+    std::int64_t shards = 0;
+    std::int64_t positions = 0;         // lines written in all shards
+    std::int64_t duplicates = 0;        // kept positions dropped as duplicates in this run
+    std::int64_t games_this_run = 0;
+    std::int64_t positions_this_run = 0;
+    std::int64_t plies_this_run = 0;    // moves played in this run's games (searched positions)
+    double seconds = 0;
+};
+
+// Runs (or continues) a self-play run into config.out_dir. Complete shards found there are kept (their keys
+// reload the deduplication), provided the manifest's settings match; the others are made. False + *error on
+// bad settings, an unreadable book, a failing teacher, or I/O errors.
+bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string* error);
+
+// --from-pgn
+struct PgnImportConfig {
+    std::vector<std::string> files;
+    std::string out_dir;
+    int games_per_shard = 200;
+    std::size_t hash_mb = 8;
+    std::string command_line;
+};
+
+struct PgnImportSummary {
+    std::int64_t games = 0;              // games read
+    std::int64_t games_used = 0;
+    std::int64_t games_unfinished = 0;   // result '*': skipped
+    std::int64_t games_malformed = 0;    // skipped, one line each in errors
+    std::int64_t positions = 0;          // lines written
+    std::int64_t duplicates = 0;
+    std::vector<std::string> errors;     // "FILE: game N: what"
+};
+
+// The mover's search score of a move comment in centipawns, as quince-match, cutechess, fastchess and
+// OpenBench write it: the first token, up to '/', ',' or a blank, in pawns ("+0.35/9 0.004s",
+// "-1.20/12 0.150s, n=…", "+0.35 12/20 150 123456", "0.00"). nullopt for mates ("+M5", "#-3"), "book"
+// and anything else that carries no score; *mate says which.
+std::optional<int> comment_score_cp(const std::string& comment, bool* mate = nullptr);
+
+// Turns PGN files into training data in config.out_dir (which must hold no shards yet). A malformed game
+// is skipped with one error line; the others are still used. False + *error only when nothing can be done
+// (an unreadable file, an output directory that already holds data, I/O errors).
+bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::string* error);
+
+// Shard file name: dir/shard-00012.txt
+std::string shard_path(const std::string& dir, std::int64_t index);
+// SHA-256 of the directory's shards concatenated in order (via sha256sum); "" when unavailable.
+std::string shards_sha256(const std::string& dir);
+
+}  // namespace quince::datagen

@@ -1,0 +1,138 @@
+#include "datagen_cli.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "datagen.h"
+
+namespace quince::datagen {
+
+namespace {
+
+const char* USAGE =
+    "usage: quince datagen --out DIR (--games N | --positions N) [--seed S] [--nodes N] [--threads T]\n"
+    "                      [--book FILE.epd[.xz]] [--random-plies K] [--max-opening-score CP]\n"
+    "                      [--opening-nodes N] [--games-per-shard G] [--hash MB]\n"
+    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N] [--quiet]\n"
+    "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n";
+
+template <typename T>
+bool parse_number(const std::string& text, T* out) {
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+    return ec == std::errc() && ptr == text.data() + text.size() && !text.empty();
+}
+
+}  // namespace
+
+int run_datagen_cli(int argc, char** argv) {
+    SelfPlayConfig sp;
+    PgnImportConfig pi;
+    bool from_pgn = false;
+    std::string command_line = "quince";
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        command_line += " " + (a.find_first_of(" \t\"'") == std::string::npos ? a : "\"" + a + "\"");
+    }
+    auto bad = [](const std::string& what) {
+        std::cerr << "error: " << what << "\n" << USAGE;
+        return 2;
+    };
+    for (int i = 2; i < argc; ++i) {
+        const std::string opt = argv[i];
+        auto value = [&](std::string* out) {
+            if (i + 1 >= argc) return false;
+            *out = argv[++i];
+            return true;
+        };
+        std::string v;
+        auto number = [&](auto* out, long long min, long long max) {
+            using T = std::remove_pointer_t<decltype(out)>;
+            T n{};
+            if (!value(&v) || !parse_number(v, &n) || (long long)n < min || (unsigned long long)n > (unsigned long long)max)
+                return false;
+            *out = n;
+            return true;
+        };
+        if (opt == "--from-pgn") {
+            from_pgn = true;
+            while (i + 1 < argc && argv[i + 1][0] != '-') pi.files.push_back(argv[++i]);
+            if (pi.files.empty()) return bad("--from-pgn needs at least one PGN file");
+        } else if (opt == "--out") {
+            if (!value(&sp.out_dir)) return bad("--out needs a directory");
+            pi.out_dir = sp.out_dir;
+        } else if (opt == "--seed") {
+            if (!value(&v) || !parse_number(v, &sp.seed)) return bad("--seed needs an unsigned 64-bit integer");
+        } else if (opt == "--nodes") {
+            if (!number(&sp.nodes, 1, 1000000000)) return bad("--nodes needs an integer 1..1000000000");
+        } else if (opt == "--threads") {
+            if (!number(&sp.threads, 1, 256)) return bad("--threads needs an integer 1..256");
+        } else if (opt == "--games") {
+            if (!number(&sp.games, 1, 1000000000000LL)) return bad("--games needs a positive integer");
+        } else if (opt == "--positions") {
+            if (!number(&sp.positions, 1, 1000000000000LL)) return bad("--positions needs a positive integer");
+        } else if (opt == "--games-per-shard") {
+            if (!number(&sp.games_per_shard, 1, 1000000)) return bad("--games-per-shard needs an integer 1..1000000");
+            pi.games_per_shard = sp.games_per_shard;
+        } else if (opt == "--hash") {
+            if (!number(&sp.hash_mb, 1, 4096)) return bad("--hash needs an integer 1..4096 (MB)");
+            pi.hash_mb = sp.hash_mb;
+        } else if (opt == "--book") {
+            if (!value(&sp.book)) return bad("--book needs a file");
+        } else if (opt == "--random-plies") {
+            if (!number(&sp.opening.random_plies, 0, 200)) return bad("--random-plies needs an integer 0..200");
+        } else if (opt == "--max-opening-score") {
+            if (!number(&sp.opening.max_score, 0, 30000)) return bad("--max-opening-score needs an integer 0..30000");
+        } else if (opt == "--opening-nodes") {
+            if (!number(&sp.opening.verify_nodes, 0, 1000000000)) return bad("--opening-nodes needs an integer 0..1000000000");
+        } else if (opt == "--teacher") {
+            if (!value(&sp.teacher) || sp.teacher.empty()) return bad("--teacher needs a command");
+        } else if (opt == "--teacher-nodes") {
+            if (!number(&sp.teacher_nodes, 1, 1000000000)) return bad("--teacher-nodes needs an integer 1..1000000000");
+        } else if (opt == "--quiet") {
+            sp.progress = false;
+        } else {
+            return bad("unknown option '" + opt + "'");
+        }
+    }
+    sp.command_line = pi.command_line = command_line;
+    std::string error;
+    if (from_pgn) {
+        PgnImportSummary s;
+        const bool ok = import_pgn(pi, &s, &error);
+        for (const std::string& e : s.errors) std::cerr << "skipped: " << e << "\n";
+        if (!ok) {
+            std::cerr << "error: " << error << "\n";
+            return 1;
+        }
+        std::printf("games %lld: used %lld, unfinished (*) %lld, malformed %lld; positions written %lld, duplicates %lld\n",
+                    (long long)s.games, (long long)s.games_used, (long long)s.games_unfinished,
+                    (long long)s.games_malformed, (long long)s.positions, (long long)s.duplicates);
+        std::printf("sha256 %s  (cat %s/shard-*.txt | sha256sum)\n", shards_sha256(pi.out_dir).c_str(), pi.out_dir.c_str());
+        return 0;
+    }
+    if (sp.out_dir.empty()) return bad("--out DIR is required");
+    if (sp.games <= 0 && sp.positions <= 0) return bad("give a target: --games N or --positions N");
+    if (!sp.teacher.empty() && sp.teacher_nodes == 0) return bad("--teacher needs --teacher-nodes N");
+    if (sp.teacher.empty() && sp.teacher_nodes != 0) return bad("--teacher-nodes needs --teacher");
+    RunSummary s;
+    if (!run_selfplay(sp, &s, &error)) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    const double games = double(std::max<std::int64_t>(1, s.games_this_run));
+    std::printf("this run: %lld games (%.1f plies each), %lld positions written in %.1f s (%.0f positions/s, %.1f per "
+                "game); duplicates %lld\n",
+                (long long)s.games_this_run, double(s.plies_this_run) / games, (long long)s.positions_this_run,
+                s.seconds, s.seconds > 0 ? double(s.positions_this_run) / s.seconds : 0.0,
+                double(s.positions_this_run) / games, (long long)s.duplicates);
+    std::printf("data: %lld games, %lld positions in %lld shards, sha256 %s  (cat %s/shard-*.txt | sha256sum)\n",
+                (long long)s.games, (long long)s.positions, (long long)s.shards,
+                shards_sha256(sp.out_dir).c_str(), sp.out_dir.c_str());
+    return 0;
+}
+
+}  // namespace quince::datagen
