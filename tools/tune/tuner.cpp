@@ -41,10 +41,33 @@ void parallel_for(std::size_t n, int threads, const std::function<void(std::size
     for (auto& th : pool) th.join();
 }
 
+// The label's own sigmoid scale: a teacher engine's centipawns need not be Quince's (fitted, see run_tune).
+thread_local double label_K = 0;
+
 double target_of(const TunePosition& p, double K, double lambda, bool teacher) {
     if (lambda >= 1.0) return p.result;
     const double label = teacher && p.has_teacher ? p.teacher : p.score;
-    return lambda * p.result + (1.0 - lambda) * sigmoid(label, K);
+    return lambda * p.result + (1.0 - lambda) * sigmoid(label, label_K > 0 ? label_K : K);
+}
+
+// K for the teacher's scores: the scale at which they best predict the game results.
+double fit_teacher_K(const std::vector<TunePosition>& ps) {
+    auto err = [&](double k) {
+        double sum = 0;
+        for (const TunePosition& p : ps) {
+            const double d = p.result - sigmoid(p.has_teacher ? p.teacher : p.score, k);
+            sum += d * d;
+        }
+        return sum / double(ps.size());
+    };
+    double a = 0.05, b = 5.0;
+    const double g = (std::sqrt(5.0) - 1) / 2;
+    for (int it = 0; it < 40; ++it) {
+        const double c = b - g * (b - a), d = a + g * (b - a);
+        if (err(c) < err(d)) b = d;
+        else a = c;
+    }
+    return (a + b) / 2;
 }
 
 std::string trim(const std::string& s) {
@@ -239,8 +262,10 @@ double error_of(const Model& m, const std::vector<TunePosition>& ps, const std::
                 double lambda, bool teacher, int threads) {
     if (ps.empty()) return 0;
     std::vector<double> part(std::size_t(std::max(1, threads)), 0.0);
+    const double shared_label_K = label_K;
     parallel_for(ps.size(), threads, [&](std::size_t b, std::size_t e, int t) {
         double sum = 0;
+        label_K = shared_label_K;
         for (std::size_t i = b; i < e; ++i) {
             const double d = target_of(ps[i], K, lambda, teacher) - sigmoid(m.evaluate(ps[i], x), K);
             sum += d * d;
@@ -339,10 +364,18 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     positions.resize(positions.size() - n_valid);
 
     Model model(start);
+    char buf0[128];
     std::vector<double> x = weights_vector(start);
     const std::vector<double> x0 = x;
     const double K = o.K > 0 ? o.K : fit_K(model, positions, x, o.threads);
     report.K = K;
+    // The teacher's scale, shared by every thread (each sets its thread_local copy).
+    const double teacher_K = o.teacher ? fit_teacher_K(positions) : 0.0;
+    label_K = teacher_K;
+    if (o.teacher) {
+        std::snprintf(buf0, sizeof buf0, "teacher K = %.4f", teacher_K);
+        say(buf0);
+    }
     report.positions = positions.size() + valid.size();
     report.train_error_start = error_of(model, positions, x, K, o.lambda, o.teacher, o.threads);
     report.valid_error_start = valid.empty() ? 0 : error_of(model, valid, x, K, o.lambda, o.teacher, o.threads);
@@ -368,6 +401,7 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
             const std::size_t e = std::min(positions.size(), b + std::size_t(o.batch));
             for (auto& g : grads) std::fill(g.begin(), g.end(), 0.0);
             parallel_for(e - b, threads, [&](std::size_t lo, std::size_t hi, int t) {
+                label_K = teacher_K;
                 std::vector<double>& g = grads[std::size_t(t)];
                 for (std::size_t i = b + lo; i < b + hi; ++i) {
                     const TunePosition& p = positions[i];
