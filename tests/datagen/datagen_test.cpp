@@ -298,6 +298,36 @@ TEST(DatagenSelfPlay, TeacherScoresFromWhitesView) {
 }
 #endif
 
+#ifdef QUINCE_FAKE_ENGINE_PATH
+TEST(DatagenPgn, TeacherLabelsImportedPositionsFromWhitesView) {
+    const std::string dir = temp_dir("pgn-teacher");
+    PgnImportConfig c;
+    c.files = {std::string(QUINCE_DATAGEN_TEST_DATA_DIR) + "/scores.pgn"};
+    c.out_dir = dir;
+    c.hash_mb = 1;
+    c.teacher = std::string(QUINCE_FAKE_ENGINE_PATH) + " --score -12";
+    c.teacher_nodes = 100;
+    PgnImportSummary s;
+    std::string error;
+    ASSERT_TRUE(import_pgn(c, &s, &error)) << error;
+    const std::vector<std::string> lines = lines_of(read_shards(dir));
+    ASSERT_EQ(lines.size(), 6u);  // the same positions as without a teacher, each with a fourth field
+    for (const std::string& line : lines) {
+        Sample smp;
+        ASSERT_TRUE(parse_sample(line, smp, &error)) << error;
+        ASSERT_TRUE(smp.teacher.has_value()) << line;
+        // The fake engine says -12 for the side to move.
+        EXPECT_EQ(*smp.teacher, smp.fen.find(" w ") != std::string::npos ? -12 : 12) << line;
+    }
+    fs::remove_all(dir);
+    c.teacher = "/nonexistent/engine";
+    c.out_dir = temp_dir("pgn-teacher2");
+    EXPECT_FALSE(import_pgn(c, &s, &error));
+    EXPECT_NE(error.find("--teacher"), std::string::npos) << error;
+    fs::remove_all(c.out_dir);
+}
+#endif
+
 TEST(DatagenPgn, ImportsScoreCommentsFromWhitesView) {
     const std::string dir = temp_dir("pgn");
     PgnImportConfig c;

@@ -199,12 +199,14 @@ GamePlayer::~GamePlayer() {
     if (teacher_) teacher_->engine.quit();
 }
 
-bool GamePlayer::start(std::string* error) {
-    if (config_.teacher.empty()) return true;
-    std::vector<std::string> words = split_blanks(config_.teacher);
+namespace {
+
+// A teacher engine process for `command` ("CMD ARGS"), started, one search thread.
+std::unique_ptr<GamePlayer::TeacherEngine> start_teacher(const std::string& command, std::string* error) {
+    std::vector<std::string> words = split_blanks(command);
     if (words.empty()) {
         if (error) *error = "--teacher: empty command";
-        return false;
+        return nullptr;
     }
     match::EngineConfig ec;
     ec.name = "teacher";
@@ -212,13 +214,36 @@ bool GamePlayer::start(std::string* error) {
     ec.args.assign(words.begin() + 1, words.end());
     ec.options.emplace_back("Threads", "1");
     ec.search_timeout_ms = 120000;
-    teacher_ = std::make_unique<TeacherEngine>(ec);
+    auto t = std::make_unique<GamePlayer::TeacherEngine>(ec);
     std::string why;
-    if (!teacher_->engine.start(&why)) {
-        if (error) *error = "--teacher '" + config_.teacher + "': " + why;
+    if (!t->engine.start(&why)) {
+        if (error) *error = "--teacher '" + command + "': " + why;
+        return nullptr;
+    }
+    return t;
+}
+
+// The teacher's score of pos in centipawns from White's view into sample.teacher; false with *error when
+// the teacher fails. A mate (or no score) leaves sample.teacher empty: such a position gives no label.
+bool teacher_label(GamePlayer::TeacherEngine& t, std::uint64_t nodes, const Position& pos, Sample& sample,
+                   std::string* error) {
+    match::SearchResult r = t.engine.search("position fen " + sample.fen, "go nodes " + std::to_string(nodes),
+                                            t.engine.config().search_timeout_ms);
+    if (r.status != match::SearchResult::Status::Ok) {
+        if (error) *error = "teacher: " + (r.error.empty() ? std::string("search failed") : r.error);
         return false;
     }
+    if (!r.score || r.score->is_mate || std::abs(r.score->value) > MAX_SAMPLE_SCORE) return true;
+    sample.teacher = pos.side_to_move() == WHITE ? r.score->value : -r.score->value;
     return true;
+}
+
+}  // namespace
+
+bool GamePlayer::start(std::string* error) {
+    if (config_.teacher.empty()) return true;
+    teacher_ = start_teacher(config_.teacher, error);
+    return teacher_ != nullptr;
 }
 
 bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
@@ -293,16 +318,9 @@ bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
         if (!is_quiet(probe_, pos)) continue;
         Sample s{c.fen, c.score, result, std::nullopt};
         if (teacher_) {
-            match::SearchResult t = teacher_->engine.search("position fen " + c.fen,
-                                                             "go nodes " + std::to_string(config_.teacher_nodes),
-                                                             teacher_->engine.config().search_timeout_ms);
-            if (t.status != match::SearchResult::Status::Ok) {
-                if (error) *error = "teacher: " + (t.error.empty() ? std::string("search failed") : t.error);
-                return false;
-            }
+            if (!teacher_label(*teacher_, config_.teacher_nodes, pos, s, error)) return false;
             // A teacher that sees a mate (or reports no score) gives no usable label: the position is dropped.
-            if (!t.score || t.score->is_mate || std::abs(t.score->value) > MAX_SAMPLE_SCORE) continue;
-            s.teacher = pos.side_to_move() == WHITE ? t.score->value : -t.score->value;
+            if (!s.teacher) continue;
         }
         out->samples.push_back(std::move(s));
         out->keys.push_back(pos.key());
@@ -528,6 +546,12 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
 
     search::Engine probe;
     probe.set_hash(config.hash_mb);
+    std::unique_ptr<GamePlayer::TeacherEngine> teacher;
+    if (!config.teacher.empty()) {
+        if (config.teacher_nodes < 1) return fail("--teacher needs --teacher-nodes N (N >= 1)");
+        teacher = start_teacher(config.teacher, error);
+        if (!teacher) return false;
+    }
     std::unordered_set<Key> seen;
     std::string text;
     std::int64_t shard = 0, games_in_shard = 0;
@@ -591,10 +615,23 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
             }
             if (!ok) continue;
             ++summary->games_used;
+            if (teacher) {
+                std::string why2;
+                if (!teacher->engine.prepare_new_game(&why2)) return fail("teacher: " + why2);
+            }
             for (auto& [s, key] : samples) {
                 if (!seen.insert(key).second) {
                     ++summary->duplicates;
                     continue;
+                }
+                if (teacher) {
+                    Position at;
+                    if (!at.set_fen(s.fen, false, error) || !teacher_label(*teacher, config.teacher_nodes, at, s, error))
+                        return false;
+                    if (!s.teacher) {  // the teacher sees a mate: no label
+                        ++summary->teacher_mates;
+                        continue;
+                    }
                 }
                 text += format_sample(s);
                 text += '\n';
@@ -604,6 +641,7 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
         }
     }
     if (games_in_shard > 0 && !flush()) return false;
+    if (teacher) teacher->engine.quit();
     return true;
 }
 

@@ -65,8 +65,9 @@ public:
     // first, so the game does not depend on which thread plays it or what that thread played before.
     bool play(std::uint64_t index, GameData* out, std::string* error);
 
+    struct TeacherEngine;  // a teacher UCI process (also used by --from-pgn)
+
 private:
-    struct TeacherEngine;
     const SelfPlayConfig& config_;
     const std::vector<std::string>& book_;
     search::Engine engine_, probe_;
@@ -96,6 +97,8 @@ struct PgnImportConfig {
     int games_per_shard = 200;
     std::size_t hash_mb = 8;
     std::string command_line;
+    std::string teacher;              // optional: a UCI engine scoring every kept position (as self-play)
+    std::uint64_t teacher_nodes = 0;
 };
 
 struct PgnImportSummary {
@@ -105,6 +108,7 @@ struct PgnImportSummary {
     std::int64_t games_malformed = 0;    // skipped, one line each in errors
     std::int64_t positions = 0;          // lines written
     std::int64_t duplicates = 0;
+    std::int64_t teacher_mates = 0;      // dropped: the teacher scored a mate
     std::vector<std::string> errors;     // "FILE: game N: what"
 };
 

@@ -18,7 +18,8 @@ const char* USAGE =
     "                      [--book FILE.epd[.xz]] [--random-plies K] [--max-opening-score CP]\n"
     "                      [--opening-nodes N] [--games-per-shard G] [--hash MB]\n"
     "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N] [--quiet]\n"
-    "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n";
+    "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n"
+    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N]\n";
 
 template <typename T>
 bool parse_number(const std::string& text, T* out) {
@@ -101,6 +102,10 @@ int run_datagen_cli(int argc, char** argv) {
     sp.command_line = pi.command_line = command_line;
     std::string error;
     if (from_pgn) {
+        if (!sp.teacher.empty() && sp.teacher_nodes == 0) return bad("--teacher needs --teacher-nodes N");
+        if (sp.teacher.empty() && sp.teacher_nodes != 0) return bad("--teacher-nodes needs --teacher");
+        pi.teacher = sp.teacher;
+        pi.teacher_nodes = sp.teacher_nodes;
         PgnImportSummary s;
         const bool ok = import_pgn(pi, &s, &error);
         for (const std::string& e : s.errors) std::cerr << "skipped: " << e << "\n";
@@ -108,9 +113,11 @@ int run_datagen_cli(int argc, char** argv) {
             std::cerr << "error: " << error << "\n";
             return 1;
         }
-        std::printf("games %lld: used %lld, unfinished (*) %lld, malformed %lld; positions written %lld, duplicates %lld\n",
+        std::printf("games %lld: used %lld, unfinished (*) %lld, malformed %lld; positions written %lld, duplicates %lld, "
+                    "teacher mates %lld\n",
                     (long long)s.games, (long long)s.games_used, (long long)s.games_unfinished,
-                    (long long)s.games_malformed, (long long)s.positions, (long long)s.duplicates);
+                    (long long)s.games_malformed, (long long)s.positions, (long long)s.duplicates,
+                    (long long)s.teacher_mates);
         std::printf("sha256 %s  (cat %s/shard-*.txt | sha256sum)\n", shards_sha256(pi.out_dir).c_str(), pi.out_dir.c_str());
         return 0;
     }
