@@ -9,6 +9,7 @@
 
 #include "board/movegen.h"
 #include "board/notation.h"
+#include "search/syzygy.h"
 
 namespace quince::uci {
 
@@ -96,6 +97,20 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option({"SearchDisable", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
                     return search_features_.parse_disabled(v, err);
                 }});
+    // Syzygy tablebases: directories separated by ':'. A wrong path is reported and changes nothing.
+    add_option({"SyzygyPath", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
+                    const std::string message = syzygy::init(v);
+                    if (message.rfind("error: ", 0) == 0) {
+                        *err = message.substr(7) + (syzygy::max_pieces() ? "; the previous tables stay in use"
+                                                                         : "; playing without tablebases");
+                        return false;
+                    }
+                    send("info string " + message);
+                    return true;
+                }});
+    add_option({"SyzygyProbeDepth", Option::SPIN, "1", 1, 100, {}, "", nullptr});
+    add_option({"Syzygy50MoveRule", Option::CHECK, "true", 0, 0, {}, "", nullptr});
+    add_option({"SyzygyProbeLimit", Option::SPIN, "7", 0, 7, {}, "", nullptr});
     // Every term of the static evaluation of the current position, as a table.
     add_command("eval", [this](const std::vector<std::string>&) {
         std::string table = eval::trace_text(pos_, eval_profile_);
@@ -419,6 +434,9 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.chess960 = option_check("UCI_Chess960");
     options.ponder_enabled = option_check("Ponder");
     options.features = search_features_;
+    options.syzygy_probe_depth = int(option_spin("SyzygyProbeDepth"));
+    options.syzygy_probe_limit = int(option_spin("SyzygyProbeLimit"));
+    options.syzygy_50_move_rule = option_check("Syzygy50MoveRule");
     stop_search();  // a running search, perft or bench ends first
     engine_.go(pos_, limits, options);
 }
