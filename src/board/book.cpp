@@ -44,6 +44,11 @@ Key polyglot_key(const Position& pos) {
     return key;
 }
 
+std::uint16_t encode_move(Move m) {
+    const int promotion = m.type() == PROMOTION ? int(m.promotion_type()) - KNIGHT + 1 : 0;
+    return std::uint16_t((promotion << 12) | (int(m.from()) << 6) | int(m.to()));
+}
+
 Move decode_move(const Position& pos, std::uint16_t code) {
     static constexpr PieceType PROMOTION_PIECE[8] = {NO_PIECE_TYPE, KNIGHT, BISHOP, ROOK, QUEEN,
                                                      NO_PIECE_TYPE, NO_PIECE_TYPE, NO_PIECE_TYPE};

@@ -54,6 +54,8 @@ private:
     std::string path_;
 };
 
+// A move as its Polyglot code (castling stays king-takes-rook; promotion 1 knight ... 4 queen).
+std::uint16_t encode_move(Move m);
 // A Polyglot move code as the matching legal move of pos, or Move::none().
 Move decode_move(const Position& pos, std::uint16_t code);
 
