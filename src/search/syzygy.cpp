@@ -2,6 +2,7 @@
 
 #include <tbprobe.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -109,7 +110,9 @@ std::string init(const std::string& path) {
     if (found.wdl_tables == 0)
         return "error: SyzygyPath: no Syzygy table (.rtbw file) in '" + path + "'" +
                (incomplete.empty() ? "" : " (" + std::to_string(incomplete.size()) + " incomplete files)");
-    if (!tb_init(path.c_str()) || TB_LARGEST == 0) {
+    const bool loaded = tb_init(path.c_str());
+    std::fflush(stdout);  // Fathom reports incomplete files with printf: before our own line, not at exit
+    if (!loaded || TB_LARGEST == 0) {
         tb_init(g_path.c_str());  // Fathom rejected them: back to the previous tables
         return "error: SyzygyPath: Fathom could not load the tables in '" + path + "'";
     }

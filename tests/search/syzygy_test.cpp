@@ -283,8 +283,17 @@ TEST_F(Syzygy, SearchReportsTablebaseScoresAndHits) {
     r = engine.search(five, limits, options);
     EXPECT_EQ(r.tb_hits, 0u);
     EXPECT_LT(r.score, VALUE_TB_WIN_IN_MAX_PLY);
-    // A root in the tables: every root move is ranked; a lost root reports the loss.
+    // Two threads probe at once (Fathom's probes are serialised by the wrapper; TSan checks it in CI).
     options.syzygy_probe_limit = 7;
+    engine.set_threads(2);
+    engine.new_game();
+    limits.depth = 8;
+    r = engine.search(five, limits, options);
+    EXPECT_GT(r.tb_hits, 0u);
+    EXPECT_GE(r.score, VALUE_TB_WIN_IN_MAX_PLY);
+    engine.set_threads(1);
+    limits.depth = 6;
+    // A root in the tables: every root move is ranked; a lost root reports the loss.
     r = engine.search(from_fen("8/8/8/8/8/3k4/8/R3K3 b - - 0 1"), limits, options);
     EXPECT_GT(r.tb_hits, 0u);
     EXPECT_LE(r.score, VALUE_TB_LOSS_IN_MAX_PLY);
