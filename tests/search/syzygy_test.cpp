@@ -309,7 +309,7 @@ TEST(SyzygyValues, TablebaseScoresAreStoredRelativeToTheNode) {
 }
 
 TEST_F(Syzygy, WonEndingsAreMatedWithinFiftyMoves) {
-    const std::uint64_t nodes = sanitized() ? 1500 : 8000;
+    const std::uint64_t nodes = sanitized() ? 1000 : 4000;
     struct Case {
         const char* fen;
         const char* result;
