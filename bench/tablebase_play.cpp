@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <random>
-#include <regex>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -28,11 +28,9 @@ namespace {
 // Materials of the WDL tables in dir ("KQvKR" ...), at most four pieces.
 std::vector<std::string> materials(const std::string& dir) {
     std::vector<std::string> out;
-    static const std::regex NAME("(K[QRBNP]*vK[QRBNP]*)\\.rtbw");
     for (const auto& e : std::filesystem::directory_iterator(dir)) {
-        std::smatch m;
-        const std::string name = e.path().filename().string();
-        if (std::regex_match(name, m, NAME) && m[1].length() <= 5) out.push_back(m[1]);
+        const std::string stem = e.path().stem().string();
+        if (e.path().extension() == ".rtbw" && syzygy::is_material_name(stem) && stem.size() <= 5) out.push_back(stem);
     }
     std::sort(out.begin(), out.end());
     return out;

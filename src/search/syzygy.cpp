@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
-#include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "board/movegen.h"
 
@@ -67,12 +67,12 @@ Move find_move(const Position& pos, unsigned from, unsigned to, unsigned promote
 // Table files as Fathom names them (KQvKR.rtbw): the tests of tb_init, counted here because Fathom
 // does not report how many it found. A file whose size is not 16 mod 64 is incomplete (Fathom skips it).
 void count_tables(const std::vector<std::string>& dirs, Status* st, std::vector<std::string>* incomplete) {
-    static const std::regex NAME("K[QRBNP]*vK[QRBNP]*\\.rtb[wz]");
     for (const std::string& dir : dirs) {
         std::error_code ec;
         for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
             const std::string name = entry.path().filename().string();
-            if (!std::regex_match(name, NAME)) continue;
+            const std::string ext = entry.path().extension().string();
+            if ((ext != ".rtbw" && ext != ".rtbz") || !is_material_name(entry.path().stem().string())) continue;
             std::error_code size_ec;
             const auto size = entry.file_size(size_ec);
             if (size_ec) continue;
@@ -124,6 +124,15 @@ std::string init(const std::string& path) {
                        " pieces in " + path;
     if (!incomplete.empty()) line += "; skipped " + std::to_string(incomplete.size()) + " incomplete files";
     return line;
+}
+
+bool is_material_name(const std::string& name) {
+    const std::size_t v = name.find('v');
+    if (v == std::string::npos || v == 0 || v + 1 >= name.size() || name.size() > 9) return false;
+    if (name[0] != 'K' || name[v + 1] != 'K') return false;
+    for (std::size_t i = 1; i < name.size(); ++i)
+        if (i != v && i != v + 1 && std::string_view("QRBNP").find(name[i]) == std::string_view::npos) return false;
+    return true;
 }
 
 const Status& status() { return g_status; }

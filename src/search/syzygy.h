@@ -28,6 +28,8 @@ struct Status {
 // missing directory or without any table leaves tablebases off (max_pieces() == 0).
 std::string init(const std::string& path);
 const Status& status();
+// "KQvKR" and the like: a Syzygy material name (a king, up to six more men on each side).
+bool is_material_name(const std::string& name);
 int max_pieces();  // 0 when no tables are loaded
 
 // WDL of the position from the side to move's point of view. False when the position is not in the
