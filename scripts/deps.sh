@@ -8,6 +8,9 @@ command -v make >/dev/null || need+=(make)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 command -v xz >/dev/null || need+=(xz-utils)  # quince-match reads .xz opening books (tested)
 command -v python3 >/dev/null || need+=(python3)  # independent evaluation references run as tests
+[ -f /usr/include/tbprobe.h ] || need+=(libfathom-dev)  # Syzygy tablebase prober (Fathom)
+command -v fathom >/dev/null || [ -x /usr/games/fathom ] || need+=(fathom)  # tablebase tests' oracle
+command -v polyglot >/dev/null || [ -x /usr/games/polyglot ] || need+=(polyglot)  # builds the opening-book test's book
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -666,6 +666,18 @@ bool Position::is_repetition(int ply) const {
     return false;
 }
 
+bool Position::has_repeated() const {
+    const int n = int(history_.size()) - 1;
+    const int end = std::min(st().rule50, st().plies_from_null);
+    for (int back = 0; back <= end && n - back >= 0; ++back) {
+        const StateInfo& s = history_[n - back];
+        const int window = std::min(s.rule50, s.plies_from_null);
+        for (int i = 4; i <= window && n - back - i >= 0; i += 2)
+            if (history_[n - back - i].key == s.key) return true;
+    }
+    return false;
+}
+
 bool Position::is_draw(int ply) const {
     if (rule50() >= 100) {
         if (!in_check()) return true;

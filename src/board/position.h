@@ -125,6 +125,9 @@ public:
     // (a repetition inside the tree counts once, one before the root needs a third occurrence).
     bool is_draw(int ply) const;
     bool is_repetition(int ply) const;
+    // Some position since the last capture, pawn move or null move has occurred before (a repetition
+    // already happened in the game: one more would draw).
+    bool has_repeated() const;
     bool has_insufficient_material() const;
     bool has_legal_move() const;  // defined in movegen.cpp  // no mating material for either side (KvK, KNvK, KBvK, KB..vKB same colour)
 

@@ -119,6 +119,11 @@ constexpr Value VALUE_NONE = 32002;
 constexpr int MAX_PLY = 246;
 constexpr Value VALUE_MATE_IN_MAX_PLY = VALUE_MATE - MAX_PLY;
 constexpr Value VALUE_MATED_IN_MAX_PLY = -VALUE_MATE_IN_MAX_PLY;
+// Tablebase wins and losses: just below the mate range, ply-adjusted like mates (VALUE_TB - ply is a
+// win reached by a conversion ply plies from the root), so that a proven mate still beats them.
+constexpr Value VALUE_TB = VALUE_MATE_IN_MAX_PLY - 1;
+constexpr Value VALUE_TB_WIN_IN_MAX_PLY = VALUE_TB - MAX_PLY;
+constexpr Value VALUE_TB_LOSS_IN_MAX_PLY = -VALUE_TB_WIN_IN_MAX_PLY;
 constexpr Value mate_in(int ply) { return VALUE_MATE - ply; }
 constexpr Value mated_in(int ply) { return -VALUE_MATE + ply; }
 

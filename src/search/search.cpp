@@ -9,6 +9,7 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "search/movepick.h"
+#include "search/syzygy.h"
 
 namespace quince::search {
 
@@ -82,7 +83,7 @@ Value Worker::evaluate() {
                                         ? eval::LazyWindow::from_root(lazy_root_score_, root_side_, pos.side_to_move())
                                         : eval::LazyWindow{};
     Value v = evaluator_.evaluate(pos, window);
-    return std::clamp(v, VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
+    return std::clamp(v, VALUE_TB_LOSS_IN_MAX_PLY + 1, VALUE_TB_WIN_IN_MAX_PLY - 1);
 }
 
 void Worker::count_node() {
@@ -218,6 +219,33 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         if (pos.rule50() < 90) return tt_value;
     }
 
+    // Tablebase probe: the WDL value is exact right after a capture or pawn move (fifty-move counter 0).
+    // A win or loss is a bound (the search may still find a mate); a draw is exact.
+    Value tb_floor = -VALUE_INFINITE, tb_ceiling = VALUE_INFINITE;
+    if (!RootNode && !excluded && tb_cardinality_) {
+        const int piece_count = popcount(pos.pieces());
+        syzygy::Wdl wdl;
+        if (piece_count <= tb_cardinality_ && (piece_count < tb_cardinality_ || depth >= tb_probe_depth_) &&
+            pos.rule50() == 0 && !pos.castling_rights() && syzygy::probe_wdl(pos, &wdl)) {
+            tb_hits.store(tb_hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+            const int w = int(wdl);
+            const int draw_score = tb_rule50_ ? 1 : 0;  // with the fifty-move rule, cursed wins are draws
+            const Value v = w < -draw_score  ? -VALUE_TB + ply
+                            : w > draw_score ? VALUE_TB - ply
+                                             : VALUE_DRAW + 2 * w * draw_score;
+            const Bound b = w < -draw_score ? BOUND_UPPER : w > draw_score ? BOUND_LOWER : BOUND_EXACT;
+            if (b == BOUND_EXACT || (b == BOUND_LOWER ? v >= beta : v <= alpha)) {
+                tt.store(key, value_to_tt(v, ply), ss->tt_pv, b, std::min(MAX_PLY - 1, depth + 6), Move::none(),
+                         VALUE_NONE);
+                return v;
+            }
+            if (PvNode) {
+                if (b == BOUND_LOWER) tb_floor = v, alpha = std::max(alpha, v);
+                else tb_ceiling = v;
+            }
+        }
+    }
+
     // Static evaluation.
     Value eval;
     bool improving = false;
@@ -250,7 +278,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
 
         // Null move pruning; never in pawn-only endings where zugzwang is common.
         if (features_.on(Feature::NullMove) && !PvNode && !excluded && prev_move != Move::null() && eval >= beta && ss->static_eval >= beta - 20 * depth + 160 &&
-            pos.non_pawn_units(us) > 0 && ply >= nmp_min_ply_ && beta > VALUE_MATED_IN_MAX_PLY) {
+            pos.non_pawn_units(us) > 0 && ply >= nmp_min_ply_ && beta > VALUE_TB_LOSS_IN_MAX_PLY) {
             int r = std::min((eval - beta) / 200, 3) + depth / 3 + 4;
             ss->current_move = Move::null();
             ss->moved_piece = NO_PIECE;
@@ -259,7 +287,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             Value null_value = -search<NON_PV>(ss + 1, -beta, -beta + 1, depth - r, !cut_node);
             pos.undo_null_move();
             if (null_value >= beta) {
-                if (null_value >= VALUE_MATE_IN_MAX_PLY) null_value = beta;
+                if (null_value >= VALUE_TB_WIN_IN_MAX_PLY) null_value = beta;  // never an unproven win
                 if (nmp_min_ply_ || depth < 14) return null_value;
                 // Verification at high depth, with null moves disabled for the first plies.
                 nmp_min_ply_ = ply + 3 * (depth - r) / 4;
@@ -306,7 +334,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     Move counter = prev_sq != SQ_NONE ? counter_moves_->table[piece_slot((ss - 1)->moved_piece)][prev_sq] : Move::none();
     MovePicker mp(pos, tt_move, main_history_.get(), capture_history_.get(), cont, ss->killers, counter);
 
-    Value best_value = -VALUE_INFINITE;
+    Value best_value = tb_floor;
     Value value = -VALUE_INFINITE;
     Move best_move = Move::none();
     Move quiets_tried[64], captures_tried[32];
@@ -332,7 +360,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         int extension = 0;
 
         // Shallow-depth pruning, once a non-losing line is known.
-        if (!RootNode && pos.non_pawn_units(us) > 0 && best_value > VALUE_MATED_IN_MAX_PLY) {
+        if (!RootNode && pos.non_pawn_units(us) > 0 && best_value > VALUE_TB_LOSS_IN_MAX_PLY) {
             int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
             if (features_.on(Feature::LateMovePruning) && move_count >= late_move_count(depth, improving))
                 skip_quiets = true;
@@ -436,6 +464,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     else if (prev_sq != SQ_NONE && !pos.captured_piece() && prev_move.type() != PROMOTION)
         // Every reply fails low: the opponent's quiet move that led here was a good one.
         update_cont_histories(ss - 1, (ss - 1)->moved_piece, prev_sq, stat_bonus(depth));
+    if (PvNode) best_value = std::min(best_value, tb_ceiling);  // a tablebase loss caps what the moves found
 
     if (!excluded && !(RootNode && pv_idx_ > 0)) {
         Bound bound = best_value >= beta ? BOUND_LOWER : (PvNode && best_move) ? BOUND_EXACT : BOUND_UPPER;
@@ -498,7 +527,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         const bool capture = pos.is_capture(move);
         ++move_count;
 
-        if (best_value > VALUE_MATED_IN_MAX_PLY) {
+        if (best_value > VALUE_TB_LOSS_IN_MAX_PLY) {
             if (!in_check) {
                 if (move.type() == PROMOTION && move.promotion_type() != QUEEN) continue;
                 // Futility: even winning the captured piece for free cannot reach alpha.
@@ -569,13 +598,17 @@ void Worker::report(int depth) {
         int d = updated ? depth : depth - 1;
         Value v = updated ? rm.score : rm.prev_score;
         if (d < 1 || v == -VALUE_INFINITE) continue;
+        // A root in the tablebases: their result, unless the search has proven a mate.
+        if (engine_.root_in_tb_ && std::abs(v) < VALUE_MATE_IN_MAX_PLY) v = rm.tb_score;
         std::ostringstream out;
         out << "info depth " << d << " seldepth " << std::max(rm.sel_depth, d) << " multipv " << i + 1 << " score "
             << format_score(v);
         if (i == pv_idx_ && rm.lower_bound) out << " lowerbound";
         if (i == pv_idx_ && rm.upper_bound) out << " upperbound";
         out << " nodes " << nodes_total << " nps " << nodes_total * 1000 / std::uint64_t(std::max<std::int64_t>(1, elapsed))
-            << " hashfull " << hashfull << " time " << elapsed << " pv";
+            << " hashfull " << hashfull;
+        if (syzygy::max_pieces() > 0) out << " tbhits " << engine_.tb_hits();
+        out << " time " << elapsed << " pv";
         for (Move m : rm.pv) out << ' ' << engine_.format_move(m);
         engine_.emit(out.str());
     }
@@ -600,6 +633,9 @@ void Worker::iterative_deepening() {
     nmp_min_ply_ = 0;
     features_ = engine_.options_.features;
     calls_until_check_ = 1024;
+    tb_cardinality_ = engine_.tb_cardinality_;
+    tb_probe_depth_ = engine_.options_.syzygy_probe_depth;
+    tb_rule50_ = engine_.options_.syzygy_50_move_rule;
     Value prev_iteration_value = VALUE_NONE;
     Move last_best = Move::none();
     int best_stable_for = 0;
@@ -654,7 +690,7 @@ void Worker::iterative_deepening() {
         // score says nothing about material, so it switches the window off.
         if (completed_depth >= LAZY_EVAL_MIN_DEPTH) {
             lazy_root_score_ = root_moves[0].score;
-            lazy_window_active_ = std::abs(lazy_root_score_) < VALUE_MATE_IN_MAX_PLY;
+            lazy_window_active_ = std::abs(lazy_root_score_) < VALUE_TB_WIN_IN_MAX_PLY;
         }
         if (id_ != 0) continue;
 
@@ -718,6 +754,12 @@ void Engine::new_game() {
 std::uint64_t Engine::nodes_searched() const {
     std::uint64_t n = 0;
     for (const auto& w : workers_) n += w->nodes.load(std::memory_order_relaxed);
+    return n;
+}
+
+std::uint64_t Engine::tb_hits() const {
+    std::uint64_t n = 0;
+    for (const auto& w : workers_) n += w->tb_hits.load(std::memory_order_relaxed);
     return n;
 }
 
@@ -812,6 +854,37 @@ Value Engine::static_eval(const Position& pos) {
     return workers_[0]->static_value(pos);
 }
 
+// Root in the tablebases: only the moves of the best rank are searched (with DTZ ranks, those that keep
+// the result and, under the fifty-move rule, win in time), and the search needs no further probes
+// unless only WDL ranks were available for a won position (then in-search probes steer it to a
+// conversion). Main thread, before the helpers start: Fathom's root probes are not thread-safe.
+void Engine::rank_root_moves_by_tablebase(std::vector<RootMove>& root_moves) {
+    root_in_tb_ = false;
+    tb_cardinality_ = std::min(syzygy::max_pieces(), options_.syzygy_probe_limit);
+    if (!tb_cardinality_ || root_moves.empty() || popcount(root_pos_.pieces()) > tb_cardinality_ ||
+        root_pos_.castling_rights())
+        return;
+    std::vector<syzygy::RankedMove> ranked;
+    bool used_dtz = false;
+    if (!syzygy::rank_root_moves(root_pos_, options_.syzygy_50_move_rule, &ranked, &used_dtz)) return;
+    workers_[0]->tb_hits.store(ranked.size());
+    const int draw_score = options_.syzygy_50_move_rule ? 1 : 0;
+    int best_rank = -1000000;
+    for (RootMove& rm : root_moves) {
+        auto it = std::find_if(ranked.begin(), ranked.end(), [&](const auto& r) { return r.move == rm.move; });
+        if (it == ranked.end()) return;  // cannot happen: both lists hold every legal move
+        const int w = int(it->wdl);
+        rm.tb_rank = it->rank;
+        rm.tb_score = w < -draw_score ? -VALUE_TB_WIN_IN_MAX_PLY
+                      : w > draw_score ? VALUE_TB_WIN_IN_MAX_PLY
+                                       : VALUE_DRAW + 2 * w * draw_score;
+        best_rank = std::max(best_rank, rm.tb_rank);
+    }
+    std::erase_if(root_moves, [&](const RootMove& rm) { return rm.tb_rank != best_rank; });
+    root_in_tb_ = true;
+    if (used_dtz || root_moves[0].tb_score <= VALUE_DRAW) tb_cardinality_ = 0;
+}
+
 void Engine::run_main() {
     tt_.new_search();
     result_ = SearchResult{};
@@ -820,6 +893,9 @@ void Engine::run_main() {
         if (limits_.searchmoves.empty() ||
             std::find(limits_.searchmoves.begin(), limits_.searchmoves.end(), sm.move) != limits_.searchmoves.end())
             root_moves.emplace_back(sm.move);
+
+    for (auto& w : workers_) w->tb_hits.store(0);
+    rank_root_moves_by_tablebase(root_moves);
 
     for (auto& w : workers_) {
         w->nodes.store(0);
@@ -850,6 +926,7 @@ void Engine::run_main() {
         result_.score = best.score != -VALUE_INFINITE ? best.score : best.prev_score;
         result_.depth = main.completed_depth;
         result_.pv = best.pv;
+        if (root_in_tb_ && std::abs(result_.score) < VALUE_MATE_IN_MAX_PLY) result_.score = best.tb_score;
         if (best.pv.size() >= 2) {
             result_.ponder = best.pv[1];
         } else {
@@ -862,6 +939,7 @@ void Engine::run_main() {
         }
     }
     result_.nodes = nodes_searched();
+    result_.tb_hits = tb_hits();
     std::string line = "bestmove " + format_move(result_.best);
     if (result_.ponder) line += " ponder " + format_move(result_.ponder);
     emit(line);

@@ -43,6 +43,12 @@ struct SearchOptions {
     bool ponder_enabled = false;  // UCI Ponder option: expect ponder hits, so think a little longer
     bool silent = false;    // no info/bestmove output (bench, tests)
     SearchFeatures features;  // all on unless switched off to measure one (SearchDisable)
+    // Syzygy tablebases (probed only when syzygy::init() has loaded tables): WDL probes in the search
+    // from this remaining depth on (any depth below probe_limit pieces), in positions of at most
+    // probe_limit pieces; rule50: cursed wins and blessed losses count as draws.
+    int syzygy_probe_depth = 1;
+    int syzygy_probe_limit = 7;
+    bool syzygy_50_move_rule = true;
 };
 
 struct RootMove {
@@ -53,6 +59,8 @@ struct RootMove {
     Value prev_score = -VALUE_INFINITE;
     int sel_depth = 0;
     bool lower_bound = false, upper_bound = false;
+    int tb_rank = 0;               // Syzygy rank when the root is in the tablebases (higher = better)
+    Value tb_score = VALUE_NONE;   // the tablebase result as a score, reported instead of a non-mate score
     std::vector<Move> pv;
 };
 
@@ -62,6 +70,7 @@ struct SearchResult {
     Value score = VALUE_NONE;
     int depth = 0;
     std::uint64_t nodes = 0;
+    std::uint64_t tb_hits = 0;
     std::vector<Move> pv;
 };
 
@@ -97,6 +106,7 @@ public:
     Position pos;
     std::vector<RootMove> root_moves;
     std::atomic<std::uint64_t> nodes{0};
+    std::atomic<std::uint64_t> tb_hits{0};
     int completed_depth = 0;
     // Info lines for every PV: the main thread during the search, or the thread whose move is played.
     void report(int depth);
@@ -132,6 +142,9 @@ private:
     int nmp_min_ply_ = 0;
     SearchFeatures features_;  // copied from the options at the start of every search
     int calls_until_check_ = 1024;
+    int tb_cardinality_ = 0;  // probe positions of at most this many pieces (0 = no probes)
+    int tb_probe_depth_ = 1;
+    bool tb_rule50_ = true;
     // Lazy evaluation window: the root score of the last completed iteration (see evaluate()).
     static constexpr int LAZY_EVAL_MIN_DEPTH = 6;
     bool lazy_window_active_ = false;
@@ -178,6 +191,7 @@ public:
 
     TranspositionTable& tt() { return tt_; }
     std::uint64_t nodes_searched() const;
+    std::uint64_t tb_hits() const;  // tablebase probes of the current (or last) search, all threads
     std::int64_t elapsed_ms() const;
 
 private:
@@ -204,6 +218,9 @@ private:
     bool use_time_ = false;
     Position root_pos_;
     SearchResult result_;
+    int tb_cardinality_ = 0;   // for this search: min(tables' largest, SyzygyProbeLimit), 0 = no probes
+    bool root_in_tb_ = false;  // root moves were ranked by the tablebases (and cut to the best rank)
+    void rank_root_moves_by_tablebase(std::vector<RootMove>& root_moves);
 };
 
 // Distance-to-mate in moves for UCI ("mate N"), or 0 when the score is not a mate.

@@ -19,13 +19,14 @@ namespace quince::search {
 
 enum Bound : std::uint8_t { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-// Scores near mate are stored relative to the node (distance to mate from here), not to the root.
+// Mate and tablebase scores are stored relative to the node (distance to mate or to the tablebase
+// conversion from here), not to the root.
 constexpr Value value_to_tt(Value v, int ply) {
-    return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
+    return v >= VALUE_TB_WIN_IN_MAX_PLY ? v + ply : v <= VALUE_TB_LOSS_IN_MAX_PLY ? v - ply : v;
 }
 constexpr Value value_from_tt(Value v, int ply) {
     if (v == VALUE_NONE) return VALUE_NONE;
-    return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
+    return v >= VALUE_TB_WIN_IN_MAX_PLY ? v - ply : v <= VALUE_TB_LOSS_IN_MAX_PLY ? v + ply : v;
 }
 
 struct TTData {

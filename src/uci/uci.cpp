@@ -10,6 +10,7 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "search/random_opening.h"
+#include "search/syzygy.h"
 
 namespace quince::uci {
 
@@ -111,6 +112,39 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option({"SearchDisable", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
                     return search_features_.parse_disabled(v, err);
                 }});
+    // Syzygy tablebases: directories separated by ':'. A wrong path is reported and changes nothing.
+    add_option({"SyzygyPath", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
+                    const std::string message = syzygy::init(v);
+                    if (message.rfind("error: ", 0) == 0) {
+                        *err = message.substr(7) + (syzygy::max_pieces() ? "; the previous tables stay in use"
+                                                                         : "; playing without tablebases");
+                        return false;
+                    }
+                    send("info string " + message);
+                    return true;
+                }});
+    add_option({"SyzygyProbeDepth", Option::SPIN, "1", 1, 100, {}, "", nullptr});
+    add_option({"Syzygy50MoveRule", Option::CHECK, "true", 0, 0, {}, "", nullptr});
+    add_option({"SyzygyProbeLimit", Option::SPIN, "7", 0, 7, {}, "", nullptr});
+    // Polyglot opening book: a bad file is reported and the previous book (if any) stays.
+    add_option({"OwnBook", Option::CHECK, "false", 0, 0, {}, "", nullptr});
+    add_option({"BookFile", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
+                    if (v.empty() || v == "<empty>") {
+                        book_.close();
+                        send("info string Book: none");
+                        return true;
+                    }
+                    std::string why;
+                    if (!book_.open(v, &why)) {
+                        *err = "BookFile: " + why +
+                               (book_.loaded() ? "; still using '" + book_.path() + "'" : "; no book loaded");
+                        return false;
+                    }
+                    send("info string Book: " + std::to_string(book_.size()) + " entries in " + v);
+                    return true;
+                }});
+    add_option({"BookDepth", Option::SPIN, "255", 1, 1000, {}, "", nullptr});
+    add_option({"BookBestMove", Option::CHECK, "false", 0, 0, {}, "", nullptr});
     // Every term of the static evaluation of the current position, as a table.
     add_command("eval", [this](const std::vector<std::string>&) {
         std::string table = eval_file_ ? eval::trace_text(pos_, eval_file_) : eval::trace_text(pos_, eval_profile_);
@@ -438,6 +472,7 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     }
     // A bare `go` (or one with only searchmoves / ponder) searches until `stop`.
     if (!any_limit) limits.infinite = true;
+    if (play_book_move(limits)) return;
 
     search::SearchOptions options;
     options.multi_pv = int(option_spin("MultiPV"));
@@ -445,8 +480,26 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.chess960 = option_check("UCI_Chess960");
     options.ponder_enabled = option_check("Ponder");
     options.features = search_features_;
+    options.syzygy_probe_depth = int(option_spin("SyzygyProbeDepth"));
+    options.syzygy_probe_limit = int(option_spin("SyzygyProbeLimit"));
+    options.syzygy_50_move_rule = option_check("Syzygy50MoveRule");
     stop_search();  // a running search, perft or bench ends first
     engine_.go(pos_, limits, options);
+}
+
+// A book move is played at once in games: not for analysis (go infinite, a bare go, go ponder, go mate,
+// searchmoves), and only for the first BookDepth moves of each side.
+bool Uci::play_book_move(const search::Limits& limits) {
+    if (!option_check("OwnBook") || !book_.loaded() || limits.infinite || limits.ponder || limits.mate ||
+        !limits.searchmoves.empty() || pos_.game_ply() >= 2 * option_spin("BookDepth"))
+        return false;
+    const Move m = book_.pick(pos_, option_check("BookBestMove"), book_rng_);
+    if (!m) return false;
+    stop_search();
+    const std::string move = move_to_uci(m, option_check("UCI_Chess960"));
+    send("info string book move " + move);
+    send("bestmove " + move);
+    return true;
 }
 
 void Uci::cmd_perft(int depth) {

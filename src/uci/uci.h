@@ -19,10 +19,12 @@
 #include <iosfwd>
 #include <map>
 #include <mutex>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "board/book.h"
 #include "board/position.h"
 #include "eval/profile.h"
 #include "search/search.h"
@@ -71,6 +73,7 @@ private:
     void cmd_perft(int depth);
     void cmd_bench(const std::vector<std::string>& t);
     void cmd_genfens(const std::vector<std::string>& t);
+    bool play_book_move(const search::Limits& limits);
     Option* find_option(const std::string& name);
     bool option_check(const std::string& name);
     std::int64_t option_spin(const std::string& name);
@@ -91,6 +94,8 @@ private:
     std::shared_ptr<const eval::Profile> eval_file_;
     void apply_eval_profile();
     std::map<std::string, Command> commands_;
+    book::Book book_;  // BookFile; played from when OwnBook is on
+    std::mt19937_64 book_rng_{std::random_device{}()};
 };
 
 // Fixed positions for `bench`.

@@ -254,3 +254,16 @@ TEST(Position, DrawsAndRepetition) {
     ASSERT_TRUE(pos.set_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 100 80"));
     EXPECT_FALSE(pos.is_draw(0));
 }
+
+TEST(Position, HasRepeatedSeesAnEarlierRepetitionSinceTheLastIrreversibleMove) {
+    Position pos;
+    EXPECT_FALSE(pos.has_repeated());
+    for (const char* mv : {"g1f3", "g8f6", "f3g1"}) pos.do_move(uci_to_move(pos, mv));
+    EXPECT_FALSE(pos.has_repeated());
+    pos.do_move(uci_to_move(pos, "f6g8"));  // the start position again
+    EXPECT_TRUE(pos.has_repeated());
+    pos.do_move(uci_to_move(pos, "b1c3"));  // later positions still see it
+    EXPECT_TRUE(pos.has_repeated());
+    pos.do_move(uci_to_move(pos, "e7e5"));  // a pawn move: nothing before it counts
+    EXPECT_FALSE(pos.has_repeated());
+}
