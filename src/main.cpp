@@ -1,76 +1,116 @@
-// Command line: no argument = UCI; subcommands for tools and tests.
-#include <chrono>
+// The `quince` program. No argument: the UCI engine on stdin/stdout. A first argument that names a
+// subcommand runs it; `--help` / `--version` print and exit; any other first word that is not an
+// option makes every argument a UCI command line, run in order (`quince "position startpos"
+// "go depth 12"`; OpenBench runs `quince "genfens 8 seed 5 book None" "quit"`). Usage errors: one
+// line on stderr, exit status 2.
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
-#include "board/movegen.h"
-#include "board/notation.h"
-#include "board/position.h"
-#include "eval/evaluate.h"
+#include "bench_signature.h"
+#include "cli/analyse.h"
+#include "cli/cli.h"
+#include "core/text.h"
+#include "quince_version.h"
 #include "uci/uci.h"
 
 using namespace quince;
 
 namespace {
 
-int run_perft(int argc, char** argv) {
-    if (argc < 3) {
-        std::cerr << "usage: quince perft DEPTH [FEN]\n";
-        return 2;
-    }
-    int depth = std::atoi(argv[2]);
-    std::string fen = Position::START_FEN;
-    bool chess960 = false;
-    if (argc >= 4) {
-        fen.clear();
-        for (int i = 3; i < argc; ++i) fen += std::string(i > 3 ? " " : "") + argv[i];
-        // Shredder-FEN castling letters mean Chess960.
-        chess960 = fen.find_first_of("ABCDEFGHabcdefgh", fen.find(' ', fen.find(' ') + 1)) < fen.find(' ', fen.find(' ', fen.find(' ') + 1) + 1);
-    }
-    Position pos;
-    std::string error;
-    if (!pos.set_fen(fen, chess960, &error)) {
-        std::cerr << "error: " << error << "\n";
-        return 2;
-    }
-    auto start = std::chrono::steady_clock::now();
-    std::uint64_t total = 0;
-    for (const ScoredMove& sm : MoveList<LEGAL>(pos)) {
-        pos.do_move(sm.move);
-        std::uint64_t n = depth > 1 ? perft(pos, depth - 1) : 1;
-        pos.undo_move(sm.move);
-        total += n;
-        std::cout << move_to_uci(sm.move, pos.is_chess960()) << ": " << n << "\n";
-    }
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "\nNodes searched: " << total << "\n";
-    std::cerr << "Time: " << secs << " s, nps: " << std::uint64_t(total / std::max(secs, 1e-9)) << "\n";
-    return 0;
+std::atomic<bool> interrupted{false};
+
+int analyse(const cli::Args& args) {
+    cli::AnalyseSettings settings;
+    settings.live = isatty(STDOUT_FILENO);
+    settings.interrupt = &interrupted;
+    // Ctrl-C stops the search, and the lines found so far are still printed; a second one kills.
+    std::signal(SIGINT, [](int) {
+        interrupted.store(true);
+        std::signal(SIGINT, SIG_DFL);
+    });
+    return cli::run_analyse(args, std::cout, std::cerr, settings);
+}
+
+struct Subcommand {
+    const char* name;
+    const char* arguments;
+    const char* summary;
+    int (*run)(const cli::Args& args);
+};
+
+// One line per subcommand: adding one is adding a line here.
+const Subcommand SUBCOMMANDS[] = {
+    {"analyse", "[FEN|startpos] [moves ...] [--depth N|--movetime MS|--nodes N|--infinite] [--multipv K] "
+                "[--profile P] [--threads N] [--hash MB] [--json]",
+     "search a position; lines in SAN, scores in pawns (White's view); default --depth 20",
+     analyse},
+    {"eval", "[--json] [--profile P] [FEN|startpos] [moves ...]",
+     "every evaluation term of a position (text table with a legend, or JSON)",
+     [](const cli::Args& a) { return cli::run_eval(a, std::cout, std::cerr); }},
+    {"perft", "DEPTH [FEN|startpos] [moves ...]",
+     "count the leaf nodes DEPTH plies deep (1..20), divided by first move",
+     [](const cli::Args& a) { return cli::run_perft(a, std::cout, std::cerr); }},
+    {"bench", "[DEPTH]",
+     "search 50 fixed positions to DEPTH (1..64, default 13): 'Nodes searched' is the build's signature",
+     [](const cli::Args& a) { return cli::run_bench(a, std::cout, std::cerr); }},
+};
+
+void print_version() {
+    std::cout << "Quince " << QUINCE_VERSION << "\n";
+    if (QUINCE_BENCH_SIGNATURE[0]) std::cout << "bench signature: " << QUINCE_BENCH_SIGNATURE << " (quince bench)\n";
+    else std::cout << "bench signature: not computed (" << QUINCE_BENCH_SIGNATURE_REASON << ")\n";
+}
+
+void print_help() {
+    std::cout << "Quince " << QUINCE_VERSION << ", a UCI chess engine.\n\n"
+              << "usage: quince                     speak UCI on stdin/stdout (for chess GUIs)\n"
+              << "       quince SUBCOMMAND [ARGS]   one of the subcommands below\n"
+              << "       quince \"UCI LINE\" ...      run UCI command lines in order, then exit\n"
+              << "       quince --help | --version\n\nsubcommands:\n";
+    for (const Subcommand& s : SUBCOMMANDS)
+        std::cout << "  " << s.name << " " << s.arguments << "\n      " << s.summary << "\n";
+    std::cout << "\nA FEN is one quoted argument or its fields as separate words; options take --name=value or\n"
+                 "--name value. 'quince SUBCOMMAND --help' shows the subcommand's own help where it has one.\n"
+                 "Exit status: 0 done, 1 failed (a UCI line answered with an error), 2 usage error.\n"
+                 "Manual: man 6 quince.\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc >= 2 && std::string(argv[1]) == "perft") return run_perft(argc, argv);
-    if (argc >= 2 && std::string(argv[1]) == "eval") return eval::run_eval_cli(argc, argv);
-    if (argc >= 2 && std::string(argv[1]) == "bench") {
-        int depth = argc >= 3 ? std::atoi(argv[2]) : 13;
-        if (depth < 1 || depth > 64) {
-            std::cerr << "usage: quince bench [DEPTH 1..64]\n";
-            return 2;
+    const cli::Args args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::ios::sync_with_stdio(false);
+        // Reading cin must not flush cout behind the output mutex (the search thread writes too).
+        std::cin.tie(nullptr);
+        uci::Uci uci(std::cout);
+        uci.loop(std::cin);
+        return cli::EXIT_OK;
+    }
+    const std::string& first = args[0];
+    if (first == "--help" || first == "-h") {
+        print_help();
+        return cli::EXIT_OK;
+    }
+    if (first == "--version") {
+        print_version();
+        return cli::EXIT_OK;
+    }
+    if (first[0] == '-') return cli::usage_error(std::cerr, "", "unknown option '" + printable(first) + "'");
+    for (const Subcommand& s : SUBCOMMANDS) {
+        if (first != s.name) continue;
+        const cli::Args rest(args.begin() + 1, args.end());
+        if (rest.size() == 1 && (rest[0] == "--help" || rest[0] == "-h") && std::string(s.name) != "analyse") {
+            std::cout << "usage: quince " << s.name << " " << s.arguments << "\n" << s.summary << "\n";
+            return cli::EXIT_OK;
         }
-        uci::run_bench(depth, [](const std::string& line) { std::cout << line << std::endl; });
-        return 0;
+        return s.run(rest);
     }
-    if (argc >= 2) {
-        std::cerr << "usage: quince [perft DEPTH [FEN] | bench [DEPTH] | eval [--json] [--profile NAME] FEN]   (no argument: UCI)\n";
-        return 2;
-    }
-    std::ios::sync_with_stdio(false);
-    // Reading cin must not flush cout behind the output mutex (the search thread writes too).
-    std::cin.tie(nullptr);
-    uci::Uci uci(std::cout);
-    uci.loop(std::cin);
-    return 0;
+    return cli::run_uci_lines(args, std::cout);
 }
