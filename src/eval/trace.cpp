@@ -13,6 +13,25 @@ namespace {
 
 double cp(int internal) { return internal / 32.0; }
 
+// What the names in the table mean, printed under it (the table is read by people).
+constexpr const char* LEGEND =
+    "legend:\n"
+    "  mg / eg: opening (middlegame) and endgame value; White and Black columns in that colour's own view,\n"
+    "    Total = White - Black; mixed cp = the term's share of the score after interpolation and scaling.\n"
+    "  W = (w0, w1): weights of mg and eg at this phase, w0 + w1 = 256: (256, 0) pure opening, (0, 256) endgame;\n"
+    "    score = (mg * w0 + eg * w1) / 256.\n"
+    "  material index / entry: the material configuration's slot in the material table and its 8 bytes;\n"
+    "    flags 0x80 = opposite-coloured bishops possible (halve if the bishops differ in colour);\n"
+    "    cflags 0x08 = evaluate White's king safety, 0x80 = Black's (the attacker has a queen and one more\n"
+    "    piece); lazy = the entry allows lazy evaluation; mat_value = the imbalance term in internal units.\n"
+    "  lazy evaluation: yes = material only, the position being far outside the root score's window.\n"
+    "  scale factor: 1/2 for an opposite-coloured-bishop ending, else 1.\n"
+    "  terms: material (1-3-3-5-10 piece count), imbalance (material table's mat_value), pst_* (piece-square\n"
+    "    tables), pawn_structure (doubled, isolated, backward, candidate pawns), mobility, king_attack (attacks\n"
+    "    on the enemy king's zone), king_shelter (own pawn shelter and enemy pawn storm), rook_file (open and\n"
+    "    half-open files), seventh_rank (rook/queen on the 7th), passed_pawns, patterns (trapped and blocked\n"
+    "    pieces), pawn_mobility (blocked pawns; rybka232 only).\n";
+
 std::string fmt(const char* f, double a) {
     char buf[64];
     std::snprintf(buf, sizeof buf, f, a);
@@ -109,6 +128,7 @@ std::string trace_text(const Position& pos, const std::string& profile) {
     os << line;
     os << "final score: " << t.final_cp << " cp (" << (r.stm == WHITE ? "White" : "Black")
        << " to move, side to move's view)\n";
+    os << LEGEND;
     return os.str();
 }
 
