@@ -1,4 +1,4 @@
-// Profile registry and the Rybka 1.0 Beta weights. Each number cites the spec section (eval.md) that
+// Profile registry and the Rybka 1.0 Beta weights. Each number cites the spec section (docs/eval-spec.md) that
 // transcribes it from the seeds; values not in the seeds are marked "not in seeds".
 #include "eval/profile.h"
 

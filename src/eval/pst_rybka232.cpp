@@ -1,5 +1,5 @@
 // Rybka 2.3.2a piece-square tables, stored as data: seed 003 §3 right blocks, transcribed in spec
-// eval.md §4.2 (first printed row = rank 8). No weight set of the §4.1 generator reproduces them
+// docs/eval-spec.md §4.2 (first printed row = rank 8). No weight set of the §4.1 generator reproduces them
 // (pawns get rank terms, knights endgame rank weighting, bishops another shape), so they are data.
 // Rows below run from rank 1 to rank 8 (index = square, a1 = 0). Table 8 (rook endgame) prints one
 // row twice in the seed; the duplicate is dropped (§15 item 16).
