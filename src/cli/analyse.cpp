@@ -29,12 +29,12 @@ std::vector<std::string> split(const std::string& s) {
     return words;
 }
 
-// 1234 -> "1234", 12345 -> "12.3k", 4125329 -> "4.13M": node counts for people.
+// 1234 -> "1234", 12345 -> "12.3k", 4125329 -> "4.13M", 1.2e10 -> "12.00G": node counts for people.
 std::string human(std::uint64_t n) {
     char buf[32];
     if (n < 10000) std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)n);
-    else if (n < 10000000) std::snprintf(buf, sizeof buf, "%.1fk", double(n) / 1e3);
-    else if (n < 10000000000ULL) std::snprintf(buf, sizeof buf, "%.2fM", double(n) / 1e6);
+    else if (n < 999950) std::snprintf(buf, sizeof buf, "%.1fk", double(n) / 1e3);
+    else if (n < 999995000ULL) std::snprintf(buf, sizeof buf, "%.2fM", double(n) / 1e6);
     else std::snprintf(buf, sizeof buf, "%.2fG", double(n) / 1e9);
     return buf;
 }
@@ -221,6 +221,7 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     std::mutex mutex;  // output: the search thread prints iterations, this thread the status line
     std::vector<PvLine> latest(static_cast<std::size_t>(lines_per_iteration));
     int printed_depth = 0;
+    PvLine last_printed;  // first line of the last iteration shown
     bool status_shown = false;
     const std::string columns = multipv > 1 ? "depth  #   score     time    nodes     nps  line"
                                             : "depth   score     time    nodes     nps  line";
@@ -269,6 +270,7 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
         });
         if (complete && l.depth > printed_depth) {
             printed_depth = l.depth;
+            last_printed = latest[0];
             print_iteration();
         }
     });
@@ -318,6 +320,12 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     best.mate = score[0] == "mate";
     best.score = std::stoi(score[1]);
     best.pv = r.pv.empty() ? std::vector<Move>{r.best} : r.pv;
+    // A search stopped inside an iteration reports the move it had finished searching at that depth
+    // (shown above as that depth); the summary names the same depth rather than the last full one.
+    const int shown_depth = !last_printed.pv.empty() && last_printed.pv == best.pv && last_printed.mate == best.mate &&
+                                    last_printed.score == best.score
+                                ? std::max(r.depth, last_printed.depth)
+                                : r.depth;
     const std::int64_t ms = engine.elapsed_ms();
     std::lock_guard<std::mutex> lock(mutex);
     if (r.depth == 0) {  // stopped before the first iteration ended: a move, but no score to show
@@ -332,14 +340,14 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     if (json) {
         out << "{\"type\": \"result\", \"fen\": " << json_string(root.fen()) << ", \"bestmove\": "
             << json_string(move_to_uci(r.best, root.is_chess960())) << ", \"san\": " << json_string(move_to_san(root, r.best))
-            << ", \"depth\": " << r.depth << ", \"score\": " << json_score(best, stm)
+            << ", \"depth\": " << shown_depth << ", \"score\": " << json_score(best, stm)
             << ", \"pv\": " << json_moves(root, best.pv, false) << ", \"san_pv\": " << json_moves(root, best.pv, true)
             << ", \"nodes\": " << r.nodes << ", \"time_ms\": " << ms << ", \"stopped\": " << (interrupted ? "true" : "false")
             << "}" << std::endl;
     } else {
         clear_status();
         out << (interrupted ? "stopped. " : "") << "best move " << move_to_san(root, r.best) << " ("
-            << move_to_uci(r.best, root.is_chess960()) << "), " << white_score_text(best, stm) << " at depth " << r.depth
+            << move_to_uci(r.best, root.is_chess960()) << "), " << white_score_text(best, stm) << " at depth " << shown_depth
             << ", " << human(r.nodes) << " nodes in " << seconds(ms) << ": " << san_line(root, best.pv) << std::endl;
     }
     return EXIT_OK;

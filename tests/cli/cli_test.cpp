@@ -133,6 +133,10 @@ TEST(Cli, EvalOptionFormsAgree) {
     EXPECT_NE(json.out.find("\"profile\": \"fruit21\""), std::string::npos);
     auto start = run_command(ENGINE, {"eval"});
     EXPECT_NE(start.out.find("White to move"), std::string::npos);
+    // The table comes with a legend of its names.
+    for (const char* name : {"legend:", "W = (w0, w1)", "cflags 0x08", "lazy evaluation:", "scale factor:",
+                             "king_shelter (", "pawn_mobility ("})
+        EXPECT_NE(start.out.find(name), std::string::npos) << name;
 }
 
 TEST(Cli, OtherFirstWordsAreUciCommandLinesRunInOrder) {
