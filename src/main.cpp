@@ -42,6 +42,7 @@ struct Subcommand {
     const char* arguments;
     const char* summary;
     int (*run)(const cli::Args& args);
+    const char* const* details = nullptr;  // more text for `quince NAME --help`
 };
 
 // One line per subcommand: adding one is adding a line here.
@@ -49,7 +50,7 @@ const Subcommand SUBCOMMANDS[] = {
     {"analyse", "[FEN|startpos] [moves ...] [--depth N|--movetime MS|--nodes N|--infinite] [--multipv K] "
                 "[--profile P] [--threads N] [--hash MB] [--json]",
      "search a position; lines in SAN, scores in pawns (White's view); default --depth 20",
-     analyse},
+     analyse, &cli::ANALYSE_DETAILS},
     {"eval", "[--json] [--profile P] [FEN|startpos] [moves ...]",
      "every evaluation term of a position (text table with a legend, or JSON)",
      [](const cli::Args& a) { return cli::run_eval(a, std::cout, std::cerr); }},
@@ -76,7 +77,7 @@ void print_help() {
     for (const Subcommand& s : SUBCOMMANDS)
         std::cout << "  " << s.name << " " << s.arguments << "\n      " << s.summary << "\n";
     std::cout << "\nA FEN is one quoted argument or its fields as separate words; options take --name=value or\n"
-                 "--name value. 'quince SUBCOMMAND --help' shows the subcommand's own help where it has one.\n"
+                 "--name value. 'quince SUBCOMMAND --help' shows one subcommand's help.\n"
                  "Exit status: 0 done, 1 failed (a UCI line answered with an error), 2 usage error.\n"
                  "Manual: man 6 quince.\n";
 }
@@ -106,8 +107,9 @@ int main(int argc, char** argv) {
     for (const Subcommand& s : SUBCOMMANDS) {
         if (first != s.name) continue;
         const cli::Args rest(args.begin() + 1, args.end());
-        if (rest.size() == 1 && (rest[0] == "--help" || rest[0] == "-h") && std::string(s.name) != "analyse") {
+        if (rest.size() == 1 && (rest[0] == "--help" || rest[0] == "-h")) {
             std::cout << "usage: quince " << s.name << " " << s.arguments << "\n" << s.summary << "\n";
+            if (s.details) std::cout << *s.details;
             return cli::EXIT_OK;
         }
         return s.run(rest);

@@ -74,16 +74,14 @@ std::string json_moves(const Position& root, const std::vector<Move>& pv, bool s
     return r + "]";
 }
 
-const char* USAGE =
-    "usage: quince analyse [FEN | startpos] [moves M1 M2 ...] [--depth N | --movetime MS | --nodes N | --infinite]\n"
-    "                      [--multipv K] [--profile NAME] [--threads N] [--hash MB] [--json]\n"
+}  // namespace
+
+const char* const ANALYSE_DETAILS =
     "Searches the position and prints its best lines in SAN, scores in pawns from White's point of view\n"
     "(+M3: White mates in 3 moves), one block per completed iteration. Default limit: --depth 20.\n"
     "--infinite searches until Ctrl-C; Ctrl-C always stops the search and prints the result so far.\n"
     "--json: JSON Lines, one {\"type\": \"iteration\"} object per completed iteration and a final\n"
     "{\"type\": \"result\"} object. Defaults: --multipv 1, --threads 1, --hash 64, --profile rybka1.\n";
-
-}  // namespace
 
 bool parse_info_line(const std::string& line, const Position& root, PvLine* out) {
     const std::vector<std::string> t = split(line);
@@ -160,13 +158,8 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     std::string error;
     const std::vector<OptionSpec> specs = {{"depth", true},   {"movetime", true}, {"nodes", true},
                                            {"infinite", false}, {"multipv", true}, {"profile", true},
-                                           {"threads", true}, {"hash", true},     {"json", false},
-                                           {"help", false}};
+                                           {"threads", true}, {"hash", true},     {"json", false}};
     if (!parse_args(args, specs, &a, &error)) return usage_error(err, "analyse", error);
-    if (a.has("help")) {
-        out << USAGE;
-        return EXIT_OK;
-    }
     const int limit_count = a.has("depth") + a.has("movetime") + a.has("nodes") + a.has("infinite");
     if (limit_count > 1) return usage_error(err, "analyse", "give at most one of --depth, --movetime, --nodes, --infinite");
     long long depth = limit_count ? 0 : DEFAULT_DEPTH, movetime = 0, nodes = 0, multipv = 1, threads = 1,

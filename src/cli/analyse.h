@@ -40,6 +40,9 @@ struct AnalyseSettings {
     const std::atomic<bool>* interrupt = nullptr;
 };
 
+// More help for `quince analyse --help` (after the usage line).
+extern const char* const ANALYSE_DETAILS;
+
 int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const AnalyseSettings& settings = {});
 
 }  // namespace quince::cli

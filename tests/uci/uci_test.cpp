@@ -7,6 +7,7 @@
 
 #include "board/notation.h"
 #include "engine_process.h"
+#include "quince_version.h"
 #include "uci/uci.h"
 
 using namespace quince;
@@ -88,7 +89,7 @@ TEST(Uci, Handshake) {
     e.send("uci");
     auto lines = e.read_until("uciok");
     ASSERT_TRUE(lines);
-    EXPECT_EQ((*lines)[0], "id name Quince");
+    EXPECT_EQ((*lines)[0], std::string("id name Quince ") + QUINCE_VERSION);
     EXPECT_EQ((*lines)[1].rfind("id author ", 0), 0u);
     std::string all;
     for (auto& l : *lines) all += l + "\n";
@@ -126,6 +127,8 @@ TEST(Uci, EvalProfileAndLazyEvalOptions) {
     EXPECT_NE((*rybka)[0].find("profile rybka1"), std::string::npos);  // unchanged by the bad value
     // K+P v K, White to move: the spec's hand-worked whole evaluation gives 100 cp.
     EXPECT_EQ(rybka->back(), "final score: 100 cp (White to move, side to move's view)");
+    e.send("isready");  // past the legend under the table
+    ASSERT_TRUE(e.read_until("readyok"));
 
     e.send("setoption name evalprofile value simple");
     e.send("eval");
