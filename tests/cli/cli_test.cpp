@@ -234,7 +234,8 @@ TEST(Cli, AnalyseStopsOnInterruptAndReportsWhatItHas) {
     EXPECT_EQ(status, 0);
     const auto lines = lines_of(out.str());
     ASSERT_FALSE(lines.empty());
-    EXPECT_TRUE(lines.back().rfind("stopped.", 0) == 0) << out.str();
+    // "stopped. best move …", or on a slow (sanitizer) build possibly "stopped before the first iteration …"
+    EXPECT_TRUE(lines.back().rfind("stopped", 0) == 0) << out.str();
 }
 
 TEST(CliFormat, SanLineNumbersMovesFromTheRoot) {
