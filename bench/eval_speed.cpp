@@ -3,6 +3,7 @@
 //   build/eval_speed [iterations] [epd]
 // For instructions per evaluation: valgrind --tool=callgrind build/eval_speed 20
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <cstdio>
 #include <fstream>
@@ -17,7 +18,9 @@ using namespace quince;
 
 int main(int argc, char** argv) {
     const int iterations = argc > 1 ? std::atoi(argv[1]) : 2000;
-    const std::string epd = argc > 2 ? argv[2] : std::string(QUINCE_SHARED_DATA_DIR) + "/wac.epd";
+    // WAC from the data folder (docs/data.md): $QUINCE_DATA_DIR, else the folder set at configure time.
+    const char* data_dir = std::getenv("QUINCE_DATA_DIR");
+    const std::string epd = argc > 2 ? argv[2] : std::string(data_dir ? data_dir : QUINCE_DATA_DIR) + "/wac.epd";
     std::vector<Position> positions;
     std::ifstream in(epd);
     for (std::string line; std::getline(in, line);) {

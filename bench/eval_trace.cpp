@@ -1,5 +1,7 @@
-// Standalone `quince eval` until the lead wires the subcommand into main.cpp:
+// `quince eval` as a standalone binary (the Python evaluation references in tests/eval run it):
 //   build/eval_trace [--json] [--profile NAME] "<FEN>"
-#include "eval/evaluate.h"
+#include <iostream>
 
-int main(int argc, char** argv) { return quince::eval::run_eval_cli(argc, argv); }
+#include "cli/cli.h"
+
+int main(int argc, char** argv) { return quince::cli::run_eval({argv + 1, argv + argc}, std::cout, std::cerr); }

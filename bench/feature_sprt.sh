@@ -4,7 +4,8 @@
 # Positive Elo = the feature gains. One line per feature is appended to build/feature_sprt.md.
 # Usage: bench/feature_sprt.sh [max games, default 400] [tc, default 2+0.02] [feature ...]
 #        (no feature names: every feature that SearchDisable knows)
-# Environment: QUINCE_BIN (default build/quince), OPENINGS (EPD, default ../shared/data/8moves_v3.epd),
+# Environment: QUINCE_BIN (default build/quince), OPENINGS (EPD, default $QUINCE_DATA_DIR/8moves_v3.epd,
+#              see docs/data.md),
 #              CONCURRENCY (default 2), SPRT (default "elo0=0 elo1=10 alpha=0.05 beta=0.05"), SEED (default 7).
 set -euo pipefail
 

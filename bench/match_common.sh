@@ -3,7 +3,10 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$ROOT/build"
 QUINCE_BIN="${QUINCE_BIN:-$BUILD/quince}"
-OPENINGS="${OPENINGS:-$ROOT/../shared/data/8moves_v3.epd}"
+# Data files (openings, suites) are not in git: docs/data.md lists them and where to get them.
+# QUINCE_DATA_DIR is their folder (default: ../shared/data beside the checkout, the developers' layout).
+QUINCE_DATA_DIR="${QUINCE_DATA_DIR:-$ROOT/../shared/data}"
+OPENINGS="${OPENINGS:-$QUINCE_DATA_DIR/8moves_v3.epd}"
 CONCURRENCY="${CONCURRENCY:-2}"
 (( CONCURRENCY > 2 )) && CONCURRENCY=2  # two cores shared by everyone
 # Resign when both engines agree on ≥ 10 pawns for 3 moves; draw after move 40 when both stay within

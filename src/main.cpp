@@ -1,56 +1,44 @@
-// Command line: no argument = UCI; subcommands for tools and tests.
-#include <chrono>
+// The `quince` program. No argument: the UCI engine on stdin/stdout. A first argument that names a
+// subcommand runs it; `--help` / `--version` print and exit; any other first word that is not an
+// option makes every argument a UCI command line, run in order (`quince "position startpos"
+// "go depth 12"`; OpenBench runs `quince "genfens 8 seed 5 book None" "quit"`). Usage errors: one
+// line on stderr, exit status 2.
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
-#include "board/movegen.h"
-#include "board/notation.h"
-#include "board/position.h"
+#include "bench_signature.h"
+#include "cli/analyse.h"
+#include "cli/cli.h"
+#include "core/text.h"
+#include "quince_version.h"
 #include "datagen_cli.h"
-#include "eval/evaluate.h"
 #include "eval/params.h"
 #include "eval/profile.h"
-#include "uci/uci.h"
 #include "tuner.h"
+#include "uci/uci.h"
 
 using namespace quince;
 
 namespace {
 
-int run_perft(int argc, char** argv) {
-    if (argc < 3) {
-        std::cerr << "usage: quince perft DEPTH [FEN]\n";
-        return 2;
-    }
-    int depth = std::atoi(argv[2]);
-    std::string fen = Position::START_FEN;
-    bool chess960 = false;
-    if (argc >= 4) {
-        fen.clear();
-        for (int i = 3; i < argc; ++i) fen += std::string(i > 3 ? " " : "") + argv[i];
-        // Shredder-FEN castling letters mean Chess960.
-        chess960 = fen.find_first_of("ABCDEFGHabcdefgh", fen.find(' ', fen.find(' ') + 1)) < fen.find(' ', fen.find(' ', fen.find(' ') + 1) + 1);
-    }
-    Position pos;
-    std::string error;
-    if (!pos.set_fen(fen, chess960, &error)) {
-        std::cerr << "error: " << error << "\n";
-        return 2;
-    }
-    auto start = std::chrono::steady_clock::now();
-    std::uint64_t total = 0;
-    for (const ScoredMove& sm : MoveList<LEGAL>(pos)) {
-        pos.do_move(sm.move);
-        std::uint64_t n = depth > 1 ? perft(pos, depth - 1) : 1;
-        pos.undo_move(sm.move);
-        total += n;
-        std::cout << move_to_uci(sm.move, pos.is_chess960()) << ": " << n << "\n";
-    }
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "\nNodes searched: " << total << "\n";
-    std::cerr << "Time: " << secs << " s, nps: " << std::uint64_t(total / std::max(secs, 1e-9)) << "\n";
-    return 0;
+std::atomic<bool> interrupted{false};
+
+int analyse(const cli::Args& args) {
+    cli::AnalyseSettings settings;
+    settings.live = isatty(STDOUT_FILENO);
+    settings.interrupt = &interrupted;
+    // Ctrl-C stops the search, and the lines found so far are still printed; a second one kills.
+    std::signal(SIGINT, [](int) {
+        interrupted.store(true);
+        std::signal(SIGINT, SIG_DFL);
+    });
+    return cli::run_analyse(args, std::cout, std::cerr, settings);
 }
 
 // `quince weights NAME|FILE`: a built-in profile, or a weights file after loading (checked and
@@ -71,7 +59,7 @@ int run_weights(int argc, char** argv) {
         std::string error;
         p = eval::load_profile_file(argv[2], &error);
         if (!p) {
-            std::cerr << "error: '" << argv[2] << "' is no built-in profile, and as a file: " << error << "\n";
+            std::cerr << "error: '" << printable(argv[2]) << "' is no built-in profile, and as a file: " << error << "\n";
             return 2;
         }
     }
@@ -79,59 +67,99 @@ int run_weights(int argc, char** argv) {
     return 0;
 }
 
-// OpenBench and other tools start engines as `quince "UCI line" "UCI line" ...` (e.g. `quince "genfens 8 seed 5
-// book None" "quit"`): an argument that is no subcommand and no option is the first of such lines. Standard
-// input follows unless one of them was `quit`.
-int run_uci_arguments(int argc, char** argv) {
-    std::ios::sync_with_stdio(false);
-    std::cin.tie(nullptr);
-    uci::Uci uci(std::cout);
-    for (int i = 1; i < argc; ++i)
-        if (!uci.execute(argv[i])) return 0;
-    uci.loop(std::cin);
-    return 0;
+// The tools' command lines take argc/argv: quince NAME ARGS...
+int with_argv(const char* name, const cli::Args& a, int (*run)(int, char**)) {
+    std::vector<std::string> words = {"quince", name};
+    words.insert(words.end(), a.begin(), a.end());
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    return run(int(words.size()), argv.data());
+}
+
+struct Subcommand {
+    const char* name;
+    const char* arguments;
+    const char* summary;
+    int (*run)(const cli::Args& args);
+    const char* const* details = nullptr;  // more text for `quince NAME --help`
+};
+
+// One line per subcommand: adding one is adding a line here.
+const Subcommand SUBCOMMANDS[] = {
+    {"analyse", "[FEN|startpos] [moves ...] [--depth N|--movetime MS|--nodes N|--infinite] [--multipv K] "
+                "[--profile P] [--threads N] [--hash MB] [--json]",
+     "search a position; lines in SAN, scores in pawns (White's view); default --depth 20",
+     analyse, &cli::ANALYSE_DETAILS},
+    {"eval", "[--json] [--profile P | --weights FILE] [FEN|startpos] [moves ...]",
+     "every evaluation term of a position (text table with a legend, or JSON)",
+     [](const cli::Args& a) { return cli::run_eval(a, std::cout, std::cerr); }},
+    {"perft", "DEPTH [FEN|startpos] [moves ...]",
+     "count the leaf nodes DEPTH plies deep (1..20), divided by first move",
+     [](const cli::Args& a) { return cli::run_perft(a, std::cout, std::cerr); }},
+    {"bench", "[DEPTH] [--weights FILE]",
+     "search 50 fixed positions to DEPTH (1..64, default 13): 'Nodes searched' is the build's signature",
+     [](const cli::Args& a) { return cli::run_bench(a, std::cout, std::cerr); }},
+    {"weights", "PROFILE|FILE", "print a profile's weights in the weight-file format (a FILE is loaded and checked)",
+     [](const cli::Args& a) { return with_argv("weights", a, run_weights); }},
+    {"tune", "--data FILE --out FILE [options]", "fit a profile's weights to training positions (see --help)",
+     [](const cli::Args& a) { return with_argv("tune", a, tune::run_tune_cli); }},
+    {"datagen", "--out DIR (--games N | --positions N) [options] | --from-pgn FILE... --out DIR",
+     "training data: self-play at a fixed node budget, or PGNs with score comments (see --help)",
+     [](const cli::Args& a) { return with_argv("datagen", a, datagen::run_datagen_cli); }},
+};
+
+void print_version() {
+    std::cout << "Quince " << QUINCE_VERSION << "\n";
+    if (QUINCE_BENCH_SIGNATURE[0]) std::cout << "bench signature: " << QUINCE_BENCH_SIGNATURE << " (quince bench)\n";
+    else std::cout << "bench signature: not computed (" << QUINCE_BENCH_SIGNATURE_REASON << ")\n";
+}
+
+void print_help() {
+    std::cout << "Quince " << QUINCE_VERSION << ", a UCI chess engine.\n\n"
+              << "usage: quince                     speak UCI on stdin/stdout (for chess GUIs)\n"
+              << "       quince SUBCOMMAND [ARGS]   one of the subcommands below\n"
+              << "       quince \"UCI LINE\" ...      run UCI command lines in order, then exit\n"
+              << "       quince --help | --version\n\nsubcommands:\n";
+    for (const Subcommand& s : SUBCOMMANDS)
+        std::cout << "  " << s.name << " " << s.arguments << "\n      " << s.summary << "\n";
+    std::cout << "\nA FEN is one quoted argument or its fields as separate words; options take --name=value or\n"
+                 "--name value. 'quince SUBCOMMAND --help' shows one subcommand's help.\n"
+                 "Exit status: 0 done, 1 failed (a UCI line answered with an error), 2 usage error.\n"
+                 "Manual: man 6 quince.\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc >= 2 && std::string(argv[1]) == "perft") return run_perft(argc, argv);
-    if (argc >= 2 && std::string(argv[1]) == "eval") return eval::run_eval_cli(argc, argv);
-    if (argc >= 2 && std::string(argv[1]) == "weights") return run_weights(argc, argv);
-    if (argc >= 2 && std::string(argv[1]) == "tune") return tune::run_tune_cli(argc, argv);
-    if (argc >= 2 && std::string(argv[1]) == "bench") {
-        std::shared_ptr<const eval::Profile> profile;
-        int depth = 13;
-        for (int i = 2; i < argc; ++i) {
-            const std::string a = argv[i];
-            if (a == "--weights" && i + 1 < argc) {
-                std::string error;
-                profile = eval::load_profile_file(argv[++i], &error);
-                if (!profile) {
-                    std::cerr << "error: " << error << "\n";
-                    return 2;
-                }
-            } else {
-                depth = std::atoi(a.c_str());
-                if (depth < 1 || depth > 64) {
-                    std::cerr << "usage: quince bench [DEPTH 1..64] [--weights FILE]\n";
-                    return 2;
-                }
-            }
+    const cli::Args args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::ios::sync_with_stdio(false);
+        // Reading cin must not flush cout behind the output mutex (the search thread writes too).
+        std::cin.tie(nullptr);
+        uci::Uci uci(std::cout);
+        uci.loop(std::cin);
+        return cli::EXIT_OK;
+    }
+    const std::string& first = args[0];
+    if (first == "--help" || first == "-h") {
+        print_help();
+        return cli::EXIT_OK;
+    }
+    if (first == "--version") {
+        print_version();
+        return cli::EXIT_OK;
+    }
+    if (first[0] == '-') return cli::usage_error(std::cerr, "", "unknown option '" + printable(first) + "'");
+    for (const Subcommand& s : SUBCOMMANDS) {
+        if (first != s.name) continue;
+        const cli::Args rest(args.begin() + 1, args.end());
+        if (rest.size() == 1 && (rest[0] == "--help" || rest[0] == "-h")) {
+            std::cout << "usage: quince " << s.name << " " << s.arguments << "\n" << s.summary << "\n";
+            if (s.details) std::cout << *s.details;
+            return cli::EXIT_OK;
         }
-        uci::run_bench(depth, [](const std::string& line) { std::cout << line << std::endl; }, nullptr, profile);
-        return 0;
+        return s.run(rest);
     }
-    if (argc >= 2 && std::string(argv[1]) == "datagen") return datagen::run_datagen_cli(argc, argv);
-    if (argc >= 2 && argv[1][0] != '-') return run_uci_arguments(argc, argv);
-    if (argc >= 2) {
-        std::cerr << "usage: quince [perft DEPTH [FEN] | bench [DEPTH] | eval [--json] [--profile NAME] FEN | datagen ... | \"UCI LINE\" ...]   (no argument: UCI)\n";
-        return 2;
-    }
-    std::ios::sync_with_stdio(false);
-    // Reading cin must not flush cout behind the output mutex (the search thread writes too).
-    std::cin.tie(nullptr);
-    uci::Uci uci(std::cout);
-    uci.loop(std::cin);
-    return 0;
+    return cli::run_uci_lines(args, std::cout);
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/text.h"
 #include "core/zobrist.h"
 
 namespace quince {
@@ -143,7 +144,8 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
     bool ok = [&]() -> bool {
         // 1. Piece placement
         int rank = 7, file = 0, ranks_seen = 1;
-        for (char c : board) {
+        for (std::size_t i = 0; i < board.size(); ++i) {
+            const char c = board[i];
             if (c == '/') {
                 if (file != 8) return fail(error, "FEN rank " + std::to_string(rank + 1) + " does not have 8 squares");
                 if (--rank < 0) return fail(error, "FEN has more than 8 ranks");
@@ -154,7 +156,7 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
                 if (file > 8) return fail(error, "FEN rank " + std::to_string(rank + 1) + " has more than 8 squares");
             } else {
                 Piece p = piece_from_char(c);
-                if (p == NO_PIECE) return fail(error, std::string("FEN has an invalid piece character '") + c + "'");
+                if (p == NO_PIECE) return fail(error, "FEN has an invalid piece character " + describe_character(board, i));
                 if (file > 7) return fail(error, "FEN rank " + std::to_string(rank + 1) + " has more than 8 squares");
                 put_piece(p, make_square(File(file), Rank(rank)));
                 ++file;
@@ -172,7 +174,11 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
 
         // 3. Castling: KQkq (X-FEN: outermost rook), or file letters (Shredder-FEN)
         if (castling != "-") {
-            for (char c : castling) {
+            for (std::size_t i = 0; i < castling.size(); ++i) {
+                const char c = castling[i];
+                // Checked first: the messages below quote c, which must be a whole character.
+                if (!std::strchr("KQABCDEFGHkqabcdefgh", c) || c == '\0')
+                    return fail(error, "FEN has an invalid castling character " + describe_character(castling, i));
                 Color col = std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK;
                 char u = char(std::toupper(static_cast<unsigned char>(c)));
                 Piece rook = make_piece(col, ROOK);
@@ -190,7 +196,7 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
                     Square s = relative_square(col, make_square(File(u - 'A'), RANK_1));
                     if (piece_on(s) == rook) rsq = s;
                 } else
-                    return fail(error, std::string("FEN has an invalid castling character '") + c + "'");
+                    return fail(error, "FEN has an invalid castling character " + describe_character(castling, i));
                 if (rsq == SQ_NONE)
                     return fail(error, std::string("FEN castling '") + c + "' has no rook to castle with");
                 if (!chess960_ && (file_of(ksq) != FILE_E || (file_of(rsq) != FILE_A && file_of(rsq) != FILE_H)))
@@ -207,14 +213,14 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
         // 4. En passant: kept only if a pawn of the side to move could capture (the key then depends on it).
         if (ep != "-") {
             if (ep.size() != 2 || ep[0] < 'a' || ep[0] > 'h' || (ep[1] != '3' && ep[1] != '6'))
-                return fail(error, "FEN en-passant square '" + ep + "' is invalid");
+                return fail(error, "FEN en-passant square '" + printable(ep) + "' is invalid");
             Square s = make_square(File(ep[0] - 'a'), Rank(ep[1] - '1'));
             if (relative_rank(side_, s) != RANK_6)
-                return fail(error, "FEN en-passant square '" + ep + "' is on the wrong rank for the side to move");
+                return fail(error, "FEN en-passant square '" + printable(ep) + "' is on the wrong rank for the side to move");
             Square pushed = s - pawn_push(side_);
             Square origin = s + pawn_push(side_);
             if (piece_on(pushed) != make_piece(~side_, PAWN) || !empty(s) || !empty(origin))
-                return fail(error, "FEN en-passant square '" + ep + "' is impossible: no pawn just pushed there");
+                return fail(error, "FEN en-passant square '" + printable(ep) + "' is impossible: no pawn just pushed there");
             if (pawn_attacks(~side_, s) & pieces(side_, PAWN)) st().ep_square = s;
         }
 
@@ -228,9 +234,9 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
         };
         int halfmove = 0, fullmove = 1;
         if (!parse_int(half, halfmove) || halfmove > 150)
-            return fail(error, "FEN halfmove clock '" + half + "' is not a number in 0..150");
+            return fail(error, "FEN halfmove clock '" + printable(half) + "' is not a number in 0..150");
         if (!parse_int(full, fullmove) || fullmove > 100000)
-            return fail(error, "FEN fullmove number '" + full + "' is not a number in 1..100000");
+            return fail(error, "FEN fullmove number '" + printable(full) + "' is not a number in 1..100000");
         st().rule50 = halfmove;
         game_ply_ = std::max(2 * (fullmove - 1), 0) + (side_ == BLACK);
 

@@ -1,5 +1,5 @@
 // The board: bitboards per piece type and colour plus a mailbox, incremental Zobrist keys,
-// pawn key and the material-table index (spec eval.md section 2.1), make/unmake, FEN, check info.
+// pawn key and the material-table index (docs/eval-spec.md §2.1), make/unmake, FEN, check info.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // The evaluation entry point the search calls. One Evaluator per search thread: it owns the
 // thread's caches (pawn hash), so threads never share mutable evaluation state.
 //
-// Profiles: "rybka1" (default; Rybka 1.0 Beta evaluation, spec /work/shared/spec/eval.md),
+// Profiles: "rybka1" (default; Rybka 1.0 Beta evaluation, spec docs/eval-spec.md),
 // "rybka1-curve" (same with the experimental three-section phase curve), "rybka232" (Rybka 2.3.2a as
 // far as the seeds document it), "fruit21" (Fruit 2.1's values), "simple" (the baseline material +
 // PST evaluation). See profile_names() and src/eval/README.md.
@@ -80,8 +80,6 @@ std::string trace_json(const Position& pos, const std::string& profile);
 // The same for a profile object (a weights file).
 std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>& profile);
 std::string trace_json(const Position& pos, const std::shared_ptr<const Profile>& profile);
-// `quince eval [--json] [--profile NAME | --weights FILE] "<FEN>"` (argv[0] = "eval" or the program name, see .cpp).
-int run_eval_cli(int argc, char** argv);
 
 // The simple material + piece-square evaluation (the core issue's baseline), kept for comparison.
 Value simple_evaluate(const Position& pos);

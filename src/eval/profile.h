@@ -1,6 +1,6 @@
 // Evaluation profiles: every weight of the evaluation in one struct, plus the tables derived from it.
-// Units: "internal units" = 1/32 centipawn (one pawn of material = 3399), as in Rybka 1.0 (spec eval.md §1).
-// Section numbers (§x.y) refer to /work/shared/spec/eval.md; "seed 00n" to /work/shared/seeds/.
+// Units: "internal units" = 1/32 centipawn (one pawn of material = 3399), as in Rybka 1.0 (spec docs/eval-spec.md §1).
+// Section numbers (§x.y) refer to docs/eval-spec.md; "seed 00n" to the seeds listed in docs/eval-spec.md.
 #pragma once
 
 #include <array>

@@ -13,6 +13,25 @@ namespace {
 
 double cp(int internal) { return internal / 32.0; }
 
+// What the names in the table mean, printed under it (the table is read by people).
+constexpr const char* LEGEND =
+    "legend:\n"
+    "  mg / eg: opening (middlegame) and endgame value; White and Black columns in that colour's own view,\n"
+    "    Total = White - Black; mixed cp = the term's share of the score after interpolation and scaling.\n"
+    "  W = (w0, w1): weights of mg and eg at this phase, w0 + w1 = 256: (256, 0) pure opening, (0, 256) endgame;\n"
+    "    score = (mg * w0 + eg * w1) / 256.\n"
+    "  material index / entry: the material configuration's slot in the material table and its 8 bytes;\n"
+    "    flags 0x80 = opposite-coloured bishops possible (halve if the bishops differ in colour);\n"
+    "    cflags 0x08 = evaluate White's king safety, 0x80 = Black's (the attacker has a queen and one more\n"
+    "    piece); lazy = the entry allows lazy evaluation; mat_value = the imbalance term in internal units.\n"
+    "  lazy evaluation: yes = material only, the position being far outside the root score's window.\n"
+    "  scale factor: 1/2 for an opposite-coloured-bishop ending, else 1.\n"
+    "  terms: material (1-3-3-5-10 piece count), imbalance (material table's mat_value), pst_* (piece-square\n"
+    "    tables), pawn_structure (doubled, isolated, backward, candidate pawns), mobility, king_attack (attacks\n"
+    "    on the enemy king's zone), king_shelter (own pawn shelter and enemy pawn storm), rook_file (open and\n"
+    "    half-open files), seventh_rank (rook/queen on the 7th), passed_pawns, patterns (trapped and blocked\n"
+    "    pieces), pawn_mobility (blocked pawns; rybka232 only).\n";
+
 std::string fmt(const char* f, double a) {
     char buf[64];
     std::snprintf(buf, sizeof buf, f, a);
@@ -112,6 +131,7 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
     os << line;
     os << "final score: " << t.final_cp << " cp (" << (r.stm == WHITE ? "White" : "Black")
        << " to move, side to move's view)\n";
+    os << LEGEND;
     return os.str();
 }
 
@@ -166,47 +186,6 @@ std::string trace_json(const Position& pos, const std::shared_ptr<const Profile>
     os << "  \"final_cp_white_view\": " << sign * t.final_cp << ",\n";
     os << "  \"final_cp\": " << t.final_cp << "\n}\n";
     return os.str();
-}
-
-int run_eval_cli(int argc, char** argv) {
-    bool json = false;
-    std::string profile = default_profile(), fen, weights;
-    int i = 1;
-    if (i < argc && std::string(argv[i]) == "eval") ++i;  // called with the full command line
-    for (; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a == "--json") json = true;
-        else if (a == "--profile" && i + 1 < argc) profile = argv[++i];
-        else if (a == "--weights" && i + 1 < argc) weights = argv[++i];
-        else if (a == "--help" || a == "-h") {
-            std::cout << "usage: quince eval [--json] [--profile NAME | --weights FILE] \"<FEN>\"\nprofiles:";
-            for (auto& n : profile_names()) std::cout << " " << n;
-            std::cout << "\n";
-            return 0;
-        } else fen += (fen.empty() ? "" : " ") + a;
-    }
-    if (fen.empty() || fen == "startpos") fen = Position::START_FEN;
-    std::shared_ptr<const Profile> prof = find_profile_shared(profile);
-    if (!prof) {
-        std::cerr << "error: unknown profile '" << profile << "'\n";
-        return 2;
-    }
-    if (!weights.empty()) {
-        std::string err;
-        prof = load_profile_file(weights, &err);
-        if (!prof) {
-            std::cerr << "error: " << err << "\n";
-            return 2;
-        }
-    }
-    Position pos;
-    std::string error;
-    if (!pos.set_fen(fen, false, &error) && !pos.set_fen(fen, true, &error)) {
-        std::cerr << "error: " << error << "\n";
-        return 2;
-    }
-    std::cout << (json ? trace_json(pos, prof) : trace_text(pos, prof));
-    return 0;
 }
 
 }  // namespace quince::eval

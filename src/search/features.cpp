@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.h"
+
 namespace quince::search {
 
 bool SearchFeatures::parse_disabled(std::string_view list, std::string* error) {
@@ -20,7 +22,7 @@ bool SearchFeatures::parse_disabled(std::string_view list, std::string* error) {
         auto it = std::find_if(std::begin(FEATURES), std::end(FEATURES),
                                [&](const FeatureInfo& f) { return name == f.name; });
         if (it == std::end(FEATURES)) {
-            if (error) *error = "unknown search feature '" + name + "' (known: " + all_names() + ")";
+            if (error) *error = "unknown search feature '" + printable(name) + "' (known: " + all_names() + ")";
             return false;
         }
         parsed.set(it->feature, false);

@@ -11,6 +11,8 @@
 #include "board/notation.h"
 #include "search/random_opening.h"
 #include "search/syzygy.h"
+#include "core/text.h"
+#include "quince_version.h"
 
 namespace quince::uci {
 
@@ -23,13 +25,8 @@ std::string lower(std::string s) {
     return s;
 }
 
-// For echoing user input inside error messages: printable and short.
-std::string sanitize(const std::string& s) {
-    std::string r;
-    for (char c : s.substr(0, 40)) r += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
-    if (s.size() > 40) r += "...";
-    return r;
-}
+// For echoing user input inside error messages: short, and valid UTF-8 whatever the input was.
+std::string sanitize(const std::string& s) { return printable(s, 40); }
 
 std::vector<std::string> tokenize(const std::string& line) {
     std::vector<std::string> tokens;
@@ -146,7 +143,12 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option({"BookDepth", Option::SPIN, "255", 1, 1000, {}, "", nullptr});
     add_option({"BookBestMove", Option::CHECK, "false", 0, 0, {}, "", nullptr});
     // Every term of the static evaluation of the current position, as a table.
-    add_command("eval", [this](const std::vector<std::string>&) {
+    add_command("eval", [this](const std::vector<std::string>& t) {
+        if (t.size() > 1) {
+            error("eval: takes no argument (it traces the current position; set one with 'position'), got '" +
+                  sanitize(t[1]) + "'");
+            return;
+        }
         std::string table = eval_file_ ? eval::trace_text(pos_, eval_file_) : eval::trace_text(pos_, eval_profile_);
         while (!table.empty() && table.back() == '\n') table.pop_back();
         send(table);
@@ -199,6 +201,11 @@ void Uci::stop_search() {
     task_stop_.store(false);
 }
 
+void Uci::wait_idle() {
+    engine_.wait();
+    if (task_thread_.joinable()) task_thread_.join();
+}
+
 void Uci::loop(std::istream& in) {
     std::string line;
     while (std::getline(in, line))
@@ -244,7 +251,7 @@ bool Uci::execute(const std::string& raw) {
 }
 
 void Uci::cmd_uci() {
-    send("id name Quince");
+    send(std::string("id name Quince ") + QUINCE_VERSION);
     send("id author the Quince team");
     for (const Option& o : options_) {
         std::string line = "option name " + o.name + " type ";

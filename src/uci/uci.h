@@ -55,6 +55,11 @@ public:
     void loop(std::istream& in);
     // One line; returns false for `quit`.
     bool execute(const std::string& line);
+    // Waits until the running search, `go perft` or `bench` has finished by itself (command-line
+    // UCI lines run one after the other). A search without a limit (`go infinite`) never ends.
+    void wait_idle();
+    // Number of `info string error` lines sent so far.
+    int errors() const { return errors_.load(); }
 
     // Extension points for other modules (e.g. the evaluation's `EvalProfile` option and `eval`).
     void add_option(Option option);
@@ -63,7 +68,10 @@ public:
     search::Engine& engine() { return engine_; }
     // Thread-safe line output (shared with the search thread).
     void send(const std::string& line);
-    void error(const std::string& message) { send("info string error: " + message); }
+    void error(const std::string& message) {
+        ++errors_;
+        send("info string error: " + message);
+    }
 
 private:
     void cmd_uci();
@@ -96,6 +104,7 @@ private:
     std::map<std::string, Command> commands_;
     book::Book book_;  // BookFile; played from when OwnBook is on
     std::mt19937_64 book_rng_{std::random_device{}()};
+    std::atomic<int> errors_{0};
 };
 
 // Fixed positions for `bench`.

@@ -7,6 +7,7 @@
 #include "board/notation.h"
 #include "core/zobrist.h"
 #include "support/test_positions.h"
+#include "core/text.h"
 
 using namespace quince;
 
@@ -266,4 +267,23 @@ TEST(Position, HasRepeatedSeesAnEarlierRepetitionSinceTheLastIrreversibleMove) {
     EXPECT_TRUE(pos.has_repeated());
     pos.do_move(uci_to_move(pos, "e7e5"));  // a pawn move: nothing before it counts
     EXPECT_FALSE(pos.has_repeated());
+}
+
+// Everything the engine writes is valid UTF-8, including FEN errors that quote the input.
+TEST(PositionFen, InvalidFenErrorsNameWholeCharacters) {
+    Position p;
+    std::string error;
+    EXPECT_FALSE(p.set_fen("rnbqkbnr/pppppppp/8/8/4\xE2\x99\x9E" "3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, &error));
+    EXPECT_NE(error.find("'\xE2\x99\x9E' (U+265E)"), std::string::npos) << error;
+    EXPECT_TRUE(is_valid_utf8(error));
+    EXPECT_FALSE(p.set_fen("rnbqkbnr/pppppppp/8/8/4\xEF" "3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, &error));
+    EXPECT_NE(error.find("'\\xEF'"), std::string::npos) << error;
+    EXPECT_TRUE(is_valid_utf8(error));
+    // Castling, en passant and counters too.
+    for (const char* fen : {"4k3/8/8/8/8/8/8/4K2R w \xC3\xA9 - 0 1", "4k3/8/8/8/8/8/8/4K2R w K\xC3\xA9 - 0 1",
+                            "4k3/8/8/8/8/8/8/4K2R w - \xC3\xA9 0 1", "4k3/8/8/8/8/8/8/4K2R w - - \xC3\xA9\xFF 1",
+                            "4k3/8/8/8/8/8/8/4K2R w - - 0 \xE2\x99"}) {
+        EXPECT_FALSE(p.set_fen(fen, false, &error)) << fen;
+        EXPECT_TRUE(is_valid_utf8(error)) << error;
+    }
 }

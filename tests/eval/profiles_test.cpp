@@ -1,6 +1,6 @@
 // The other evaluation profiles: rybka232 (Rybka 2.3.2a as far as seed 003 documents it) and fruit21
 // (Fruit 2.1 values in Quince's machinery). Expected values are worked out in the comments from the
-// spec's numbers (spec eval.md; "2.3.2a" columns and † Fruit values); Fruit values are centipawns
+// spec's numbers (spec docs/eval-spec.md; "2.3.2a" columns and † Fruit values); Fruit values are centipawns
 // times 32 (Quince's internal unit).
 #include <gtest/gtest.h>
 

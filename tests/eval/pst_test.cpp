@@ -1,4 +1,4 @@
-// Generated PSTs == the transcription of seed 003 §3 in spec eval.md §4.2 (Rybka 1.0 Beta block),
+// Generated PSTs == the transcription of seed 003 §3 in spec docs/eval-spec.md §4.2 (Rybka 1.0 Beta block),
 // square by square, all six piece types, opening and endgame. The arrays below are that transcription
 // (printed row order: rank 8 first), copied from the spec by a script, not produced by the generator.
 #include <gtest/gtest.h>

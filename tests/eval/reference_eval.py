@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Independent reference of the rybka1 evaluation, written straight from spec eval.md with plain
+"""Independent reference of the rybka1 evaluation, written straight from spec docs/eval-spec.md with plain
 square loops (no bitboards, no shared code with src/eval), used to cross-check the C++ evaluation:
 
-    python3 tests/eval/reference_eval.py build/eval_trace /work/shared/data/wac.epd [more.epd ...]
+    python3 tests/eval/reference_eval.py build/eval_trace $QUINCE_DATA_DIR/wac.epd [more.epd ...]   (docs/data.md)
     python3 tests/eval/reference_eval.py build/eval_trace tests/eval/reference_positions.epd
 
 For every position it compares the final score and each term total (op, eg) with `eval_trace --json`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference of the fruit21 profile: Fruit 2.1's values (the † values of spec eval.md),
+"""Independent reference of the fruit21 profile: Fruit 2.1's values (the † values of spec docs/eval-spec.md),
 written in Fruit's centipawns and multiplied by 32 (Quince's 1/32-cp unit), applied with the rules
 src/eval/profile.cpp documents for this profile (Quince's machinery where Fruit's rule cannot be
 expressed: wing rectangles for the shelter, Rybka's backward/candidate and free-path definitions).

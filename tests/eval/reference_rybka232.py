@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference of the rybka232 profile (Rybka 2.3.2a as documented in spec eval.md), written
+"""Independent reference of the rybka232 profile (Rybka 2.3.2a as documented in spec docs/eval-spec.md), written
 from the spec's "2.3.2a" columns with plain square loops. Only board helpers (FEN parsing, attack
 squares), Fruit's game phase (the same in every profile) and the comparison driver come from
 reference_eval.py; every evaluation number and rule is restated here. The 2.3.2a
@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reference_eval import parse, mirror, attacks, pawn_att, counts, sq, on, dist  # board helpers
 from reference_eval import all_attacks, side_difference, phase_of, check_against_trace  # and the driver
 
-# Spec eval.md §4.2 (the seed 003 PST transcription), copied verbatim into tests/data.
+# Spec docs/eval-spec.md §4.2 (the seed 003 PST transcription), copied verbatim into tests/data.
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'data', 'rybka_pst_tables.md')
 U = 3399
 PIECE_UNITS = {'P': 1, 'N': 3, 'B': 3, 'R': 5, 'Q': 10}

@@ -1,4 +1,4 @@
-// Derived tables of the rybka1 profile against spec eval.md §17.2-17.5 and §3.
+// Derived tables of the rybka1 profile against spec docs/eval-spec.md §17.2-17.5 and §3.
 #include <gtest/gtest.h>
 
 #include <vector>

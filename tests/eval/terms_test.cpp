@@ -1,5 +1,5 @@
 // Hand-checked positions, one per term, expected values worked out from the spec's numbers
-// (spec eval.md; the trace is the evaluation's own code path with the trace switch on).
+// (spec docs/eval-spec.md; the trace is the evaluation's own code path with the trace switch on).
 #include <gtest/gtest.h>
 
 #include "eval/evaluate.h"

@@ -129,7 +129,7 @@ TEST(Genfens, MalformedCommandsGiveOneErrorLineAndNoOpenings) {
     };
     for (const std::string& cmd : bad) {
         RunResult r = run_engine({cmd, "quit"});
-        EXPECT_EQ(r.exit_code, 0) << cmd;
+        EXPECT_EQ(r.exit_code, 1) << cmd;  // a UCI line answered with an error: OpenBench sees a failure
         EXPECT_TRUE(genfens_fens(r).empty()) << cmd;
         ASSERT_EQ(r.lines.size(), 1u) << cmd;
         EXPECT_EQ(r.lines[0].rfind("info string error: genfens", 0), 0u) << cmd << " -> " << r.lines[0];

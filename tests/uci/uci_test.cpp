@@ -10,6 +10,7 @@
 
 #include "board/notation.h"
 #include "engine_process.h"
+#include "quince_version.h"
 #include "uci/uci.h"
 
 using namespace quince;
@@ -91,7 +92,7 @@ TEST(Uci, Handshake) {
     e.send("uci");
     auto lines = e.read_until("uciok");
     ASSERT_TRUE(lines);
-    EXPECT_EQ((*lines)[0], "id name Quince");
+    EXPECT_EQ((*lines)[0], std::string("id name Quince ") + QUINCE_VERSION);
     EXPECT_EQ((*lines)[1].rfind("id author ", 0), 0u);
     std::string all;
     for (auto& l : *lines) all += l + "\n";
@@ -129,6 +130,8 @@ TEST(Uci, EvalProfileAndLazyEvalOptions) {
     EXPECT_NE((*rybka)[0].find("profile rybka1"), std::string::npos);  // unchanged by the bad value
     // K+P v K, White to move: the spec's hand-worked whole evaluation gives 100 cp.
     EXPECT_EQ(rybka->back(), "final score: 100 cp (White to move, side to move's view)");
+    e.send("isready");  // past the legend under the table
+    ASSERT_TRUE(e.read_until("readyok"));
 
     e.send("setoption name evalprofile value simple");
     e.send("eval");
@@ -158,10 +161,16 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
     ASSERT_TRUE(loaded);
     EXPECT_EQ(*loaded, "info string EvalFile: loaded profile 'tempo9' from " + good);
     e.send("eval");
+    // The trace's legend follows its final line: `isready` reads past it.
+    auto skip_legend = [&e] {
+        e.send("isready");
+        ASSERT_TRUE(e.read_until("readyok"));
+    };
     auto ev = e.read_until("final score:");
     ASSERT_TRUE(ev);
     EXPECT_NE((*ev)[0].find("profile tempo9"), std::string::npos) << (*ev)[0];
     EXPECT_EQ(ev->back(), "final score: 106 cp (White to move, side to move's view)");  // rybka1's 100 - 3 + 9
+    skip_legend();
     // A file that does not load: one error naming file, line and weight; the weights in force stay.
     e.send("setoption name EvalFile value " + bad);
     auto err = e.read_line();
@@ -171,6 +180,7 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
     ev = e.read_until("final score:");
     ASSERT_TRUE(ev);
     EXPECT_NE((*ev)[0].find("profile tempo9"), std::string::npos) << (*ev)[0];
+    skip_legend();
     // Empty: back to EvalProfile's built-in weights.
     e.send("setoption name EvalFile value <empty>");
     e.send("eval");
@@ -178,6 +188,7 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
     ASSERT_TRUE(ev);
     EXPECT_NE((*ev)[0].find("profile rybka1"), std::string::npos) << (*ev)[0];
     EXPECT_EQ(ev->back(), "final score: 100 cp (White to move, side to move's view)");
+    skip_legend();
     e.send("setoption name EvalFile value /nonexistent/w.txt");
     err = e.read_line();
     ASSERT_TRUE(err);

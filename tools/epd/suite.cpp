@@ -9,6 +9,7 @@
 
 #include "board/epd.h"
 #include "board/notation.h"
+#include "core/text.h"
 
 namespace quince::epd {
 
@@ -41,7 +42,7 @@ bool parse_moves(const Position& pos, const std::string& opcode, const std::stri
     for (const std::string& w : words(operand)) {
         Move m = parse_move(pos, w);
         if (!m) {
-            *error = opcode + ": '" + w + "' is not a legal move here";
+            *error = opcode + ": '" + printable(w) + "' is not a legal move here";
             return false;
         }
         out->push_back(m);
@@ -97,7 +98,7 @@ bool parse_record(const std::string& line, Record* out, std::string* error) {
         std::size_t sp = op.find_first_of(" \t");
         std::string opcode = op.substr(0, sp), operand = sp == std::string::npos ? "" : trim(op.substr(sp));
         if (opcode.front() == '"') {
-            *error = "operation without an opcode: " + op;
+            *error = "operation without an opcode: " + printable(op);
             return false;
         }
         if (operand.size() >= 2 && operand.front() == '"' && operand.back() == '"')

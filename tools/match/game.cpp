@@ -7,6 +7,7 @@
 
 #include "board/movegen.h"
 #include "board/notation.h"
+#include "core/text.h"
 
 namespace quince::match {
 
@@ -236,8 +237,8 @@ GameRecord play_game(UciEngine& white, UciEngine& black, const Opening& opening,
         rec.depth = r.depth;
         rec.elapsed_ms = r.elapsed_ms;
         if (!referee.play(r.bestmove, &rec.san, &rec.uci)) {
-            game.outcome = {win_for(~us), Incident::IllegalMove, "rules infraction", who + " makes an illegal move: " + r.bestmove, us};
-            game.error = engine.name() + " played illegal move " + r.bestmove + " in " + referee.position().fen();
+            game.outcome = {win_for(~us), Incident::IllegalMove, "rules infraction", who + " makes an illegal move: " + printable(r.bestmove), us};
+            game.error = engine.name() + " played illegal move " + printable(r.bestmove) + " in " + referee.position().fen();
             break;
         }
         game.moves.push_back(rec);

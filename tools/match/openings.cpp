@@ -11,6 +11,7 @@
 #include "board/notation.h"
 #include "board/position.h"
 #include "pgn.h"
+#include "core/text.h"
 
 namespace quince::match {
 
@@ -105,7 +106,7 @@ bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
                     if (config.plies > 0 && int(op.moves.size()) >= config.plies) break;
                     Move m = san_to_move(pos, san);
                     if (m == Move::none()) {
-                        if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": illegal move " + san;
+                        if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": illegal move " + printable(san);
                         return false;
                     }
                     op.moves.push_back(move_to_uci(m, config.chess960));

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cstdio>
 #include <sstream>
+#include "core/text.h"
 
 namespace quince::match {
 
@@ -181,7 +182,7 @@ bool read_pgn(std::istream& in, std::vector<PgnGame>* games, std::string* error)
         while (i < n && !std::isspace(static_cast<unsigned char>(all[i])) && all[i] != '{' && all[i] != '(' &&
                all[i] != '[' && all[i] != ')')
             ++i;
-        if (i == start) return fail(std::string("unexpected character '") + c + "'");
+        if (i == start) return fail("unexpected character " + describe_character(all, i));
         std::string token = all.substr(start, i - start);
         in_game = true;
         if (is_result_token(token)) {

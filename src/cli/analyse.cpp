@@ -1,0 +1,349 @@
+#include "cli/analyse.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "board/movegen.h"
+#include "board/notation.h"
+#include "core/text.h"
+#include "eval/evaluate.h"
+#include "quince_version.h"
+#include "search/search.h"
+
+namespace quince::cli {
+
+namespace {
+
+constexpr long long DEFAULT_DEPTH = 20;
+constexpr long long DEFAULT_HASH_MB = 64;
+
+std::vector<std::string> split(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    return words;
+}
+
+// 1234 -> "1234", 12345 -> "12.3k", 4125329 -> "4.13M", 1.2e10 -> "12.00G": node counts for people.
+std::string human(std::uint64_t n) {
+    char buf[32];
+    if (n < 10000) std::snprintf(buf, sizeof buf, "%llu", (unsigned long long)n);
+    else if (n < 999950) std::snprintf(buf, sizeof buf, "%.1fk", double(n) / 1e3);
+    else if (n < 999995000ULL) std::snprintf(buf, sizeof buf, "%.2fM", double(n) / 1e6);
+    else std::snprintf(buf, sizeof buf, "%.2fG", double(n) / 1e9);
+    return buf;
+}
+
+std::string seconds(std::int64_t ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2fs", double(ms) / 1000.0);
+    return buf;
+}
+
+// JSON string literal (the text here is ASCII: moves and FENs; escaped anyway).
+std::string json_string(const std::string& s) {
+    std::string r = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') r += '\\', r += c;
+        else if (static_cast<unsigned char>(c) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
+            r += buf;
+        } else r += c;
+    }
+    return r + "\"";
+}
+
+std::string json_score(const PvLine& l, Color stm) {
+    const int white = stm == WHITE ? l.score : -l.score;
+    return l.mate ? "{\"white_mate\": " + std::to_string(white) + "}" : "{\"white_cp\": " + std::to_string(white) + "}";
+}
+
+std::string json_moves(const Position& root, const std::vector<Move>& pv, bool san) {
+    Position p = root;
+    std::string r = "[";
+    for (std::size_t i = 0; i < pv.size(); ++i) {
+        r += (i ? ", " : "") + json_string(san ? move_to_san(p, pv[i]) : move_to_uci(pv[i], p.is_chess960()));
+        p.do_move(pv[i]);
+    }
+    return r + "]";
+}
+
+}  // namespace
+
+const char* const ANALYSE_DETAILS =
+    "Searches the position and prints its best lines in SAN, scores in pawns from White's point of view\n"
+    "(+M3: White mates in 3 moves), one block per completed iteration. Default limit: --depth 20.\n"
+    "--infinite searches until Ctrl-C; Ctrl-C always stops the search and prints the result so far.\n"
+    "--json: JSON Lines, one {\"type\": \"iteration\"} object per completed iteration and a final\n"
+    "{\"type\": \"result\"} object. Defaults: --multipv 1, --threads 1, --hash 64, --profile rybka1.\n";
+
+bool parse_info_line(const std::string& line, const Position& root, PvLine* out) {
+    const std::vector<std::string> t = split(line);
+    if (t.empty() || t[0] != "info") return false;
+    PvLine l;
+    bool has_pv = false, has_score = false;
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        const std::string& k = t[i];
+        auto next_int = [&](auto* v) {
+            if (i + 1 >= t.size()) return false;
+            try {
+                *v = static_cast<std::remove_pointer_t<decltype(v)>>(std::stoll(t[++i]));
+            } catch (...) {
+                return false;
+            }
+            return true;
+        };
+        if (k == "depth") { if (!next_int(&l.depth)) return false; }
+        else if (k == "seldepth") { if (!next_int(&l.seldepth)) return false; }
+        else if (k == "multipv") { if (!next_int(&l.multipv)) return false; }
+        else if (k == "nodes") { if (!next_int(&l.nodes)) return false; }
+        else if (k == "nps") { if (!next_int(&l.nps)) return false; }
+        else if (k == "time") { if (!next_int(&l.time_ms)) return false; }
+        else if (k == "lowerbound") l.bound = 1;
+        else if (k == "upperbound") l.bound = -1;
+        else if (k == "score") {
+            if (i + 2 >= t.size() || (t[i + 1] != "cp" && t[i + 1] != "mate")) return false;
+            l.mate = t[++i] == "mate";
+            if (!next_int(&l.score)) return false;
+            has_score = true;
+        } else if (k == "pv") {
+            has_pv = true;
+            Position p = root;
+            for (++i; i < t.size(); ++i) {
+                const Move m = uci_to_move(p, t[i]);
+                if (!m) break;
+                l.pv.push_back(m);
+                p.do_move(m);
+            }
+        } else if (k == "currmove" || k == "string") {
+            return false;
+        }
+    }
+    if (!has_pv || !has_score || l.pv.empty() || l.multipv < 1) return false;
+    *out = std::move(l);
+    return true;
+}
+
+std::string san_line(const Position& root, const std::vector<Move>& pv) {
+    Position p = root;
+    std::string r;
+    int number = p.game_ply() / 2 + 1;
+    for (std::size_t i = 0; i < pv.size(); ++i) {
+        if (i) r += ' ';
+        if (p.side_to_move() == WHITE) r.append(std::to_string(number)).append(". ");
+        else if (i == 0) r.append(std::to_string(number)).append("... ");
+        r += move_to_san(p, pv[i]);
+        p.do_move(pv[i]);
+        if (p.side_to_move() == WHITE) ++number;
+    }
+    return r;
+}
+
+std::string white_score_text(const PvLine& line, Color side_to_move) {
+    const int white = side_to_move == WHITE ? line.score : -line.score;
+    char buf[32];
+    if (line.mate) std::snprintf(buf, sizeof buf, "%sM%d", white > 0 ? "+" : "-", std::abs(white));
+    else std::snprintf(buf, sizeof buf, "%+.2f", white / 100.0);
+    return buf;
+}
+
+int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const AnalyseSettings& settings) {
+    ParsedArgs a;
+    std::string error;
+    const std::vector<OptionSpec> specs = {{"depth", true},   {"movetime", true}, {"nodes", true},
+                                           {"infinite", false}, {"multipv", true}, {"profile", true},
+                                           {"threads", true}, {"hash", true},     {"json", false}};
+    if (!parse_args(args, specs, &a, &error)) return usage_error(err, "analyse", error);
+    const int limit_count = a.has("depth") + a.has("movetime") + a.has("nodes") + a.has("infinite");
+    if (limit_count > 1) return usage_error(err, "analyse", "give at most one of --depth, --movetime, --nodes, --infinite");
+    long long depth = limit_count ? 0 : DEFAULT_DEPTH, movetime = 0, nodes = 0, multipv = 1, threads = 1,
+              hash = DEFAULT_HASH_MB;
+    struct NumberOption { const char* name; long long lo, hi; long long* value; };
+    const NumberOption numbers[] = {{"depth", 1, MAX_PLY - 1, &depth},         {"movetime", 1, 1LL << 40, &movetime},
+                                    {"nodes", 1, 1LL << 50, &nodes},           {"multipv", 1, 256, &multipv},
+                                    {"threads", 1, 256, &threads},             {"hash", 1, 65536, &hash}};
+    for (const NumberOption& n : numbers)
+        if (a.has(n.name) && !parse_number(a.options.at(n.name), n.lo, n.hi, std::string("--") + n.name, n.value, &error))
+            return usage_error(err, "analyse", error);
+    const std::string profile = a.has("profile") ? a.options.at("profile") : eval::default_profile();
+    if (!eval::Evaluator().set_profile(profile)) {
+        std::string known;
+        for (const std::string& n : eval::profile_names()) known += (known.empty() ? "" : ", ") + n;
+        return usage_error(err, "analyse", "unknown profile '" + printable(profile) + "' (known: " + known + ")");
+    }
+    Position root;
+    if (!read_position(a.positional, &root, &error)) return usage_error(err, "analyse", error);
+    const bool json = a.has("json");
+    const Color stm = root.side_to_move();
+
+    const int legal = int(MoveList<LEGAL>(root).size());
+    if (legal == 0) {
+        const std::string outcome = root.in_check() ? "checkmate" : "stalemate";
+        if (json)
+            out << "{\"type\": \"result\", \"fen\": " << json_string(root.fen()) << ", \"bestmove\": null, \"outcome\": \""
+                << outcome << "\"}\n";
+        else
+            out << "No legal move: " << (root.in_check() ? std::string(stm == WHITE ? "Black" : "White") + " has mated"
+                                                        : std::string("stalemate, a draw"))
+                << ".\n";
+        return EXIT_OK;
+    }
+
+    search::Engine engine;
+    if (!engine.set_hash(std::size_t(hash))) {
+        err << "quince analyse: cannot allocate " << hash << " MB for the hash table\n";
+        return EXIT_FAILED;
+    }
+    engine.set_threads(int(threads));
+    engine.set_evaluator_setting("profile", [profile](eval::Evaluator& e) { e.set_profile(profile); });
+    search::Limits limits;
+    limits.depth = int(depth);
+    limits.movetime = movetime;
+    limits.nodes = std::uint64_t(nodes);
+    search::SearchOptions options;
+    options.multi_pv = int(multipv);
+    options.chess960 = root.is_chess960();
+    const int lines_per_iteration = std::min(int(multipv), legal);
+
+    std::mutex mutex;  // output: the search thread prints iterations, this thread the status line
+    std::vector<PvLine> latest(static_cast<std::size_t>(lines_per_iteration));
+    int printed_depth = 0;
+    PvLine last_printed;  // first line of the last iteration shown
+    bool status_shown = false;
+    const std::string columns = multipv > 1 ? "depth  #   score     time    nodes     nps  line"
+                                            : "depth   score     time    nodes     nps  line";
+    auto clear_status = [&] {
+        if (status_shown) out << "\r\033[K";
+        status_shown = false;
+    };
+    auto print_iteration = [&] {
+        const PvLine& first = latest[0];
+        if (json) {
+            out << "{\"type\": \"iteration\", \"depth\": " << first.depth << ", \"seldepth\": " << first.seldepth
+                << ", \"time_ms\": " << first.time_ms << ", \"nodes\": " << first.nodes << ", \"nps\": " << first.nps
+                << ", \"lines\": [";
+            for (std::size_t i = 0; i < latest.size(); ++i)
+                out << (i ? ", " : "") << "{\"multipv\": " << latest[i].multipv
+                    << ", \"score\": " << json_score(latest[i], stm) << ", \"pv\": " << json_moves(root, latest[i].pv, false)
+                    << ", \"san\": " << json_moves(root, latest[i].pv, true) << "}";
+            out << "]}" << std::endl;
+            return;
+        }
+        clear_status();
+        for (const PvLine& l : latest) {
+            char row[96];
+            if (multipv > 1)
+                std::snprintf(row, sizeof row, "%5d %2d %7s %8s %8s %7s  ", l.depth, l.multipv,
+                              white_score_text(l, stm).c_str(), seconds(l.time_ms).c_str(), human(l.nodes).c_str(),
+                              human(l.nps).c_str());
+            else
+                std::snprintf(row, sizeof row, "%5d %7s %8s %8s %7s  ", l.depth, white_score_text(l, stm).c_str(),
+                              seconds(l.time_ms).c_str(), human(l.nodes).c_str(), human(l.nps).c_str());
+            out << row << san_line(root, l.pv) << "\n";
+        }
+        out.flush();
+    };
+
+    engine.set_output([&](const std::string& line) {
+        PvLine l;
+        if (!parse_info_line(line, root, &l) || l.multipv > lines_per_iteration) return;
+        std::lock_guard<std::mutex> lock(mutex);
+        latest[std::size_t(l.multipv - 1)] = l;
+        if (l.multipv != lines_per_iteration) return;
+        // The search reports all lines together; an iteration is complete when every line has its
+        // depth and an exact score (fail-high/low reports and stopped iterations are not).
+        const bool complete = std::all_of(latest.begin(), latest.end(), [&](const PvLine& x) {
+            return x.depth == l.depth && x.bound == 0 && !x.pv.empty();
+        });
+        if (complete && l.depth > printed_depth) {
+            printed_depth = l.depth;
+            last_printed = latest[0];
+            print_iteration();
+        }
+    });
+
+    if (!json) {
+        out << "Quince " << QUINCE_VERSION << " analysing " << root.fen() << " (" << (stm == WHITE ? "White" : "Black")
+            << " to move)\n";
+        out << "profile " << profile << ", ";
+        if (a.has("movetime")) out << "movetime " << movetime << " ms";
+        else if (a.has("nodes")) out << nodes << " nodes";
+        else if (a.has("infinite")) out << "until Ctrl-C";
+        else out << "depth " << depth;
+        out << ", " << threads << (threads > 1 ? " threads" : " thread") << ", hash " << hash
+            << " MB; scores in pawns from White's point of view (+M3: White mates in 3)\n"
+            << columns << std::endl;
+    }
+
+    engine.go(root, limits, options);
+    bool interrupted = false;
+    auto last_status = std::chrono::steady_clock::now();
+    while (engine.searching()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (!interrupted && settings.interrupt && settings.interrupt->load()) {
+            interrupted = true;
+            engine.stop();
+        }
+        if (settings.live && !json && std::chrono::steady_clock::now() - last_status > std::chrono::milliseconds(250)) {
+            last_status = std::chrono::steady_clock::now();
+            std::lock_guard<std::mutex> lock(mutex);
+            const std::int64_t ms = engine.elapsed_ms();
+            const std::uint64_t n = engine.nodes_searched();
+            out << "\r\033[K" << "  depth " << printed_depth + 1 << "  " << seconds(ms) << "  " << human(n)
+                << " nodes  " << human(n * 1000 / std::uint64_t(std::max<std::int64_t>(ms, 1))) << " nps";
+            if (!latest[0].pv.empty())
+                out << "  (so far " << white_score_text(latest[0], stm) << " " << move_to_san(root, latest[0].pv[0])
+                    << (latest[0].bound > 0 ? ", failing high" : latest[0].bound < 0 ? ", failing low" : "") << ")";
+            out.flush();
+            status_shown = true;
+        }
+    }
+    engine.wait();
+
+    const search::SearchResult& r = engine.last_result();
+    PvLine best;
+    best.depth = r.depth;
+    const std::vector<std::string> score = split(search::format_score(r.score));
+    best.mate = score[0] == "mate";
+    best.score = std::stoi(score[1]);
+    best.pv = r.pv.empty() ? std::vector<Move>{r.best} : r.pv;
+    // A search stopped inside an iteration reports the move it had finished searching at that depth
+    // (shown above as that depth); the summary names the same depth rather than the last full one.
+    const int shown_depth = !last_printed.pv.empty() && last_printed.pv == best.pv && last_printed.mate == best.mate &&
+                                    last_printed.score == best.score
+                                ? std::max(r.depth, last_printed.depth)
+                                : r.depth;
+    const std::int64_t ms = engine.elapsed_ms();
+    std::lock_guard<std::mutex> lock(mutex);
+    if (r.depth == 0) {  // stopped before the first iteration ended: a move, but no score to show
+        if (json)
+            out << "{\"type\": \"result\", \"fen\": " << json_string(root.fen()) << ", \"bestmove\": "
+                << json_string(move_to_uci(r.best, root.is_chess960())) << ", \"depth\": 0, \"stopped\": true}" << std::endl;
+        else
+            (clear_status(), out << "stopped before the first iteration ended; first legal move "
+                                 << move_to_san(root, r.best) << "\n");
+        return EXIT_OK;
+    }
+    if (json) {
+        out << "{\"type\": \"result\", \"fen\": " << json_string(root.fen()) << ", \"bestmove\": "
+            << json_string(move_to_uci(r.best, root.is_chess960())) << ", \"san\": " << json_string(move_to_san(root, r.best))
+            << ", \"depth\": " << shown_depth << ", \"score\": " << json_score(best, stm)
+            << ", \"pv\": " << json_moves(root, best.pv, false) << ", \"san_pv\": " << json_moves(root, best.pv, true)
+            << ", \"nodes\": " << r.nodes << ", \"time_ms\": " << ms << ", \"stopped\": " << (interrupted ? "true" : "false")
+            << "}" << std::endl;
+    } else {
+        clear_status();
+        out << (interrupted ? "stopped. " : "") << "best move " << move_to_san(root, r.best) << " ("
+            << move_to_uci(r.best, root.is_chess960()) << "), " << white_score_text(best, stm) << " at depth " << shown_depth
+            << ", " << human(r.nodes) << " nodes in " << seconds(ms) << ": " << san_line(root, best.pv) << std::endl;
+    }
+    return EXIT_OK;
+}
+
+}  // namespace quince::cli

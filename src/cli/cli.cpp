@@ -1,0 +1,176 @@
+#include "cli/cli.h"
+
+#include "eval/profile.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <iostream>
+
+#include "board/movegen.h"
+#include "board/notation.h"
+#include "core/text.h"
+#include "eval/evaluate.h"
+#include "uci/uci.h"
+
+namespace quince::cli {
+
+int usage_error(std::ostream& err, const std::string& command, const std::string& message) {
+    err << "quince" << (command.empty() ? "" : " " + command) << ": " << message << " (see 'quince "
+        << (command.empty() ? "" : command + " ") << "--help')\n";
+    return EXIT_USAGE;
+}
+
+bool parse_args(const Args& args, const std::vector<OptionSpec>& specs, ParsedArgs* out, std::string* error) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.size() < 3 || a.compare(0, 2, "--") != 0) {
+            out->positional.push_back(a);
+            continue;
+        }
+        const std::size_t eq = a.find('=');
+        const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
+        if (spec == specs.end()) return *error = "unknown option '" + printable(a) + "'", false;
+        if (out->has(name)) return *error = "--" + name + " given twice", false;
+        std::string value;
+        if (spec->takes_value) {
+            if (eq != std::string::npos) value = a.substr(eq + 1);
+            else if (i + 1 < args.size()) value = args[++i];
+            else return *error = "--" + name + " needs a value", false;
+            if (value.empty()) return *error = "--" + name + " needs a value", false;
+        } else if (eq != std::string::npos) {
+            return *error = "--" + name + " takes no value", false;
+        }
+        out->options[name] = value;
+    }
+    return true;
+}
+
+bool parse_number(const std::string& text, long long lo, long long hi, const std::string& what, long long* out,
+                  std::string* error) {
+    long long v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi) {
+        *error = what + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                 ", got '" + printable(text) + "'";
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool read_position(const std::vector<std::string>& words, Position* pos, std::string* error) {
+    auto moves_at = std::find(words.begin(), words.end(), "moves");
+    std::string fen;
+    for (auto it = words.begin(); it != moves_at; ++it) fen += (fen.empty() ? "" : " ") + *it;
+    if (fen.empty() || fen == "startpos") fen = Position::START_FEN;
+
+    // Castling letters other than KQkq are Shredder-FEN, i.e. Chess960; a FEN that is only legal as
+    // Chess960 (X-FEN with KQkq and a king off the e-file) is read as Chess960 too.
+    std::string fields[3];
+    std::size_t start = 0;
+    for (std::string& f : fields) {
+        start = fen.find_first_not_of(' ', start);
+        std::size_t end = fen.find(' ', start);
+        f = start == std::string::npos ? "" : fen.substr(start, end - start);
+        start = end;
+    }
+    const bool shredder = fields[2].find_first_not_of("KQkq-") != std::string::npos;
+    Position p;
+    std::string why;
+    if (!p.set_fen(fen, shredder, &why) && (shredder || !p.set_fen(fen, true, nullptr))) {
+        *error = "invalid FEN: " + why;
+        return false;
+    }
+    if (moves_at != words.end()) {
+        if (moves_at + 1 == words.end()) return *error = "'moves' needs at least one move", false;
+        for (auto it = moves_at + 1; it != words.end(); ++it) {
+            Move m = uci_to_move(p, *it);
+            if (!m) m = san_to_move(p, *it);
+            if (!m) {
+                *error = "illegal move '" + printable(*it) + "' in " + p.fen();
+                return false;
+            }
+            p.do_move(m);
+        }
+    }
+    *pos = p;
+    return true;
+}
+
+int run_perft(const Args& args, std::ostream& out, std::ostream& err) {
+    ParsedArgs a;
+    std::string error;
+    if (!parse_args(args, {}, &a, &error)) return usage_error(err, "perft", error);
+    if (a.positional.empty()) return usage_error(err, "perft", "missing DEPTH");
+    long long depth = 0;
+    if (!parse_number(a.positional[0], 1, 20, "DEPTH", &depth, &error)) return usage_error(err, "perft", error);
+    Position pos;
+    if (!read_position({a.positional.begin() + 1, a.positional.end()}, &pos, &error))
+        return usage_error(err, "perft", error);
+
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t total = 0;
+    for (const ScoredMove& sm : MoveList<LEGAL>(pos)) {
+        pos.do_move(sm.move);
+        const std::uint64_t n = depth > 1 ? perft(pos, int(depth) - 1) : 1;
+        pos.undo_move(sm.move);
+        total += n;
+        out << move_to_uci(sm.move, pos.is_chess960()) << ": " << n << "\n";
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out << "\nNodes searched: " << total << "\n";
+    err << "Time: " << secs << " s, nps: " << std::uint64_t(double(total) / std::max(secs, 1e-9)) << "\n";
+    return EXIT_OK;
+}
+
+int run_bench(const Args& args, std::ostream& out, std::ostream& err) {
+    ParsedArgs a;
+    std::string error;
+    if (!parse_args(args, {{"weights", true}}, &a, &error)) return usage_error(err, "bench", error);
+    if (a.positional.size() > 1) return usage_error(err, "bench", "expected at most one argument, DEPTH");
+    long long depth = 13;
+    if (!a.positional.empty() && !parse_number(a.positional[0], 1, 64, "DEPTH", &depth, &error))
+        return usage_error(err, "bench", error);
+    std::shared_ptr<const eval::Profile> profile;
+    if (a.has("weights") && !(profile = eval::load_profile_file(a.options.at("weights"), &error))) {
+        err << "quince bench: " << error << "\n";
+        return EXIT_FAILED;
+    }
+    uci::run_bench(int(depth), [&out](const std::string& line) { out << line << std::endl; }, nullptr, profile);
+    return EXIT_OK;
+}
+
+int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
+    ParsedArgs a;
+    std::string error;
+    if (!parse_args(args, {{"json", false}, {"profile", true}, {"weights", true}}, &a, &error))
+        return usage_error(err, "eval", error);
+    const std::string name = a.has("profile") ? a.options.at("profile") : eval::default_profile();
+    std::shared_ptr<const eval::Profile> profile = eval::find_profile_shared(name);
+    if (!profile) {
+        std::string known;
+        for (const std::string& n : eval::profile_names()) known += (known.empty() ? "" : ", ") + n;
+        return usage_error(err, "eval", "unknown profile '" + printable(name) + "' (known: " + known + ")");
+    }
+    if (a.has("weights") && !(profile = eval::load_profile_file(a.options.at("weights"), &error))) {
+        err << "quince eval: " << error << "\n";
+        return EXIT_FAILED;
+    }
+    Position pos;
+    if (!read_position(a.positional, &pos, &error)) return usage_error(err, "eval", error);
+    out << (a.has("json") ? eval::trace_json(pos, profile) : eval::trace_text(pos, profile));
+    return EXIT_OK;
+}
+
+int run_uci_lines(const Args& lines, std::ostream& out) {
+    uci::Uci uci(out);
+    for (const std::string& line : lines) {
+        if (!uci.execute(line)) break;
+        uci.wait_idle();
+    }
+    return uci.errors() ? EXIT_FAILED : EXIT_OK;
+}
+
+}  // namespace quince::cli

@@ -1,0 +1,332 @@
+// The `quince` command line: help, version, usage errors, argument forms, UCI lines as arguments,
+// and `quince analyse` (run as a process, and its formatting pieces in-process).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "board/notation.h"
+#include "cli/analyse.h"
+#include "cli/cli.h"
+#include "core/text.h"
+#include "quince_version.h"
+#include "support/run_command.h"
+
+using namespace quince;
+using quince::test::run_command;
+
+namespace {
+
+const std::string ENGINE = QUINCE_ENGINE_PATH;
+const std::string ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+}
+
+std::vector<std::string> words_of(const std::string& text) {
+    std::vector<std::string> words;
+    std::istringstream in(text);
+    for (std::string w; in >> w;) words.push_back(w);
+    return words;
+}
+
+bool sanitized_build() { return std::getenv("QUINCE_SANITIZED") != nullptr; }
+
+}  // namespace
+
+TEST(Cli, HelpGoesToStdoutWithExitZero) {
+    for (const char* flag : {"--help", "-h"}) {
+        auto r = run_command(ENGINE, {flag});
+        EXPECT_EQ(r.status, 0);
+        EXPECT_TRUE(r.err.empty());
+        for (const char* sub : {"analyse", "eval", "perft", "bench", "--version"})
+            EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
+    }
+    auto r = run_command(ENGINE, {"perft", "--help"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind("usage: quince perft DEPTH", 0), 0u) << r.out;
+    r = run_command(ENGINE, {"analyse", "--help"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("--json"), std::string::npos);
+}
+
+TEST(Cli, VersionNamesTheVersionAndTheBenchSignatureOfThisBuild) {
+    auto r = run_command(ENGINE, {"--version"});
+    ASSERT_EQ(r.status, 0);
+    auto lines = lines_of(r.out);
+    ASSERT_EQ(lines.size(), 2u) << r.out;
+    EXPECT_EQ(lines[0], std::string("Quince ") + QUINCE_VERSION);
+    ASSERT_EQ(lines[1].rfind("bench signature: ", 0), 0u);
+    const std::string signature = words_of(lines[1])[2];
+    if (signature == "not") {
+        EXPECT_NE(lines[1].find("not computed ("), std::string::npos);
+        return;
+    }
+    // The signature must be the one `quince bench` of this very binary prints.
+    if (sanitized_build()) GTEST_SKIP() << "bench is too slow under the sanitizers";
+    auto bench = run_command(ENGINE, {"bench"}, "", 600000);
+    ASSERT_EQ(bench.status, 0);
+    EXPECT_NE(bench.out.find("Nodes searched: " + signature + "\n"), std::string::npos) << bench.out;
+}
+
+TEST(Cli, UciIdNameCarriesTheVersion) {
+    auto r = run_command(ENGINE, {}, "uci\nquit\n");
+    EXPECT_NE(r.out.find(std::string("id name Quince ") + QUINCE_VERSION + "\n"), std::string::npos) << r.out;
+}
+
+TEST(Cli, UsageErrorsAreOneLineOnStderrWithExitTwo) {
+    const std::vector<std::vector<std::string>> cases = {
+        {"perft", "x"},       {"perft", "-1"},          {"perft", "0"},          {"perft", "21"},
+        {"perft"},            {"perft", "1", "nonsense fen"}, {"perft", "1", "startpos", "moves", "e2e5"},
+        {"bench", "x"},       {"bench", "0"},           {"bench", "3", "4"},     {"--profile=fruit21"},
+        {"-x"},               {"eval", "--profile=nope"}, {"eval", "--profile"}, {"eval", "--bogus"},
+        {"eval", "--json=yes"}, {"analyse", "--depth"}, {"analyse", "--depth", "x"},
+        {"analyse", "--depth", "3", "--nodes", "100"},  {"analyse", "--multipv", "0"},
+        {"analyse", "--depth=3", "--depth=4"},          {"analyse", "--threads", "999"}};
+    for (const auto& args : cases) {
+        std::string shown;
+        for (const auto& a : args) shown += a + " ";
+        auto r = run_command(ENGINE, args);
+        EXPECT_EQ(r.status, 2) << shown;
+        EXPECT_TRUE(r.out.empty()) << shown << r.out;
+        ASSERT_EQ(lines_of(r.err).size(), 1u) << shown << r.err;
+        EXPECT_EQ(r.err.rfind("quince", 0), 0u) << r.err;
+        EXPECT_NE(r.err.find("--help"), std::string::npos) << r.err;
+        EXPECT_TRUE(is_valid_utf8(r.err));
+    }
+}
+
+TEST(Cli, PerftDepthAndFenForms) {
+    auto r = run_command(ENGINE, {"perft", "3"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("Nodes searched: 8902\n"), std::string::npos);
+    const std::string kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    auto one = run_command(ENGINE, {"perft", "2", kiwipete});
+    std::vector<std::string> split = {"perft", "2"};
+    for (const auto& w : words_of(kiwipete)) split.push_back(w);
+    auto several = run_command(ENGINE, split);
+    EXPECT_EQ(one.status, 0);
+    EXPECT_EQ(one.out, several.out);
+    EXPECT_NE(one.out.find("Nodes searched: 2039\n"), std::string::npos);
+    // Moves after the position, UCI or SAN.
+    auto moved = run_command(ENGINE, {"perft", "1", "startpos", "moves", "e2e4", "e5"});
+    EXPECT_NE(moved.out.find("Nodes searched: 29\n"), std::string::npos) << moved.out << moved.err;
+    // Shredder-FEN castling letters: Chess960 notation (king takes rook).
+    auto c960 = run_command(ENGINE, {"perft", "1", "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"});
+    EXPECT_NE(c960.out.find("e1h1: 1"), std::string::npos) << c960.out;
+}
+
+TEST(Cli, EvalOptionFormsAgree) {
+    auto eq = run_command(ENGINE, {"eval", "--profile=fruit21", ITALIAN});
+    std::vector<std::string> spaced = {"eval", "--profile", "fruit21"};
+    for (const auto& w : words_of(ITALIAN)) spaced.push_back(w);
+    auto sp = run_command(ENGINE, spaced);
+    EXPECT_EQ(eq.status, 0);
+    EXPECT_EQ(eq.out, sp.out);
+    EXPECT_NE(eq.out.find("profile fruit21"), std::string::npos);
+    auto json = run_command(ENGINE, {"eval", "--json", ITALIAN, "--profile", "fruit21"});
+    EXPECT_EQ(json.status, 0);
+    EXPECT_NE(json.out.find("\"profile\": \"fruit21\""), std::string::npos);
+    auto start = run_command(ENGINE, {"eval"});
+    EXPECT_NE(start.out.find("White to move"), std::string::npos);
+    // The table comes with a legend of its names.
+    for (const char* name : {"legend:", "W = (w0, w1)", "cflags 0x08", "lazy evaluation:", "scale factor:",
+                             "king_shelter (", "pawn_mobility ("})
+        EXPECT_NE(start.out.find(name), std::string::npos) << name;
+}
+
+TEST(Cli, OtherFirstWordsAreUciCommandLinesRunInOrder) {
+    auto r = run_command(ENGINE, {"position startpos moves e2e4", "go depth 4", "d"});
+    EXPECT_EQ(r.status, 0) << r.out;
+    const auto best = r.out.find("bestmove ");
+    const auto board = r.out.find("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    ASSERT_NE(best, std::string::npos) << r.out;
+    ASSERT_NE(board, std::string::npos) << r.out;
+    EXPECT_LT(best, board) << "the search finishes before the next line runs";
+    // quit ends the list; an unknown command is answered in UCI fashion and fails the run.
+    auto q = run_command(ENGINE, {"isready", "quit", "d"});
+    EXPECT_EQ(q.out, "readyok\n");
+    auto bad = run_command(ENGINE, {"frobnicate"});
+    EXPECT_EQ(bad.status, 1);
+    EXPECT_EQ(bad.out, "info string error: unknown command 'frobnicate'\n");
+}
+
+TEST(Cli, UciEvalRejectsArgumentsAndStillWorksWithout) {
+    auto r = run_command(ENGINE, {}, "eval bogus\neval\nquit\n");
+    auto lines = lines_of(r.out);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_EQ(lines[0].rfind("info string error: eval", 0), 0u) << lines[0];
+    EXPECT_NE(lines[0].find("'bogus'"), std::string::npos);
+    EXPECT_NE(r.out.find("final score"), std::string::npos) << r.out;
+}
+
+TEST(Cli, AnalyseShowsLegalSanLinesPerIteration) {
+    auto r = run_command(ENGINE, {"analyse", ITALIAN, "--depth", "7", "--multipv=2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto lines = lines_of(r.out);
+    ASSERT_GE(lines.size(), 4u + 14u) << r.out;
+    EXPECT_NE(lines[1].find("White's point of view"), std::string::npos);
+    int rows = 0, last_depth = 0;
+    for (std::size_t i = 3; i + 1 < lines.size(); ++i) {
+        // depth, pv number, score, time, nodes, nps, then the line
+        auto w = words_of(lines[i]);
+        ASSERT_GE(w.size(), 8u) << lines[i];
+        const int depth = std::stoi(w[0]);
+        EXPECT_GE(depth, last_depth);
+        last_depth = depth;
+        EXPECT_TRUE(w[2][0] == '+' || w[2][0] == '-') << w[2];
+        Position p;
+        ASSERT_TRUE(p.set_fen(ITALIAN));
+        int moves = 0;
+        for (std::size_t k = 6; k < w.size(); ++k) {
+            if (w[k].back() == '.') continue;  // move number
+            Move m = san_to_move(p, w[k]);
+            ASSERT_TRUE(m) << w[k] << " in " << lines[i];
+            EXPECT_EQ(move_to_san(p, m), w[k]);
+            p.do_move(m);
+            ++moves;
+        }
+        EXPECT_GE(moves, 1);
+        ++rows;
+    }
+    EXPECT_EQ(rows, 14);  // depths 1..7, two lines each
+    EXPECT_EQ(last_depth, 7);
+    EXPECT_EQ(lines.back().rfind("best move ", 0), 0u) << lines.back();
+}
+
+TEST(Cli, AnalyseJsonIsOneObjectPerIterationThenTheResult) {
+    auto r = run_command(ENGINE, {"analyse", "--json", "--depth=5", "startpos", "moves", "e4"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto lines = lines_of(r.out);
+    ASSERT_EQ(lines.size(), 6u) << r.out;
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(lines[i].rfind("{\"type\": \"iteration\", \"depth\": " + std::to_string(i + 1) + ",", 0), 0u) << lines[i];
+        EXPECT_EQ(lines[i].back(), '}');
+    }
+    EXPECT_EQ(lines[5].rfind("{\"type\": \"result\"", 0), 0u);
+    EXPECT_NE(lines[5].find("\"depth\": 5"), std::string::npos);
+    // Strict JSON parsing is in tests/cli/cli_output_test.py.
+}
+
+TEST(Cli, AnalyseWithoutLegalMovesSaysWhy) {
+    auto mate = run_command(ENGINE, {"analyse", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"});
+    EXPECT_EQ(mate.status, 0);
+    EXPECT_EQ(mate.out, "No legal move: White has mated.\n");
+    auto stalemate = run_command(ENGINE, {"analyse", "--json", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"});
+    EXPECT_NE(stalemate.out.find("\"outcome\": \"stalemate\""), std::string::npos);
+}
+
+TEST(Cli, AnalyseStopsOnInterruptAndReportsWhatItHas) {
+    std::atomic<bool> interrupt{false};
+    cli::AnalyseSettings settings;
+    settings.interrupt = &interrupt;
+    std::ostringstream out, err;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        interrupt.store(true);
+    });
+    const int status = cli::run_analyse({"--infinite", "--hash", "4", ITALIAN}, out, err, settings);
+    stopper.join();
+    EXPECT_EQ(status, 0);
+    const auto lines = lines_of(out.str());
+    ASSERT_FALSE(lines.empty());
+    // "stopped. best move …", or on a slow (sanitizer) build possibly "stopped before the first iteration …"
+    EXPECT_TRUE(lines.back().rfind("stopped", 0) == 0) << out.str();
+}
+
+TEST(CliFormat, SanLineNumbersMovesFromTheRoot) {
+    Position p;
+    ASSERT_TRUE(p.set_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+    std::vector<Move> pv;
+    Position q = p;
+    for (const char* m : {"e7e5", "g1f3", "b8c6"}) {
+        pv.push_back(uci_to_move(q, m));
+        q.do_move(pv.back());
+    }
+    EXPECT_EQ(cli::san_line(p, pv), "1... e5 2. Nf3 Nc6");
+    Position w;
+    ASSERT_TRUE(w.set_fen(ITALIAN));
+    EXPECT_EQ(cli::san_line(w, {uci_to_move(w, "f1b5")}), "3. Bb5");
+}
+
+TEST(CliFormat, ScoresInPawnsFromWhitesView) {
+    cli::PvLine l;
+    l.score = 31;
+    EXPECT_EQ(cli::white_score_text(l, WHITE), "+0.31");
+    EXPECT_EQ(cli::white_score_text(l, BLACK), "-0.31");
+    l.mate = true;
+    l.score = 3;
+    EXPECT_EQ(cli::white_score_text(l, WHITE), "+M3");
+    EXPECT_EQ(cli::white_score_text(l, BLACK), "-M3");
+    l.score = -2;
+    EXPECT_EQ(cli::white_score_text(l, BLACK), "+M2");
+}
+
+TEST(CliFormat, InfoLinesParsed) {
+    Position p;
+    ASSERT_TRUE(p.set_fen(Position::START_FEN));
+    cli::PvLine l;
+    ASSERT_TRUE(cli::parse_info_line(
+        "info depth 7 seldepth 9 multipv 2 score cp -12 lowerbound nodes 5000 nps 100000 hashfull 3 time 50 pv e2e4 e7e5", p,
+        &l));
+    EXPECT_EQ(l.depth, 7);
+    EXPECT_EQ(l.seldepth, 9);
+    EXPECT_EQ(l.multipv, 2);
+    EXPECT_EQ(l.score, -12);
+    EXPECT_FALSE(l.mate);
+    EXPECT_EQ(l.bound, 1);
+    EXPECT_EQ(l.nodes, 5000u);
+    EXPECT_EQ(l.time_ms, 50);
+    ASSERT_EQ(l.pv.size(), 2u);
+    ASSERT_TRUE(cli::parse_info_line("info depth 3 score mate -2 nodes 1 time 1 pv g2g4", p, &l));
+    EXPECT_TRUE(l.mate);
+    EXPECT_EQ(l.score, -2);
+    EXPECT_FALSE(cli::parse_info_line("info depth 12 currmove e2e4 currmovenumber 1", p, &l));
+    EXPECT_FALSE(cli::parse_info_line("info string hello", p, &l));
+    EXPECT_FALSE(cli::parse_info_line("bestmove e2e4", p, &l));
+    EXPECT_FALSE(cli::parse_info_line("info depth 3 score cp 5 pv e2e5", p, &l));  // no legal move in the pv
+}
+
+TEST(CliArgs, OptionsInBothFormsAndPositionalWords) {
+    cli::ParsedArgs a;
+    std::string error;
+    ASSERT_TRUE(cli::parse_args({"--profile=fruit21", "8/8/8", "--json", "w", "-", "--depth", "5"},
+                                {{"profile", true}, {"json", false}, {"depth", true}}, &a, &error))
+        << error;
+    EXPECT_EQ(a.options["profile"], "fruit21");
+    EXPECT_EQ(a.options["depth"], "5");
+    EXPECT_TRUE(a.has("json"));
+    EXPECT_EQ(a.positional, (std::vector<std::string>{"8/8/8", "w", "-"}));
+    cli::ParsedArgs b;
+    EXPECT_FALSE(cli::parse_args({"--json=1"}, {{"json", false}}, &b, &error));
+    EXPECT_FALSE(cli::parse_args({"--depth"}, {{"depth", true}}, &b, &error));
+    EXPECT_FALSE(cli::parse_args({"--nope"}, {{"depth", true}}, &b, &error));
+    long long v = 0;
+    EXPECT_TRUE(cli::parse_number("20", 1, 20, "DEPTH", &v, &error));
+    EXPECT_EQ(v, 20);
+    for (const char* bad : {"", "x", "-1", "0", "21", "3x", " 3", "+3"}) EXPECT_FALSE(cli::parse_number(bad, 1, 20, "DEPTH", &v, &error)) << bad;
+}
+
+TEST(CliArgs, ReadPositionFromWords) {
+    Position p;
+    std::string error;
+    ASSERT_TRUE(cli::read_position({}, &p, &error));
+    EXPECT_EQ(p.fen(), Position::START_FEN);
+    ASSERT_TRUE(cli::read_position({"startpos", "moves", "e2e4", "c5", "Nf3"}, &p, &error)) << error;
+    EXPECT_EQ(p.fen(), "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    ASSERT_TRUE(cli::read_position(words_of(ITALIAN), &p, &error));
+    EXPECT_EQ(p.fen(), ITALIAN);
+    EXPECT_FALSE(cli::read_position({"startpos", "moves"}, &p, &error));
+    EXPECT_FALSE(cli::read_position({"startpos", "moves", "e2e5"}, &p, &error));
+    EXPECT_NE(error.find("'e2e5'"), std::string::npos);
+    EXPECT_EQ(p.fen(), ITALIAN) << "a failed read leaves the position alone";
+    // Chess960: Shredder-FEN letters, or X-FEN that only makes sense as Chess960.
+    ASSERT_TRUE(cli::read_position({"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"}, &p, &error)) << error;
+    EXPECT_TRUE(p.is_chess960());
+    ASSERT_TRUE(cli::read_position({"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"}, &p, &error)) << error;
+    EXPECT_TRUE(p.is_chess960());
+}
