@@ -105,6 +105,7 @@ Registry registry[] = {
     {"rybka1-curve", false, {}, nullptr},
     {"rybka232", false, {}, nullptr},
     {"fruit21", false, {}, nullptr},
+    {"quince", false, {}, nullptr},
     {"simple", true, {}, nullptr},
 };
 

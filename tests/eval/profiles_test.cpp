@@ -48,7 +48,7 @@ const std::vector<Position>& random_positions() {
 // Registry and switching
 
 TEST(EvalProfiles, NamesListEveryProfile) {
-    const std::vector<std::string> want = {"rybka1", "rybka1-curve", "rybka232", "fruit21", "simple"};
+    const std::vector<std::string> want = {"rybka1", "rybka1-curve", "rybka232", "fruit21", "quince", "simple"};
     EXPECT_EQ(profile_names(), want);  // first = default
     for (const auto& n : want) EXPECT_NE(find_profile(n), nullptr) << n;
     EXPECT_EQ(find_profile("rybka2"), nullptr);
