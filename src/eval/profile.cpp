@@ -19,18 +19,6 @@
 
 namespace quince::eval {
 
-std::array<int, 8> rybka_quad(const std::array<int, 8>& bonus, int min, int max) {
-    std::array<int, 8> out{};
-    for (int r = 0; r < 8; ++r) out[r] = min + ((max - min) * bonus[r]) / 256;
-    return out;
-}
-
-std::array<int, 8> fruit_quad(const std::array<int, 8>& bonus, int min, int max) {
-    std::array<int, 8> out{};
-    for (int r = 0; r < 8; ++r) out[r] = min + ((max - min) * bonus[r] + 128) / 256;
-    return out;
-}
-
 namespace {
 
 void copy8(const std::array<int, 8>& a, int out[8]) {

@@ -179,9 +179,5 @@ std::shared_ptr<const Profile> build_profile(const Weights& w);
 // ("FILE:LINE: what") when it does not parse.
 std::shared_ptr<const Profile> profile_from_text(const std::string& text, const std::string& source, std::string* error);
 std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::string* error);
-// RybkaQuad(min, max, r) = min + ((max - min) * bonus[r]) / 256 (§10.4, no +128 rounding).
-std::array<int, 8> rybka_quad(const std::array<int, 8>& bonus, int min, int max);
-// Fruit's quad(): min + ((max - min) * bonus[r] + 128) / 256, in centipawns.
-std::array<int, 8> fruit_quad(const std::array<int, 8>& bonus, int min, int max);
 
 }  // namespace quince::eval
