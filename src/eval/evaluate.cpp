@@ -13,6 +13,7 @@
 #include "eval/material_table.h"
 #include "eval/params.h"
 #include "eval/passers.h"
+#include "eval/pawn_ending.h"
 #include "eval/patterns.h"
 #include "eval/pieces.h"
 #include "eval/score.h"
@@ -94,8 +95,11 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         tr->w1 = W[1];
     }
 
+    // 2.3.2a: kings and pawns only go to the pawn-ending evaluator, before the lazy test (§13.3).
+    const bool pawn_ending = X && w.pawn_ending_evaluator && pos.pieces() == pos.pieces(PAWN, KING);
+
     // Lazy evaluation (§12.3): material only. Floor applied in the side to move's view (§1 symmetry).
-    if (lazy_on) {
+    if (lazy_on && !pawn_ending) {
         bool lazy = st.mat.lazy;
         if (!lazy && (!X || w.lazy_window) && win.active()) {
             // Window to White's view: negate and swap when Black is to move.
@@ -131,12 +135,19 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     acc.template add<WHITE>(T_PAWNS, pe.op[WHITE], pe.eg[WHITE]);
     acc.template add<BLACK>(T_PAWNS, pe.op[BLACK], pe.eg[BLACK]);
     eval_pieces<BLACK, T, X>(st, acc);
+    if constexpr (X) {
+        eval_king_safe_checks<WHITE, T>(st, acc);
+        eval_king_safe_checks<BLACK, T>(st, acc);
+    }
     eval_king_shelter<BLACK, T, X>(st, acc);
     eval_king_shelter<WHITE, T, X>(st, acc);
     eval_passers<WHITE, T, X>(st, acc);
     eval_passers<BLACK, T, X>(st, acc);
     eval_patterns<WHITE, T, X>(st, acc);
     eval_patterns<BLACK, T, X>(st, acc);
+    bool known_draw = false;
+    if constexpr (X)
+        if (pawn_ending) known_draw = eval_pawn_ending<T>(st, acc);
 
     int op = acc.op, eg = acc.eg;
     if constexpr (T) tr->op_before_scale = op, tr->eg_before_scale = eg;
@@ -160,8 +171,10 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         s = drawish_adjust(s, pe.drawish[stm], pe.drawish[~stm], w.drawish_mul, w.drawish_div, w.drawish_cap);
         if constexpr (T) tr->drawish_cp = sign * (s - before);
     }
-    const Value v = s + w.tempo;
+    if (known_draw) s = 0;
+    const Value v = known_draw ? 0 : s + w.tempo;
     if constexpr (T) {
+        tr->known_draw = known_draw;
         tr->op = op;
         tr->eg = eg;
         tr->white_cp = sign * s;

@@ -36,4 +36,31 @@ inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
     }
 }
 
+// Quince's king attack with safe checks (king_safe_checks): the units of the pieces reaching the
+// zone plus, per piece type, units for each square from which such a piece could give check and that
+// the defender does not attack; then Rybka's (weight[count] * units) >> 5.
+template <Color C, bool T>
+inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
+    const EvalState::PendingKingAttack& k = st.ka[C];
+    if (!k.on) return;
+    const Position& pos = *st.pos;
+    const Weights& w = st.prof->w;
+    const Square ksq = pos.king_square(~C);
+    const Bitboard occ = pos.pieces();
+    const Bitboard safe = ~st.att[~C] & ~pos.pieces(C);
+    const Bitboard diag = bishop_attacks(ksq, occ), line = rook_attacks(ksq, occ);
+    const int checks[4] = {popcount(knight_attacks(ksq) & k.by_type[0] & safe), popcount(diag & k.by_type[1] & safe),
+                           popcount(line & k.by_type[2] & safe), popcount((diag | line) & k.by_type[3] & safe)};
+    const int units = k.weight + checks[0] * w.king_check_unit_knight + checks[1] * w.king_check_unit_bishop +
+                      checks[2] * w.king_check_unit_rook + checks[3] * w.king_check_unit_queen;
+    acc.template add<C>(T_KING_ATTACK, (w.king_attack_weight[k.count] * units) >> 5, 0);
+    if constexpr (T)
+        if (acc.tr->coef) {
+            CoefTrace::KingAttack& ka = acc.tr->coef->king_attack[C];
+            ka.on = true;
+            ka.count = k.count;
+            for (int i = 0; i < 4; ++i) ka.n[i] = k.attackers[i], ka.n[4 + i] = checks[i];
+        }
+}
+
 }  // namespace quince::eval

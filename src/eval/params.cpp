@@ -17,6 +17,8 @@ bool always(const Weights&) { return true; }
 bool generator_pst(const Weights& w) { return w.pst_source == PstSource::Generator; }
 bool table_pst(const Weights& w) { return w.pst_source == PstSource::Table; }
 bool table_phase(const Weights& w) { return w.phase_curve == PhaseCurve::Table; }
+bool safe_checks(const Weights& w) { return w.king_safe_checks; }
+bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
 
@@ -129,8 +131,14 @@ std::vector<ParamDesc> make_descs() {
         QI(king_attack_unit_bishop, "king_attack", KingAttackUnit, 0, 10000, always, ""),
         QI(king_attack_unit_rook, "king_attack", KingAttackUnit, 0, 10000, always, ""),
         QI(king_attack_unit_queen, "king_attack", KingAttackUnit, 0, 10000, always, ""),
+        // The tuner reads the eight unit weights as one run: the four above, then these four.
+        QI(king_check_unit_knight, "king_attack", KingAttackUnit, 0, 10000, safe_checks, "attack units per safe checking square (Quince)"),
+        QI(king_check_unit_bishop, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ""),
+        QI(king_check_unit_rook, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ""),
+        QI(king_check_unit_queen, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ""),
         QA(king_attack_weight, "king_attack", KingAttackWeight, -1024, 1024, always, "by attacker count 0..15: (weight[n] * units) >> 5"),
         QB(king_attack_pawns, "king_attack", "pawns count as one attacker (Rybka; Fruit: no)"),
+        QB(king_safe_checks, "king_attack", "Quince: safe checking squares add king_check_unit_* units (not in the seeds)"),
         // ---- Mobility (§8) ----
         QI(mob_knight_op, "mobility", Op, -W, W, always, "per attacked square not occupied by an own piece"),
         QI(mob_knight_eg, "mobility", Eg, -W, W, always, ""),
@@ -170,7 +178,13 @@ std::vector<ParamDesc> make_descs() {
         QA(att_distance, "passers", Eg, -W, W, always, "times own king's distance to the stop square, subtracted"),
         QA(def_distance, "passers", Eg, -W, W, always, "times enemy king's distance to the stop square"),
         QA(unstoppable_passer, "passers", Eg, 0, W, always, "unstoppable or king-escorted passer, defender without pieces"),
-        QB(unstoppable_pure_pawn_ending, "passers", "2.3.2a stand-in: only when neither side has pieces (§13.3)"),
+        QB(unstoppable_pure_pawn_ending, "passers", "2.3.2a: only when neither side has pieces (§13.3)"),
+        // ---- 2.3.2a pawn-ending evaluator (§13.3) ----
+        QB(pawn_ending_evaluator, "pawn_ending", "2.3.2a: kings and pawns only: KPK table, passer race, key squares (§13.3)"),
+        QI(pawn_ending_kpk_win, "pawn_ending", Eg, 0, W, pawn_ending, "K+P v K that the table wins (a drawn one scores 0)"),
+        QA(key_square_passer, "pawn_ending", Eg, 0, W, pawn_ending, "own king on a key square of the passer, by relative rank"),
+        QA(protected_passer, "pawn_ending", Eg, 0, W, pawn_ending, "passer defended by an own pawn, by relative rank"),
+        QI(outside_passer, "pawn_ending", Eg, 0, W, pawn_ending, "per file beyond one between the passer and the nearest enemy pawn (max 3)"),
         // ---- Patterns (§11) ----
         QI(trapped_bishop_op, "patterns", Op, -W, W, always, "bishop on a7/b8 (h7/g8) shut in by a pawn"),
         QI(trapped_bishop_eg, "patterns", Eg, -W, W, always, ""),

@@ -40,12 +40,14 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
             acc.template coef<C>("passed_op", 1, r), acc.template coef<C>("passed_eg", 1, r);
         }
         if (pawn_ending) {
-            // Fruit's unstoppable_passer: rule of the square, double step from rank 2.
+            // Fruit's unstoppable_passer: rule of the square, double step from rank 2. (2.3.2a: in the
+            // pawn-ending evaluator instead, eval/pawn_ending.h.)
             const int R = r + 1 == 2 ? 3 : r + 1;
             const int moves = 8 - R + (them_to_move ? 1 : 0);
-            if (((path & ownAll) == 0 && distance(oppK, promo) > moves) ||
-                (distance(ownK, promo) <= 1 && distance(ownK, sq) <= 1 &&
-                 (file_of(ownK) != f || (f != FILE_A && f != FILE_H)))) {
+            if (!(X && w.pawn_ending_evaluator) &&
+                (((path & ownAll) == 0 && distance(oppK, promo) > moves) ||
+                 (distance(ownK, promo) <= 1 && distance(ownK, sq) <= 1 &&
+                  (file_of(ownK) != f || (f != FILE_A && f != FILE_H))))) {
                 eg += w.unstoppable_passer[r];  // unstoppable, or king passer: one bonus (§15 item 10)
                 acc.template coef<C>("unstoppable_passer", 1, r);
             }

@@ -34,6 +34,9 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     std::int64_t mob = 0;                         // packed (op, eg), see pack()
     std::int64_t pN = 0, pB = 0, pR = 0, pQ = 0;  // PST per piece type, packed
     int attackers[4] = {};                        // per piece type, for the tuner's king-attack trace
+    Bitboard by_type[4] = {};                     // X: attack set per piece type (safe checks)
+    const bool defer_ka = X && w.king_safe_checks;
+    if constexpr (X) st.ka[C].on = false;
     // Tuner trace only: the PST weights behind a piece's square, and a mobility count.
     const auto trace_piece = [&](PieceType pt, Square s, int m, const char* mob_op, const char* mob_eg) {
         if (!acc.coefs()) return;
@@ -46,6 +49,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         pN += prof.pst_packed[KNIGHT][relative_square(C, s)];
         const Bitboard a = knight_attacks(s);
         att |= a;
+        if constexpr (X) by_type[0] |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_knight, ++attackers[0];
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[KNIGHT] : 0);
         mob += m * prof.mob_packed[KNIGHT];
@@ -56,6 +60,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         pB += prof.pst_packed[BISHOP][relative_square(C, s)];
         const Bitboard a = bishop_attacks(s, occ);
         att |= a;
+        if constexpr (X) by_type[1] |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_bishop, ++attackers[1];
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[BISHOP] : 0);
         mob += m * prof.mob_packed[BISHOP];
@@ -66,6 +71,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         pR += prof.pst_packed[ROOK][relative_square(C, s)];
         const Bitboard a = rook_attacks(s, occ);
         att |= a;
+        if constexpr (X) by_type[2] |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_rook, ++attackers[2];
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[ROOK] : 0);
         mob += m * prof.mob_packed[ROOK];
@@ -108,6 +114,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         pQ += prof.pst_packed[QUEEN][relative_square(C, s)];
         const Bitboard a = queen_attacks(s, occ);
         att |= a;
+        if constexpr (X) by_type[3] |= a;
         if (a & zone) ++count, weight += w.king_attack_unit_queen, ++attackers[3];
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[QUEEN] : 0);
         mob += m * prof.mob_packed[QUEEN];
@@ -142,7 +149,11 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     att |= king_attacks(pos.king_square(C));
     st.att[C] = att;
 
-    if (ks) {
+    if (ks && defer_ka) {
+        EvalState::PendingKingAttack& p = st.ka[C];
+        p.on = true, p.count = std::min(count, 15), p.weight = weight;
+        for (int i = 0; i < 4; ++i) p.attackers[i] = attackers[i], p.by_type[i] = by_type[i];
+    } else if (ks) {
         // §7.1: (KingAttackWeight[count] * weight) >> 5, arithmetic shift (floor).
         const int v = (w.king_attack_weight[std::min(count, 15)] * weight) >> 5;
         acc.template add<C>(T_KING_ATTACK, v, 0);

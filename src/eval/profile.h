@@ -79,6 +79,11 @@ struct Weights {
     int king_attack_unit_knight, king_attack_unit_bishop, king_attack_unit_rook, king_attack_unit_queen;
     std::array<int, 16> king_attack_weight;  // by attacker count (pawns together count once)
     bool king_attack_pawns;                  // pawns count as one attacker (Rybka); Fruit does not count pawns
+    // Quince (beyond the seeds): safe checking squares add attack units, per checking piece type. A
+    // square is safe when the defender attacks it with nothing (pawn, piece or king) and it is free of
+    // the attacker's own pieces.
+    bool king_safe_checks;
+    int king_check_unit_knight, king_check_unit_bishop, king_check_unit_rook, king_check_unit_queen;
 
     // ---- Mobility (§8), per attacked square not occupied by an own piece ----
     int mob_knight_op, mob_knight_eg, mob_bishop_op, mob_bishop_eg;
@@ -106,6 +111,13 @@ struct Weights {
     std::array<int, 8> att_distance, def_distance;
     std::array<int, 8> unstoppable_passer;  // also the king-passer bonus (one bonus, §15 item 10)
     bool unstoppable_pure_pawn_ending;      // 2.3.2a: only when neither side has pieces (§13.3 stand-in)
+
+    // ---- 2.3.2a pawn-ending evaluator (§13.3; its values are [unknown], see eval/pawn_ending.h) ----
+    bool pawn_ending_evaluator;             // kings and pawns only: the evaluator below replaces the unstoppable test
+    int pawn_ending_kpk_win;                // K+P v K won by the table (a lost KPK is a draw: score 0)
+    std::array<int, 8> key_square_passer;   // own king on a key square of the passer, by relative rank
+    std::array<int, 8> protected_passer;    // passer defended by an own pawn
+    int outside_passer;                     // per file of distance beyond one from the nearest enemy pawn (max 3)
 
     // ---- Patterns (§11) ----
     int trapped_bishop_op, trapped_bishop_eg, blocked_bishop_op, blocked_rook_op;

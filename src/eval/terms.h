@@ -40,10 +40,11 @@ constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn"
 struct CoefTrace {
     std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/params.h], that colour's own view
     // King attack (§7.1), non-linear: (king_attack_weight[count] * sum(n[t] * unit[t])) >> 5, opening.
+    // The units are king_attack_unit_{knight..queen} then king_check_unit_{knight..queen}.
     struct KingAttack {
         bool on = false;
         int count = 0;   // attackers (capped at 15)
-        int n[4] = {};   // knights, bishops, rooks, queens reaching the zone
+        int n[8] = {};   // knights, bishops, rooks, queens reaching the zone; then their safe checks
     } king_attack[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
     void reset();                // sized to param_count(), zeroed
@@ -59,6 +60,7 @@ struct Trace {
     bool ocb = false;
     bool ocb_after = false;  // halving applied to the interpolated score (2.3.2a, Fruit)
     int drawish_cp = 0;      // 2.3.2a drawishness change of the final score, White's view (§13.2)
+    bool known_draw = false; // 2.3.2a pawn-ending evaluator: a drawn K+P v K, scored 0
     int op_before_scale = 0, eg_before_scale = 0;
     int op = 0, eg = 0;  // after the opposite-bishop halving
     int w0 = 0, w1 = 0;
@@ -99,6 +101,14 @@ struct EvalState {
     MatEntry mat;
     const PawnEntry* pawn;
     Bitboard att[COLOR_NB];  // every square a colour attacks (pawns, pieces, king)
+    // king_safe_checks: a colour's king attack is finished after both piece loops, since its safe
+    // checks need the defender's attack set (eval_king_safe_checks).
+    struct PendingKingAttack {
+        bool on;
+        int count, weight;   // capped attacker count, units of the pieces reaching the zone
+        int attackers[4];    // knights, bishops, rooks, queens reaching the zone (trace)
+        Bitboard by_type[4]; // their attack sets
+    } ka[COLOR_NB];
 };
 
 }  // namespace quince::eval

@@ -10,10 +10,12 @@ not from the C++ data.
 
 Compares the final score and every term total (op, eg) with `eval_trace --json --profile rybka232`.
 Chosen values for the seeds' unknowns are the profile's (see src/eval/profile.cpp): minors 3.5 pawns
-in the Kaufman model, drawishness by occupied b..g files 240/160/80/0, no lazy evaluation,
-unstoppable-passer bonus only with no pieces on the board.
+in the Kaufman model, drawishness by occupied b..g files 240/160/80/0, no lazy evaluation, and
+Quince's pawn-ending evaluator with no pieces on the board (the docs in src/eval/pawn_ending.h,
+restated here: the unstoppable-passer race, key squares, protected and outside passers; the K+P v K
+verdict from Debian's `fathom` command on the test tables, not from Quince's own table).
 """
-import os, re, sys
+import os, re, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reference_eval import parse, mirror, attacks, pawn_att, counts, sq, on, dist  # board helpers
@@ -22,6 +24,42 @@ from reference_eval import all_attacks, side_difference, phase_of, check_against
 # Spec docs/eval-spec.md §4.2 (the seed 003 PST transcription), copied verbatim into tests/data.
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'data', 'rybka_pst_tables.md')
 U = 3399
+TB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'data', 'syzygy')
+# Pawn-ending evaluator (src/eval/profiles/rybka232.txt, section pawn_ending)
+KPK_WIN, KEY, PROT, OUTSIDE, UNSTOPPABLE = 25600, [0, 1600, 1600, 2400, 3200, 4800, 6400, 0], \
+    [0, 320, 320, 640, 960, 1600, 2560, 0], 640, 25600
+
+
+def fathom_wdl(fen):
+    """The side to move's result from Debian's fathom: Win, Draw, Loss (or Cursed/Blessed forms)."""
+    exe = next(p for p in ('/usr/games/fathom', '/usr/bin/fathom', '/usr/local/bin/fathom') if os.path.exists(p))
+    fields = fen.split()[:4] + ['0', '1']  # EPD records have four fields; fathom wants six
+    out = subprocess.run([exe, '--path=' + TB_DIR, ' '.join(fields)], capture_output=True, text=True).stdout
+    return re.search(r'\[WDL "(\w+)"\]', out).group(1)
+
+
+def key_squares(s):
+    f, r = s & 7, s >> 3
+    if f == 0: return {sq(1, 6), sq(1, 7)}
+    if f == 7: return {sq(6, 6), sq(6, 7)}
+    ranks = [r + 2] if r <= 3 else [r + 1, r + 2] if r <= 5 else [6, 7]
+    return {sq(g, k) for g in (f - 1, f, f + 1) for k in ranks} - {s}
+
+
+def fastest_unstoppable(board, files, white_to_move):
+    """(plies to queen, rank) of White's fastest passer outside the black king's square, or None."""
+    bk = next(s for s, p in board.items() if p == 'k')
+    best = None
+    for f in range(8):
+        if not files >> f & 1: continue
+        s = max(x for x, p in board.items() if p == 'P' and (x & 7) == f)
+        r = s >> 3
+        moves = 8 - (3 if r == 1 else r + 1)
+        if any(sq(f, k) in board and board[sq(f, k)].isupper() for k in range(r + 1, 8)): continue
+        if dist(bk, sq(f, 7)) > moves + (0 if white_to_move else 1):
+            plies = 2 * moves - (1 if white_to_move else 0)
+            if best is None or plies < best[0]: best = (plies, r)
+    return best
 PIECE_UNITS = {'P': 1, 'N': 3, 'B': 3, 'R': 5, 'Q': 10}
 
 
@@ -155,6 +193,7 @@ def side_terms(board, stm_white, attB):
     if flag_w: add('king_shelter', -wing_penalty(board, [0, 0, 0, 1, 1, 2, 2, 2][wk & 7]), 0)  # own wing only
     # passers: base already in the pawn structure
     no_pieces = not any(p in 'nbrqNBRQ' for p in board.values())
+    outside = 0
     for f in range(8):
         if not files >> f & 1: continue
         s = max(x for x, p in board.items() if p == 'P' and (x & 7) == f)
@@ -162,17 +201,30 @@ def side_terms(board, stm_white, attB):
         path = [sq(f, k) for k in range(r + 1, 8)]
         e = 0
         promo = sq(f, 7)
-        if no_pieces:
-            R = 3 if r + 1 == 2 else r + 1
-            moves = 8 - R + (0 if stm_white else 1)
-            if not any(x in board and board[x].isupper() for x in path) and dist(bk, promo) > moves: e += 25600
-            elif dist(wk, promo) <= 1 and dist(wk, s) <= 1 and ((wk & 7) != f or f not in (0, 7)): e += 25600
+        if no_pieces:  # the pawn-ending evaluator
+            defended = (f > 0 and board.get(s - 9) == 'P') or (f < 7 and board.get(s - 7) == 'P')
+            if wk in key_squares(s) and (dist(bk, s) > 1 or dist(wk, s) == 1 or defended): e += KEY[r]
+            if defended: e += PROT[r]
+            black_pawns = [x for x, p in board.items() if p == 'p']
+            if black_pawns: outside = max(outside, min(min(abs((x & 7) - f) for x in black_pawns) - 1, 3))
         else:
             if not any(x in board and board[x].isupper() for x in path): e += UnOwn[r]
             if not any(x in board and board[x].islower() for x in path): e += UnOpp[r]
             if not any(x in attB and x not in attW for x in path): e += Free[r]
         e += dist(bk, s + 8) * DefD[r] - dist(wk, s + 8) * AttD[r]
         add('passed_pawns', 0, e)
+    if no_pieces:
+        if outside > 0: add('passed_pawns', 0, outside * OUTSIDE)
+        mb, mstm, _ = mirror(board, 'w' if stm_white else 'b', '-')
+        mine = fastest_unstoppable(board, files, stm_white)
+        theirs = fastest_unstoppable(mb, pawn_terms(mb)[2], not stm_white)
+        if mine and (theirs is None or mine[0] + 2 <= theirs[0]): add('passed_pawns', 0, UNSTOPPABLE)
+        pawns = [p for p in board.values() if p in 'Pp']
+        if pawns == ['P']:  # K+P v K: the table's verdict (a draw is handled in evaluate)
+            fen = FEN_OF[0]
+            wdl = fathom_wdl(fen)
+            white_wins = (wdl == 'Win') == stm_white if wdl in ('Win', 'Loss') else False
+            if white_wins: add('passed_pawns', 0, KPK_WIN)
     # patterns: each trapped bishop 1471; no blocked bishop; blocked rook 1561
     o = e = 0
     def at(s, p): return board.get(s) == p
@@ -189,7 +241,11 @@ def drawish(board, white):
     return DRAWISH[len(files & {1, 2, 3, 4, 5, 6})]
 
 
+FEN_OF = [None]  # the position being evaluated (side_terms needs it for the K+P v K probe)
+
+
 def evaluate(fen):
+    FEN_OF[0] = fen
     board, stm, castle = parse(fen)
     mb, mstm, _ = mirror(board, stm, castle)
     Tw = side_terms(board, stm == 'w', all_attacks(board, False))
@@ -208,6 +264,8 @@ def evaluate(fen):
     d_stm, d_opp = drawish(board, stm == 'w'), drawish(board, stm != 'w')
     if s > 0: s -= (min(s, 100) * (d_stm * 156 // 240)) >> 8
     elif s < 0: s += (min(-s, 100) * (d_opp * 156 // 240)) >> 8
+    if not any(p in 'nbrqNBRQ' for p in board.values()) and sorted(p for p in board.values() if p in 'Pp') in (['P'], ['p']):
+        if fathom_wdl(fen) == 'Draw': s = 0  # a drawn K+P v K scores 0
     return s, tot  # no tempo
 
 

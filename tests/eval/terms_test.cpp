@@ -118,6 +118,33 @@ TEST(EvalTerms, KingAttack) {
     EXPECT_EQ(term(u, T_KING_ATTACK, WHITE), P(-30, 0));
 }
 
+TEST(EvalTerms, KingAttackSafeChecks) {
+    // Quince's switch on rybka1's weights. Same attack as above (count 2, units 1473). Safe checking
+    // squares: knight e7 and h6 (f6 is not reached), queen a2 and a8 (h8 and g7 are covered by the
+    // king): 1473 + 2 * 310 + 2 * 260 = 2613 units -> (37 * 2613) >> 5 = 3021.
+    Weights w = find_profile("rybka1")->w;
+    w.king_safe_checks = true;
+    w.king_check_unit_knight = 310, w.king_check_unit_bishop = 170, w.king_check_unit_rook = 420;
+    w.king_check_unit_queen = 260;
+    Evaluator ev;
+    ev.set_profile(build_profile(w));
+    Position pos;
+    ASSERT_TRUE(pos.set_fen("6k1/8/8/5N2/8/8/8/Q3K3 w - - 0 1"));
+    Trace t;
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_KING_ATTACK, WHITE), P(3021, 0));
+    // A check square the defender covers is not safe: a black pawn on g7 covers h6 (and f6); the
+    // queen's diagonal now stops at g7: a2, a8 remain -> 1473 + 310 + 520 = 2303 -> 2662.
+    ASSERT_TRUE(pos.set_fen("6k1/6p1/8/5N2/8/8/8/Q3K3 w - - 0 1"));
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_KING_ATTACK, WHITE), P((37 * 2303) >> 5, 0));
+    // Switch off: the units are ignored and the evaluation is rybka1's.
+    w.king_safe_checks = false;
+    ev.set_profile(build_profile(w));
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(t.final_cp, trace_of("6k1/6p1/8/5N2/8/8/8/Q3K3 w - - 0 1").final_cp);
+}
+
 TEST(EvalTerms, Mobility) {
     // Na1: b3, c2 -> 2 * (14, 121) = (28, 242).
     EXPECT_EQ(term(trace_of("7k/8/8/8/8/8/8/N6K w - - 0 1"), T_MOBILITY, WHITE), P(28, 242));

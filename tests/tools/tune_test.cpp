@@ -20,12 +20,24 @@ std::vector<Position> positions(std::size_t random_count = 1500) {
     return v;
 }
 
+// The quince profile with Quince's safe-check units switched on (not a built-in profile yet).
+eval::Weights with_safe_checks() {
+    eval::Weights w = eval::find_profile("quince")->w;
+    w.king_safe_checks = true;
+    w.king_check_unit_knight = 310, w.king_check_unit_bishop = 170, w.king_check_unit_rook = 420;
+    w.king_check_unit_queen = 260;
+    return w;
+}
+
 }  // namespace
 
 TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
     const auto pos = positions();
-    for (const std::string& name : eval::profile_names()) {
-        const auto prof = eval::find_profile_shared(name);
+    std::vector<std::string> names = eval::profile_names();
+    names.push_back("quince+safe-checks");
+    for (const std::string& name : names) {
+        const auto prof = name == "quince+safe-checks" ? eval::build_profile(with_safe_checks())
+                                                       : eval::find_profile_shared(name);
         if (prof->simple) continue;
         Model model(prof->w);
         const std::vector<double> x = weights_vector(prof->w);
@@ -46,8 +58,9 @@ TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
 
 TEST(Tuner, GradientMatchesFiniteDifferences) {
     // rybka232 exercises the drawishness and after-interpolation halving; a phase table is tuned too.
-    for (const std::string& name : {std::string("rybka1"), std::string("rybka232"), std::string("fruit21")}) {
-        eval::Weights w = eval::find_profile(name)->w;
+    for (const std::string& name : {std::string("rybka1"), std::string("rybka232"), std::string("fruit21"),
+                                    std::string("quince+safe-checks")}) {
+        eval::Weights w = name == "quince+safe-checks" ? with_safe_checks() : eval::find_profile(name)->w;
         auto base = eval::build_profile(w);
         w.phase_curve = eval::PhaseCurve::Table;
         for (int p = 0; p <= 64; ++p) w.phase_table_eg[std::size_t(p)] = base->interp[p][1];

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <sstream>
 #include <thread>
 
@@ -122,13 +123,14 @@ bool trace_position(const Profile& profile, const Position& pos, TunePosition& o
         const CoefTrace::KingAttack& ka = coef.king_attack[c];
         out.king_attack[c].on = ka.on;
         out.king_attack[c].count = std::uint8_t(ka.count);
-        for (int t = 0; t < 4; ++t) out.king_attack[c].n[t] = std::int8_t(ka.n[t]);
+        for (int t = 0; t < 8; ++t) out.king_attack[c].n[t] = std::int8_t(ka.n[t]);
         out.drawish[c] = std::uint8_t(coef.drawish[c]);
     }
     out.phase = trace.mat.phase;
     out.white_to_move = white;
     out.ocb = trace.ocb;
     out.ocb_after = trace.ocb_after;
+    out.known_draw = trace.known_draw;
     return true;
 }
 
@@ -144,7 +146,10 @@ Model::Model(const Weights& fixed) : fixed_(fixed) {
     phase_tuned_ = fixed.phase_curve == PhaseCurve::Table;
     phase_base_ = param_index(*find_param("phase_table_eg"));
     ka_weight_base_ = param_index(*find_param("king_attack_weight"));
-    ka_unit_base_ = param_index(*find_param("king_attack_unit_knight"));  // knight, bishop, rook, queen follow
+    // knight, bishop, rook, queen, then the four king_check_unit_* (the registry keeps them in one run)
+    ka_unit_base_ = param_index(*find_param("king_attack_unit_knight"));
+    if (param_index(*find_param("king_check_unit_queen")) != ka_unit_base_ + 7)
+        throw std::logic_error("tuner: the king attack unit weights must be one run in the registry");
     for (int b = 0; b < 256; ++b) drawish_k_[b] = std::uint8_t(std::min(255, b * fixed.drawish_mul / fixed.drawish_div));
 }
 
@@ -164,7 +169,7 @@ Model::Parts Model::parts(const TunePosition& p, const std::vector<double>& x) c
         const auto& ka = p.king_attack[c];
         r.ka_sum[c] = 0;
         if (!ka.on) continue;
-        for (int t = 0; t < 4; ++t) r.ka_sum[c] += ka.n[t] * x[std::size_t(ka_unit_base_ + t)];
+        for (int t = 0; t < 8; ++t) r.ka_sum[c] += ka.n[t] * x[std::size_t(ka_unit_base_ + t)];
         const double v = x[std::size_t(ka_weight_base_ + ka.count)] * r.ka_sum[c] / 32.0;
         r.op += c == 0 ? v : -v;
     }
@@ -177,6 +182,7 @@ Model::Parts Model::parts(const TunePosition& p, const std::vector<double>& x) c
 }
 
 double Model::evaluate(const TunePosition& p, const std::vector<double>& x) const {
+    if (p.known_draw) return 0;
     Parts r = parts(p, x);
     double s = r.scale_before * (r.op * (256.0 - r.w1) + r.eg * r.w1) / 8192.0 * r.scale_after;
     if (p.drawish[0] | p.drawish[1]) {
@@ -190,6 +196,7 @@ double Model::evaluate(const TunePosition& p, const std::vector<double>& x) cons
 }
 
 void Model::add_gradient(const TunePosition& p, const std::vector<double>& x, double factor, std::vector<double>& g) const {
+    if (p.known_draw) return;
     Parts r = parts(p, x);
     double f = factor;
     if (p.drawish[0] | p.drawish[1]) {
@@ -215,7 +222,7 @@ void Model::add_gradient(const TunePosition& p, const std::vector<double>& x, do
         const double sgn = c == 0 ? 1.0 : -1.0;
         g[std::size_t(ka_weight_base_ + ka.count)] += sgn * r.ka_sum[c] / 32.0 * g_op;
         const double kaw = x[std::size_t(ka_weight_base_ + ka.count)];
-        for (int t = 0; t < 4; ++t) g[std::size_t(ka_unit_base_ + t)] += sgn * kaw * ka.n[t] / 32.0 * g_op;
+        for (int t = 0; t < 8; ++t) g[std::size_t(ka_unit_base_ + t)] += sgn * kaw * ka.n[t] / 32.0 * g_op;
     }
     if (phase_tuned_) g[std::size_t(phase_base_ + p.phase)] += f * k_common * (r.eg - r.op);
 }

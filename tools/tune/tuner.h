@@ -21,13 +21,14 @@ struct TunePosition {
     std::vector<std::pair<std::uint16_t, float>> coefs;  // weight index, White minus Black coefficient
     struct KingAttack {
         std::uint8_t count = 0;
-        std::int8_t n[4] = {};
+        std::int8_t n[8] = {};
         bool on = false;
     } king_attack[2];
     std::uint8_t phase = 0;        // material-table phase 0..64
     std::uint8_t drawish[2] = {};  // 2.3.2a drawishness byte per colour
     bool white_to_move = true;
     bool ocb = false;          // opposite-coloured bishops halve the score
+    bool known_draw = false;   // scored 0 whatever the weights (2.3.2a's drawn K+P v K)
     bool ocb_after = false;    // ... after interpolation
     float result = 0.5f;       // game result, White's view (or a probability)
     float score = 0.0f;        // search score, cp, White's view
