@@ -138,6 +138,7 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     if constexpr (X) {
         eval_king_safe_checks<WHITE, T>(st, acc);
         eval_king_safe_checks<BLACK, T>(st, acc);
+        if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
     }
     eval_king_shelter<BLACK, T, X>(st, acc);
     eval_king_shelter<WHITE, T, X>(st, acc);

@@ -19,6 +19,7 @@ bool table_pst(const Weights& w) { return w.pst_source == PstSource::Table; }
 bool table_phase(const Weights& w) { return w.phase_curve == PhaseCurve::Table; }
 bool safe_checks(const Weights& w) { return w.king_safe_checks; }
 bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
+bool threats(const Weights& w) { return w.threats; }
 
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
 
@@ -139,6 +140,16 @@ std::vector<ParamDesc> make_descs() {
         QA(king_attack_weight, "king_attack", KingAttackWeight, -1024, 1024, always, "by attacker count 0..15: (weight[n] * units) >> 5"),
         QB(king_attack_pawns, "king_attack", "pawns count as one attacker (Rybka; Fruit: no)"),
         QB(king_safe_checks, "king_attack", "Quince: safe checking squares add king_check_unit_* units (not in the seeds)"),
+        // ---- Threats (Quince, not in the seeds) ----
+        QB(threats, "threats", "Quince: pieces attacked by lesser pieces and hanging pieces (not in the seeds)"),
+        QI(threat_pawn_op, "threats", Op, -W, W, threats, "per enemy knight, bishop, rook or queen attacked by a pawn"),
+        QI(threat_pawn_eg, "threats", Eg, -W, W, threats, ""),
+        QI(threat_minor_op, "threats", Op, -W, W, threats, "per enemy rook or queen attacked by a knight or bishop"),
+        QI(threat_minor_eg, "threats", Eg, -W, W, threats, ""),
+        QI(threat_rook_op, "threats", Op, -W, W, threats, "per enemy queen attacked by a rook"),
+        QI(threat_rook_eg, "threats", Eg, -W, W, threats, ""),
+        QI(threat_hanging_op, "threats", Op, -W, W, threats, "per enemy piece (not pawn or king) attacked and not defended"),
+        QI(threat_hanging_eg, "threats", Eg, -W, W, threats, ""),
         // ---- Mobility (§8) ----
         QI(mob_knight_op, "mobility", Op, -W, W, always, "per attacked square not occupied by an own piece"),
         QI(mob_knight_eg, "mobility", Eg, -W, W, always, ""),

@@ -44,4 +44,28 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
     acc.template add<C>(T_PATTERNS, op, eg);
 }
 
+// Quince's threats (switch `threats`, not in the seeds): enemy pieces attacked by lesser pieces, and
+// hanging ones. After both piece loops: needs both colours' attack sets.
+template <Color C, bool T>
+inline void eval_threats(const EvalState& st, Acc<T>& acc) {
+    constexpr Color Them = ~C;
+    const Position& pos = *st.pos;
+    const Weights& w = st.prof->w;
+    const Bitboard minors = pos.pieces(Them, KNIGHT, BISHOP), majors = pos.pieces(Them, ROOK, QUEEN);
+    const Bitboard by_pawn = pawn_attacks_bb<C>(pos.pieces(C, PAWN));
+    const int pawn = popcount(by_pawn & (minors | majors));
+    const int minor = popcount((st.att_by[C][0] | st.att_by[C][1]) & majors);
+    const int rook = popcount(st.att_by[C][2] & pos.pieces(Them, QUEEN));
+    const int hanging = popcount(st.att[C] & (minors | majors) & ~st.att[Them]);
+    acc.template add<C>(T_THREATS,
+                        pawn * w.threat_pawn_op + minor * w.threat_minor_op + rook * w.threat_rook_op + hanging * w.threat_hanging_op,
+                        pawn * w.threat_pawn_eg + minor * w.threat_minor_eg + rook * w.threat_rook_eg + hanging * w.threat_hanging_eg);
+    if (acc.coefs()) {
+        acc.template coef<C>("threat_pawn_op", pawn), acc.template coef<C>("threat_pawn_eg", pawn);
+        acc.template coef<C>("threat_minor_op", minor), acc.template coef<C>("threat_minor_eg", minor);
+        acc.template coef<C>("threat_rook_op", rook), acc.template coef<C>("threat_rook_eg", rook);
+        acc.template coef<C>("threat_hanging_op", hanging), acc.template coef<C>("threat_hanging_eg", hanging);
+    }
+}
+
 }  // namespace quince::eval

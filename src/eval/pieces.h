@@ -148,6 +148,8 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     // The king's squares join the attack set (spec §8 recommendation; matters for the free-path test only).
     att |= king_attacks(pos.king_square(C));
     st.att[C] = att;
+    if constexpr (X)
+        for (int i = 0; i < 4; ++i) st.att_by[C][i] = by_type[i];
 
     if (ks && defer_ka) {
         EvalState::PendingKingAttack& p = st.ka[C];

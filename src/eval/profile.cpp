@@ -57,7 +57,7 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
                   w.rook_file_whole || w.rook_file_base_op != 0 || w.rook_file_base_eg != 0 ||
                   !w.rook_king_needs_flag || !w.rook_king_file_needs_zone || w.seventh_king_on_seventh ||
                   w.unstoppable_pure_pawn_ending || w.trapped_bishop_per_bishop || w.ocb_after_interpolation ||
-                  !w.lazy_window || w.king_safe_checks ||
+                  !w.lazy_window || w.king_safe_checks || w.threats ||
                   w.pawn_ending_evaluator;
     copy8(w.candidate_op, p->cand_op);
     copy8(w.candidate_eg, p->cand_eg);

@@ -85,6 +85,13 @@ struct Weights {
     bool king_safe_checks;
     int king_check_unit_knight, king_check_unit_bishop, king_check_unit_rook, king_check_unit_queen;
 
+    // ---- Threats (Quince, beyond the seeds): per enemy piece so attacked ----
+    bool threats;
+    int threat_pawn_op, threat_pawn_eg;        // a knight, bishop, rook or queen attacked by a pawn
+    int threat_minor_op, threat_minor_eg;      // a rook or queen attacked by a knight or bishop
+    int threat_rook_op, threat_rook_eg;        // a queen attacked by a rook
+    int threat_hanging_op, threat_hanging_eg;  // a piece (not pawn, not king) attacked and not defended
+
     // ---- Mobility (§8), per attacked square not occupied by an own piece ----
     int mob_knight_op, mob_knight_eg, mob_bishop_op, mob_bishop_eg;
     int mob_rook_op, mob_rook_eg, mob_queen_op, mob_queen_eg;

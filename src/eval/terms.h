@@ -26,13 +26,14 @@ enum Term : int {
     T_PASSERS,
     T_PATTERNS,
     T_PAWN_MOBILITY,  // 2.3.2a pawn anti-mobility (§13.1)
+    T_THREATS,        // Quince: pieces attacked by lesser pieces, hanging pieces (not in the seeds)
     TERM_NB
 };
 
 constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn", "pst_knight", "pst_bishop",
                                              "pst_rook", "pst_queen", "pst_king", "pawn_structure", "mobility",
                                              "king_attack", "king_shelter", "rook_file", "seventh_rank",
-                                             "passed_pawns", "patterns", "pawn_mobility"};
+                                             "passed_pawns", "patterns", "pawn_mobility", "threats"};
 
 // Coefficient trace for the tuner (tools/tune): with a CoefTrace attached to the Trace, every term
 // also records how often each weight entered it (the sparse coefficients of Ethereal's tuner),
@@ -101,6 +102,7 @@ struct EvalState {
     MatEntry mat;
     const PawnEntry* pawn;
     Bitboard att[COLOR_NB];  // every square a colour attacks (pawns, pieces, king)
+    Bitboard att_by[COLOR_NB][4];  // extended profiles: squares attacked by knights, bishops, rooks, queens
     // king_safe_checks: a colour's king attack is finished after both piece loops, since its safe
     // checks need the defender's attack set (eval_king_safe_checks).
     struct PendingKingAttack {

@@ -30,7 +30,8 @@ constexpr const char* LEGEND =
     "    tables), pawn_structure (doubled, isolated, backward, candidate pawns), mobility, king_attack (attacks\n"
     "    on the enemy king's zone), king_shelter (own pawn shelter and enemy pawn storm), rook_file (open and\n"
     "    half-open files), seventh_rank (rook/queen on the 7th), passed_pawns, patterns (trapped and blocked\n"
-    "    pieces), pawn_mobility (blocked pawns; rybka232 only).\n";
+    "    pieces), pawn_mobility (blocked pawns; rybka232 only), threats (pieces attacked by lesser ones and\n"
+    "    hanging pieces; only profiles with the switch threats, none built in).\n";
 
 std::string fmt(const char* f, double a) {
     char buf[64];

@@ -145,6 +145,30 @@ TEST(EvalTerms, KingAttackSafeChecks) {
     EXPECT_EQ(t.final_cp, trace_of("6k1/6p1/8/5N2/8/8/8/Q3K3 w - - 0 1").final_cp);
 }
 
+TEST(EvalTerms, Threats) {
+    // Quince's switch on rybka1's weights, distinct values per kind to tell them apart.
+    Weights w = find_profile("rybka1")->w;
+    w.threats = true;
+    w.threat_pawn_op = 1, w.threat_pawn_eg = 2, w.threat_minor_op = 10, w.threat_minor_eg = 20;
+    w.threat_rook_op = 100, w.threat_rook_eg = 200, w.threat_hanging_op = 1000, w.threat_hanging_eg = 2000;
+    Evaluator ev;
+    ev.set_profile(build_profile(w));
+    Position pos;
+    // White: pawn e4 attacks Nd5 and Bf5 (2 pawn threats); Nf3 attacks Rg5 (a minor threat). Black
+    // defends Nd5 (Qa8 on the long diagonal) and Bf5 (Rg5 along the rank), not Rg5: 1 hanging.
+    ASSERT_TRUE(pos.set_fen("q3k3/8/8/3n1br1/4P3/5N2/8/4K3 w - - 0 1"));
+    Trace t;
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_THREATS, WHITE), P(2 * 1 + 10 + 1000, 2 * 2 + 20 + 2000));
+    // Black attacks none of White's pieces (e4 blocks Bf5's diagonal to f3; the queen's stops at d5).
+    EXPECT_EQ(term(t, T_THREATS, BLACK), P(0, 0));
+    // Switch off: no term.
+    w.threats = false;
+    ev.set_profile(build_profile(w));
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_THREATS, WHITE), P(0, 0));
+}
+
 TEST(EvalTerms, Mobility) {
     // Na1: b3, c2 -> 2 * (14, 121) = (28, 242).
     EXPECT_EQ(term(trace_of("7k/8/8/8/8/8/8/N6K w - - 0 1"), T_MOBILITY, WHITE), P(28, 242));

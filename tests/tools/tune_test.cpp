@@ -20,12 +20,15 @@ std::vector<Position> positions(std::size_t random_count = 1500) {
     return v;
 }
 
-// The quince profile with Quince's safe-check units switched on (not a built-in profile yet).
+// The quince profile with Quince's safe-check units and threats switched on (no built-in profile has them).
 eval::Weights with_safe_checks() {
     eval::Weights w = eval::find_profile("quince")->w;
     w.king_safe_checks = true;
     w.king_check_unit_knight = 310, w.king_check_unit_bishop = 170, w.king_check_unit_rook = 420;
     w.king_check_unit_queen = 260;
+    w.threats = true;  // and the threat terms
+    w.threat_pawn_op = 1500, w.threat_pawn_eg = 900, w.threat_minor_op = 1100, w.threat_minor_eg = 700;
+    w.threat_rook_op = 900, w.threat_rook_eg = 500, w.threat_hanging_op = 600, w.threat_hanging_eg = 400;
     return w;
 }
 
