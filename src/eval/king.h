@@ -51,8 +51,13 @@ inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
     const Bitboard diag = bishop_attacks(ksq, occ), line = rook_attacks(ksq, occ);
     const int checks[4] = {popcount(knight_attacks(ksq) & k.by_type[0] & safe), popcount(diag & k.by_type[1] & safe),
                            popcount(line & k.by_type[2] & safe), popcount((diag | line) & k.by_type[3] & safe)};
+    // Weak squares of the zone: reached by the attacker, covered by no pawn, minor or rook of the defender.
+    const Bitboard covered = pawn_attacks_bb<~C>(pos.pieces(~C, PAWN)) | st.att_by[~C][0] | st.att_by[~C][1] |
+                             st.att_by[~C][2];
+    const int weak = popcount(king_attacks(ksq) & st.att[C] & ~covered);
     const int units = k.weight + checks[0] * w.king_check_unit_knight + checks[1] * w.king_check_unit_bishop +
-                      checks[2] * w.king_check_unit_rook + checks[3] * w.king_check_unit_queen;
+                      checks[2] * w.king_check_unit_rook + checks[3] * w.king_check_unit_queen +
+                      weak * w.king_weak_unit;
     acc.template add<C>(T_KING_ATTACK, (w.king_attack_weight[k.count] * units) >> 5, 0);
     if constexpr (T)
         if (acc.tr->coef) {
@@ -60,6 +65,7 @@ inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
             ka.on = true;
             ka.count = k.count;
             for (int i = 0; i < 4; ++i) ka.n[i] = k.attackers[i], ka.n[4 + i] = checks[i];
+            ka.n[8] = weak;
         }
 }
 

@@ -132,11 +132,12 @@ std::vector<ParamDesc> make_descs() {
         QI(king_attack_unit_bishop, "king_attack", KingAttackUnit, 0, 10000, always, ""),
         QI(king_attack_unit_rook, "king_attack", KingAttackUnit, 0, 10000, always, ""),
         QI(king_attack_unit_queen, "king_attack", KingAttackUnit, 0, 10000, always, ""),
-        // The tuner reads the eight unit weights as one run: the four above, then these four.
+        // The tuner reads the KING_ATTACK_UNITS unit weights as one run: the four above, then these five.
         QI(king_check_unit_knight, "king_attack", KingAttackUnit, 0, 10000, safe_checks, "attack units per safe checking square (Quince)"),
         QI(king_check_unit_bishop, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ""),
         QI(king_check_unit_rook, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ""),
         QI(king_check_unit_queen, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ""),
+        QI(king_weak_unit, "king_attack", KingAttackUnit, 0, 10000, safe_checks, "attack units per king-zone square covered only by the defender's king or queen (Quince)"),
         QA(king_attack_weight, "king_attack", KingAttackWeight, -1024, 1024, always, "by attacker count 0..15: (weight[n] * units) >> 5"),
         QB(king_attack_pawns, "king_attack", "pawns count as one attacker (Rybka; Fruit: no)"),
         QB(king_safe_checks, "king_attack", "Quince: safe checking squares add king_check_unit_* units (not in the seeds)"),

@@ -38,14 +38,18 @@ constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn"
 // Coefficient trace for the tuner (tools/tune): with a CoefTrace attached to the Trace, every term
 // also records how often each weight entered it (the sparse coefficients of Ethereal's tuner),
 // by the same code path as the evaluation itself.
+// King attack unit weights, one run in the registry: king_attack_unit_{knight..queen},
+// king_check_unit_{knight..queen}, king_weak_unit.
+inline constexpr int KING_ATTACK_UNITS = 9;
+
 struct CoefTrace {
     std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/params.h], that colour's own view
     // King attack (§7.1), non-linear: (king_attack_weight[count] * sum(n[t] * unit[t])) >> 5, opening.
-    // The units are king_attack_unit_{knight..queen} then king_check_unit_{knight..queen}.
+    // The units are the KING_ATTACK_UNITS run above.
     struct KingAttack {
         bool on = false;
         int count = 0;   // attackers (capped at 15)
-        int n[8] = {};   // knights, bishops, rooks, queens reaching the zone; then their safe checks
+        int n[KING_ATTACK_UNITS] = {};  // knights, bishops, rooks, queens reaching the zone; their safe checks; weak squares
     } king_attack[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
     void reset();                // sized to param_count(), zeroed

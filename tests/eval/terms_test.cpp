@@ -138,6 +138,24 @@ TEST(EvalTerms, KingAttackSafeChecks) {
     ASSERT_TRUE(pos.set_fen("6k1/6p1/8/5N2/8/8/8/Q3K3 w - - 0 1"));
     ev.evaluate_traced(pos, t);
     EXPECT_EQ(term(t, T_KING_ATTACK, WHITE), P((37 * 2303) >> 5, 0));
+    // Weak squares of the zone (king_weak_unit): reached by White, covered by no black pawn, minor or
+    // rook. Without the g7 pawn: g7 (knight, queen) and h8 (queen through g7) -> 2613 + 2 * 100 units.
+    w.king_weak_unit = 100;
+    ev.set_profile(build_profile(w));
+    ASSERT_TRUE(pos.set_fen("6k1/8/8/5N2/8/8/8/Q3K3 w - - 0 1"));
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_KING_ATTACK, WHITE), P((37 * 2813) >> 5, 0));
+    // The g7 pawn covers f6 and h6 but not g7 itself, and stops the queen before h8: one weak square.
+    ASSERT_TRUE(pos.set_fen("6k1/6p1/8/5N2/8/8/8/Q3K3 w - - 0 1"));
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_KING_ATTACK, WHITE), P((37 * 2403) >> 5, 0));
+    // A black knight on e8 covers g7: no weak square left. It also blocks the queen's check from a8;
+    // the safe checks left are the knight's e7 and the queen's a2: 1473 + 310 + 260 = 2043 units.
+    ASSERT_TRUE(pos.set_fen("4n1k1/6p1/8/5N2/8/8/8/Q3K3 w - - 0 1"));
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_KING_ATTACK, WHITE), P((37 * 2043) >> 5, 0));
+    w.king_weak_unit = 0;
+    ASSERT_TRUE(pos.set_fen("6k1/6p1/8/5N2/8/8/8/Q3K3 w - - 0 1"));
     // Switch off: the units are ignored and the evaluation is rybka1's.
     w.king_safe_checks = false;
     ev.set_profile(build_profile(w));

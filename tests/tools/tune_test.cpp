@@ -26,6 +26,7 @@ eval::Weights with_safe_checks() {
     w.king_safe_checks = true;
     w.king_check_unit_knight = 310, w.king_check_unit_bishop = 170, w.king_check_unit_rook = 420;
     w.king_check_unit_queen = 260;
+    w.king_weak_unit = 90;
     w.threats = true;  // and the threat terms
     w.threat_pawn_op = 1500, w.threat_pawn_eg = 900, w.threat_minor_op = 1100, w.threat_minor_eg = 700;
     w.threat_rook_op = 900, w.threat_rook_eg = 500, w.threat_hanging_op = 600, w.threat_hanging_eg = 400;

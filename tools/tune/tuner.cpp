@@ -123,7 +123,7 @@ bool trace_position(const Profile& profile, const Position& pos, TunePosition& o
         const CoefTrace::KingAttack& ka = coef.king_attack[c];
         out.king_attack[c].on = ka.on;
         out.king_attack[c].count = std::uint8_t(ka.count);
-        for (int t = 0; t < 8; ++t) out.king_attack[c].n[t] = std::int8_t(ka.n[t]);
+        for (int t = 0; t < eval::KING_ATTACK_UNITS; ++t) out.king_attack[c].n[t] = std::int8_t(ka.n[t]);
         out.drawish[c] = std::uint8_t(coef.drawish[c]);
     }
     out.phase = trace.mat.phase;
@@ -146,9 +146,9 @@ Model::Model(const Weights& fixed) : fixed_(fixed) {
     phase_tuned_ = fixed.phase_curve == PhaseCurve::Table;
     phase_base_ = param_index(*find_param("phase_table_eg"));
     ka_weight_base_ = param_index(*find_param("king_attack_weight"));
-    // knight, bishop, rook, queen, then the four king_check_unit_* (the registry keeps them in one run)
+    // the KING_ATTACK_UNITS run: four piece units, four king_check_unit_*, king_weak_unit
     ka_unit_base_ = param_index(*find_param("king_attack_unit_knight"));
-    if (param_index(*find_param("king_check_unit_queen")) != ka_unit_base_ + 7)
+    if (param_index(*find_param("king_weak_unit")) != ka_unit_base_ + eval::KING_ATTACK_UNITS - 1)
         throw std::logic_error("tuner: the king attack unit weights must be one run in the registry");
     for (int b = 0; b < 256; ++b) drawish_k_[b] = std::uint8_t(std::min(255, b * fixed.drawish_mul / fixed.drawish_div));
 }
@@ -169,7 +169,7 @@ Model::Parts Model::parts(const TunePosition& p, const std::vector<double>& x) c
         const auto& ka = p.king_attack[c];
         r.ka_sum[c] = 0;
         if (!ka.on) continue;
-        for (int t = 0; t < 8; ++t) r.ka_sum[c] += ka.n[t] * x[std::size_t(ka_unit_base_ + t)];
+        for (int t = 0; t < eval::KING_ATTACK_UNITS; ++t) r.ka_sum[c] += ka.n[t] * x[std::size_t(ka_unit_base_ + t)];
         const double v = x[std::size_t(ka_weight_base_ + ka.count)] * r.ka_sum[c] / 32.0;
         r.op += c == 0 ? v : -v;
     }
@@ -222,7 +222,7 @@ void Model::add_gradient(const TunePosition& p, const std::vector<double>& x, do
         const double sgn = c == 0 ? 1.0 : -1.0;
         g[std::size_t(ka_weight_base_ + ka.count)] += sgn * r.ka_sum[c] / 32.0 * g_op;
         const double kaw = x[std::size_t(ka_weight_base_ + ka.count)];
-        for (int t = 0; t < 8; ++t) g[std::size_t(ka_unit_base_ + t)] += sgn * kaw * ka.n[t] / 32.0 * g_op;
+        for (int t = 0; t < eval::KING_ATTACK_UNITS; ++t) g[std::size_t(ka_unit_base_ + t)] += sgn * kaw * ka.n[t] / 32.0 * g_op;
     }
     if (phase_tuned_) g[std::size_t(phase_base_ + p.phase)] += f * k_common * (r.eg - r.op);
 }

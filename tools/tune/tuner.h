@@ -13,6 +13,7 @@
 #include "board/position.h"
 #include "eval/params.h"
 #include "eval/profile.h"
+#include "eval/terms.h"
 
 namespace quince::tune {
 
@@ -21,7 +22,7 @@ struct TunePosition {
     std::vector<std::pair<std::uint16_t, float>> coefs;  // weight index, White minus Black coefficient
     struct KingAttack {
         std::uint8_t count = 0;
-        std::int8_t n[8] = {};
+        std::int8_t n[eval::KING_ATTACK_UNITS] = {};
         bool on = false;
     } king_attack[2];
     std::uint8_t phase = 0;        // material-table phase 0..64
