@@ -211,6 +211,8 @@ int run_compare(const Args& args, std::ostream& out, std::ostream& err) {
     std::vector<std::string> names(a.positional.begin() + (epd ? 0 : std::min<std::ptrdiff_t>(1, std::ptrdiff_t(a.positional.size()))),
                                    a.positional.end());
     if (!epd && a.positional.empty()) return usage_error(err, "compare", "missing the position (a FEN in one argument, or startpos)");
+    if (!epd && !names.empty() && (names[0] == "w" || names[0] == "b"))
+        return usage_error(err, "compare", "give the FEN as one quoted argument (its fields were read as profile names)");
     if (names.empty()) names = workbench::default_compare_profiles();  // also beside --weights files
     std::vector<workbench::ProfileColumn> columns;
     bool bad_file = false;
