@@ -11,6 +11,7 @@ command -v python3 >/dev/null || need+=(python3)  # independent evaluation refer
 [ -f /usr/include/tbprobe.h ] || need+=(libfathom-dev)  # Syzygy tablebase prober (Fathom)
 command -v fathom >/dev/null || [ -x /usr/games/fathom ] || need+=(fathom)  # tablebase tests' oracle
 command -v polyglot >/dev/null || [ -x /usr/games/polyglot ] || need+=(polyglot)  # builds the opening-book test's book
+command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)  # renders the evaluation pictures (SVG) in a test
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

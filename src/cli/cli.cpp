@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <fstream>
 #include <iostream>
 
 #include "board/movegen.h"
@@ -12,6 +13,8 @@
 #include "core/text.h"
 #include "eval/evaluate.h"
 #include "uci/uci.h"
+#include "workbench/compare.h"
+#include "workbench/svg.h"
 
 namespace quince::cli {
 
@@ -145,8 +148,9 @@ int run_bench(const Args& args, std::ostream& out, std::ostream& err) {
 int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     ParsedArgs a;
     std::string error;
-    if (!parse_args(args, {{"json", false}, {"profile", true}, {"weights", true}}, &a, &error))
+    if (!parse_args(args, {{"json", false}, {"svg", false}, {"profile", true}, {"weights", true}}, &a, &error))
         return usage_error(err, "eval", error);
+    if (a.has("json") && a.has("svg")) return usage_error(err, "eval", "--json and --svg exclude each other");
     const std::string name = a.has("profile") ? a.options.at("profile") : eval::default_profile();
     std::shared_ptr<const eval::Profile> profile = eval::find_profile_shared(name);
     if (!profile) {
@@ -160,7 +164,79 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     }
     Position pos;
     if (!read_position(a.positional, &pos, &error)) return usage_error(err, "eval", error);
+    if (a.has("svg")) {
+        const std::string label = a.has("weights") ? profile->w.name : name;
+        out << workbench::board_svg(workbench::compare(pos, {{label, profile}}, true));
+        return EXIT_OK;
+    }
     out << (a.has("json") ? eval::trace_json(pos, profile) : eval::trace_text(pos, profile));
+    return EXIT_OK;
+}
+
+const char* const COMPARE_DETAILS =
+    "\nOne column per profile: each term's mg and eg (White - Black, cp), its mixed share cp and the\n"
+    "difference d to the first profile; 'absent' where a profile has no such term. Then phase, material\n"
+    "index and entry, scale and the final score per profile. PROFILEs are built-in names; each\n"
+    "--weights FILE adds a column after them (with no PROFILE named, after the default three).\n"
+    "  --json       the same as JSON (fields: src/workbench/README.md); names follow 'eval --json'\n"
+    "  --svg        the boards side by side, squares shaded by what each profile credits there\n"
+    "  --epd FILE   every position of FILE: per term the mean |cp - first profile's cp| and the\n"
+    "               positions where the profiles disagree most (--top N of them, default 5)\n"
+    "UCI: 'eval compare [PROFILE ...]' prints the table for the current position.\n";
+
+int run_compare(const Args& args, std::ostream& out, std::ostream& err) {
+    // --weights may be given several times (one column per file): taken out before the other options.
+    Args rest;
+    std::vector<std::string> files;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--weights" || args[i].rfind("--weights=", 0) == 0) {
+            std::string f = args[i].size() > 9 ? args[i].substr(10) : (i + 1 < args.size() ? args[++i] : "");
+            if (f.empty()) return usage_error(err, "compare", "--weights needs a value");
+            files.push_back(f);
+        } else {
+            rest.push_back(args[i]);
+        }
+    }
+    ParsedArgs a;
+    std::string error;
+    if (!parse_args(rest, {{"json", false}, {"svg", false}, {"epd", true}, {"top", true}}, &a, &error))
+        return usage_error(err, "compare", error);
+    if (a.has("json") && a.has("svg")) return usage_error(err, "compare", "--json and --svg exclude each other");
+    const bool epd = a.has("epd");
+    if (epd && a.has("svg")) return usage_error(err, "compare", "--svg draws one position, not an --epd file");
+    if (!epd && a.has("top")) return usage_error(err, "compare", "--top belongs to --epd");
+    long long top = 5;
+    if (a.has("top") && !parse_number(a.options.at("top"), 1, 1000, "--top", &top, &error))
+        return usage_error(err, "compare", error);
+    std::vector<std::string> names(a.positional.begin() + (epd ? 0 : std::min<std::ptrdiff_t>(1, std::ptrdiff_t(a.positional.size()))),
+                                   a.positional.end());
+    if (!epd && a.positional.empty()) return usage_error(err, "compare", "missing the position (a FEN in one argument, or startpos)");
+    if (!epd && !names.empty() && (names[0] == "w" || names[0] == "b"))
+        return usage_error(err, "compare", "give the FEN as one quoted argument (its fields were read as profile names)");
+    if (names.empty()) names = workbench::default_compare_profiles();  // also beside --weights files
+    std::vector<workbench::ProfileColumn> columns;
+    bool bad_file = false;
+    if (!workbench::resolve_columns(names, files, &columns, &error, &bad_file)) {
+        if (bad_file) {
+            err << "quince compare: " << error << "\n";
+            return EXIT_FAILED;
+        }
+        return usage_error(err, "compare", error);
+    }
+    if (epd) {
+        const std::string path = a.options.at("epd");
+        std::ifstream in(path);
+        if (!in) return usage_error(err, "compare", "cannot read '" + printable(path) + "'");
+        workbench::EpdSummary summary;
+        if (!workbench::compare_epd(in, path, columns, int(top), &summary, &error)) return usage_error(err, "compare", error);
+        out << (a.has("json") ? workbench::epd_summary_json(summary) : workbench::epd_summary_text(summary));
+        return EXIT_OK;
+    }
+    Position pos;
+    if (!read_position({a.positional[0]}, &pos, &error)) return usage_error(err, "compare", error);
+    const workbench::Comparison c = workbench::compare(pos, columns, a.has("svg"));
+    if (a.has("svg")) out << workbench::board_svg(c);
+    else out << (a.has("json") ? workbench::compare_json(c) : workbench::compare_text(c));
     return EXIT_OK;
 }
 

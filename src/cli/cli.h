@@ -47,6 +47,10 @@ bool read_position(const std::vector<std::string>& words, Position* pos, std::st
 int run_perft(const Args& args, std::ostream& out, std::ostream& err);
 int run_bench(const Args& args, std::ostream& out, std::ostream& err);
 int run_eval(const Args& args, std::ostream& out, std::ostream& err);
+// `quince compare`: one position (or an --epd file's positions) under several profiles, term by term
+// (src/workbench/); --svg draws the boards side by side.
+int run_compare(const Args& args, std::ostream& out, std::ostream& err);
+extern const char* const COMPARE_DETAILS;  // `quince compare --help`
 // Each argument is one UCI command line, run in order; a search started by one (`go depth 10`)
 // finishes before the next line runs. Exit status 1 if any line was answered with an error.
 int run_uci_lines(const Args& lines, std::ostream& out);

@@ -127,8 +127,9 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
 
     eval_pieces<WHITE, T, X>(st, acc);
     PawnEntry traced_entry;
-    const PawnEntry& pe = T && tr->coef ? (compute_pawn_entry(P, pos, traced_entry, tr->coef), traced_entry)
-                                        : pawns.probe(P, pos);
+    const PawnEntry& pe = T && (tr->coef || tr->squares)
+                              ? (compute_pawn_entry(P, pos, traced_entry, tr->coef, tr->squares), traced_entry)
+                              : pawns.probe(P, pos);
     st.pawn = &pe;
     acc.template add<WHITE>(T_PST_PAWN, pe.pst_op[WHITE], pe.pst_eg[WHITE]);
     acc.template add<BLACK>(T_PST_PAWN, pe.pst_op[BLACK], pe.pst_eg[BLACK]);
@@ -197,9 +198,12 @@ Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
 
 Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
     CoefTrace* coef = trace.coef;
+    SquareTrace* squares = trace.squares;
     trace = Trace{};
     trace.coef = coef;
+    trace.squares = squares;
     if (coef) coef->reset();
+    if (squares) *squares = SquareTrace{};
     if (impl_->prof->simple) {
         trace.final_cp = simple_evaluate(pos);
         return trace.final_cp;

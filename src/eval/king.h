@@ -25,6 +25,7 @@ inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
         if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO) && pen[0] < p2) p2 = pen[0], wing2 = 0;
     }
     acc.template add<C>(T_SHELTER, -((p1 + p2) >> 1), 0);
+    acc.template at<C>(T_SHELTER, pos.king_square(C), -((p1 + p2) >> 1), 0);
     if (acc.coefs()) {
         // The penalty of each of the two wings, halved: its shelter and storm weights.
         const Bitboard own = rel<C>(pos.pieces(C, PAWN)), opp = rel<C>(pos.pieces(~C, PAWN));
@@ -59,6 +60,21 @@ inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
                       checks[2] * w.king_check_unit_rook + checks[3] * w.king_check_unit_queen +
                       weak * w.king_weak_unit;
     acc.template add<C>(T_KING_ATTACK, (w.king_attack_weight[k.count] * units) >> 5, 0);
+    if constexpr (T)
+        if (acc.squares()) {
+            // Each piece's zone units plus the safe checks it gives itself (per piece, so overlaps count twice
+            // here; only the proportions matter).
+            const EvalState::KingAttackers& kat = st.kat[C];
+            const Bitboard check_from[4] = {knight_attacks(ksq), diag, line, diag | line};
+            const int check_unit[4] = {w.king_check_unit_knight, w.king_check_unit_bishop, w.king_check_unit_rook,
+                                       w.king_check_unit_queen};
+            int per_piece[16] = {};
+            for (int i = 0; i < kat.n; ++i) {
+                const int t = kat.pt[i] - KNIGHT;
+                per_piece[i] = kat.unit[i] + popcount(attacks_bb(kat.pt[i], kat.sq[i], occ) & check_from[t] & safe) * check_unit[t];
+            }
+            share_king_attack<C, T>(st, acc, (w.king_attack_weight[k.count] * units) >> 5, per_piece);
+        }
     if constexpr (T)
         if (acc.tr->coef) {
             CoefTrace::KingAttack& ka = acc.tr->coef->king_attack[C];

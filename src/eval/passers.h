@@ -34,6 +34,7 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
         const int r = sq >> 3;
         const Bitboard path = PAWN_MASKS.fwd[sq];
         const Square stop = sq + 8, promo = Square(56 + f);
+        const int op_before = op, eg_before = eg;  // this passer's share (picture trace)
         if (!X || !w.passer_base_in_pawn_entry) {  // 2.3.2a: in the pawn entry instead (§5.3)
             op += prof.passed_op[r];
             eg += prof.passed_eg[r];
@@ -60,6 +61,10 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
         eg += distance(oppK, stop) * prof.def_dist[r] - distance(ownK, stop) * prof.att_dist[r];
         acc.template coef<C>("def_distance", distance(oppK, stop), r);
         acc.template coef<C>("att_distance", -distance(ownK, stop), r);
+        if (acc.squares()) {
+            acc.template at<C>(T_PASSERS, relative_square(C, sq), op - op_before, eg - eg_before);
+            acc.tr->squares->passers |= square_bb(relative_square(C, sq));
+        }
     }
     acc.template add<C>(T_PASSERS, op, eg);
 }

@@ -33,6 +33,20 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
         op -= w.trapped_bishop_op, eg -= w.trapped_bishop_eg;  // 1.0: once
         acc.template coef<C>("trapped_bishop_op", -1), acc.template coef<C>("trapped_bishop_eg", -1);
     }
+    if (acc.squares() && trapped) {
+        // The bishops' squares (the pawn's, 7 or 9 back); 1.0 counts once: the first bishop takes it.
+        const Bitboard bishops = ((trapped & TRAP_A) << 7) | ((trapped & TRAP_H) << 9);
+        if (X && w.trapped_bishop_per_bishop) {
+            for (Bitboard b = bishops; b;) {
+                const Square s = pop_lsb(b);
+                const bool sixth = rank_of(s) == RANK_6;
+                acc.template at<C>(T_PATTERNS, relative_square(C, s), sixth ? -w.trapped_bishop_6th_op : -w.trapped_bishop_op,
+                                   sixth ? -w.trapped_bishop_6th_eg : -w.trapped_bishop_eg);
+            }
+        } else {
+            acc.template at<C>(T_PATTERNS, relative_square(C, lsb(bishops)), -w.trapped_bishop_op, -w.trapped_bishop_eg);
+        }
+    }
     int blocked_bishops = 0, blocked_rooks = 0;
     if ((B & square_bb(SQ_C1)) && (P & square_bb(SQ_D2)) && (occ & square_bb(SQ_D3))) ++blocked_bishops;
     if ((B & square_bb(SQ_F1)) && (P & square_bb(SQ_E2)) && (occ & square_bb(SQ_E3))) ++blocked_bishops;
@@ -40,6 +54,14 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
     if ((R & ROOK_Q) && (K & KING_Q)) ++blocked_rooks;
     if ((R & ROOK_K) && (K & KING_K)) ++blocked_rooks;
     op -= blocked_bishops * w.blocked_bishop_op + blocked_rooks * w.blocked_rook_op;
+    if (acc.squares()) {
+        if ((B & square_bb(SQ_C1)) && (P & square_bb(SQ_D2)) && (occ & square_bb(SQ_D3)))
+            acc.template at<C>(T_PATTERNS, relative_square(C, SQ_C1), -w.blocked_bishop_op, 0);
+        if ((B & square_bb(SQ_F1)) && (P & square_bb(SQ_E2)) && (occ & square_bb(SQ_E3)))
+            acc.template at<C>(T_PATTERNS, relative_square(C, SQ_F1), -w.blocked_bishop_op, 0);
+        if ((R & ROOK_Q) && (K & KING_Q)) acc.template at<C>(T_PATTERNS, relative_square(C, lsb(R & ROOK_Q)), -w.blocked_rook_op, 0);
+        if ((R & ROOK_K) && (K & KING_K)) acc.template at<C>(T_PATTERNS, relative_square(C, lsb(R & ROOK_K)), -w.blocked_rook_op, 0);
+    }
     acc.template coef<C>("blocked_bishop_op", -blocked_bishops), acc.template coef<C>("blocked_rook_op", -blocked_rooks);
     acc.template add<C>(T_PATTERNS, op, eg);
 }
@@ -60,6 +82,16 @@ inline void eval_threats(const EvalState& st, Acc<T>& acc) {
     acc.template add<C>(T_THREATS,
                         pawn * w.threat_pawn_op + minor * w.threat_minor_op + rook * w.threat_rook_op + hanging * w.threat_hanging_op,
                         pawn * w.threat_pawn_eg + minor * w.threat_minor_eg + rook * w.threat_rook_eg + hanging * w.threat_hanging_eg);
+    if (acc.squares()) {
+        // On the attacked piece's square.
+        const auto on = [&](Bitboard targets, int o, int e) {
+            for (Bitboard b = targets; b;) acc.template at<C>(T_THREATS, pop_lsb(b), o, e);
+        };
+        on(by_pawn & (minors | majors), w.threat_pawn_op, w.threat_pawn_eg);
+        on((st.att_by[C][0] | st.att_by[C][1]) & majors, w.threat_minor_op, w.threat_minor_eg);
+        on(st.att_by[C][2] & pos.pieces(Them, QUEEN), w.threat_rook_op, w.threat_rook_eg);
+        on(st.att[C] & (minors | majors) & ~st.att[Them], w.threat_hanging_op, w.threat_hanging_eg);
+    }
     if (acc.coefs()) {
         acc.template coef<C>("threat_pawn_op", pawn), acc.template coef<C>("threat_pawn_eg", pawn);
         acc.template coef<C>("threat_minor_op", minor), acc.template coef<C>("threat_minor_eg", minor);

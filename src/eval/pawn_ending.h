@@ -35,7 +35,7 @@ inline Bitboard key_squares(Square sq) {
 // Colour C's passer terms; returns the plies until its fastest unstoppable passer queens (INT_MAX: none)
 // and that passer's relative rank.
 template <Color C, bool T>
-inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank) {
+inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank, Square* fastest_sq) {
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
     const Weights& w = st.prof->w;
@@ -45,6 +45,7 @@ inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank) {
     const bool us_to_move = pos.side_to_move() == C;
     const Bitboard defended = pawn_attacks_bb<WHITE>(ownP);
     int eg = 0, fastest = INT_MAX, outside = 0;
+    Square outside_sq = SQ_A1;  // picture trace: the passer that earns the outside bonus
     *rank = 0;
     for (std::uint8_t files = st.pawn->passed_files[C]; files; files &= std::uint8_t(files - 1)) {
         const int f = std::countr_zero(unsigned(files));
@@ -55,20 +56,25 @@ inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank) {
         const int moves = 8 - (r + 1 == 2 ? 3 : r + 1);
         if ((PAWN_MASKS.fwd[sq] & ownAll) == 0 && distance(oppK, promo) > moves + (us_to_move ? 0 : 1)) {
             const int plies = 2 * moves - (us_to_move ? 1 : 0);
-            if (plies < fastest) fastest = plies, *rank = r;
+            if (plies < fastest) fastest = plies, *rank = r, *fastest_sq = relative_square(C, sq);
         }
         const bool safe = distance(oppK, sq) > 1 || distance(ownK, sq) == 1 || (defended & square_bb(sq));
+        const int eg_before = eg;
         if ((key_squares(sq) & square_bb(ownK)) && safe)
             eg += w.key_square_passer[std::size_t(r)], acc.template coef<C>("key_square_passer", 1, r);
         if (defended & square_bb(sq))
             eg += w.protected_passer[std::size_t(r)], acc.template coef<C>("protected_passer", 1, r);
+        acc.template at<C>(T_PASSERS, relative_square(C, sq), 0, eg - eg_before);
         if (oppP) {
             int d = 8;
             for (Bitboard b = oppP; b;) d = std::min(d, std::abs(file_of(pop_lsb(b)) - f));
-            outside = std::max(outside, std::min(d - 1, 3));
+            if (std::min(d - 1, 3) > outside) outside = std::min(d - 1, 3), outside_sq = relative_square(C, sq);
         }
     }
-    if (outside > 0) eg += outside * w.outside_passer, acc.template coef<C>("outside_passer", outside);
+    if (outside > 0) {
+        eg += outside * w.outside_passer, acc.template coef<C>("outside_passer", outside);
+        acc.template at<C>(T_PASSERS, outside_sq, 0, outside * w.outside_passer);
+    }
     acc.template add<C>(T_PASSERS, 0, eg);
     return fastest;
 }
@@ -83,17 +89,23 @@ inline bool eval_pawn_ending(const EvalState& st, Acc<T>& acc) {
         if (!kpk_win(strong, pos.king_square(strong), lsb(pos.pieces(PAWN)), pos.king_square(~strong),
                      pos.side_to_move()))
             return true;
-        if (strong == WHITE) acc.template add<WHITE>(T_PASSERS, 0, w.pawn_ending_kpk_win), acc.template coef<WHITE>("pawn_ending_kpk_win", 1);
-        else acc.template add<BLACK>(T_PASSERS, 0, w.pawn_ending_kpk_win), acc.template coef<BLACK>("pawn_ending_kpk_win", 1);
+        const Square pawn = lsb(pos.pieces(PAWN));
+        if (strong == WHITE) acc.template add<WHITE>(T_PASSERS, 0, w.pawn_ending_kpk_win), acc.template coef<WHITE>("pawn_ending_kpk_win", 1),
+                             acc.template at<WHITE>(T_PASSERS, pawn, 0, w.pawn_ending_kpk_win);
+        else acc.template add<BLACK>(T_PASSERS, 0, w.pawn_ending_kpk_win), acc.template coef<BLACK>("pawn_ending_kpk_win", 1),
+                             acc.template at<BLACK>(T_PASSERS, pawn, 0, w.pawn_ending_kpk_win);
     }
     int rw = 0, rb = 0;
-    const int pw = pawn_ending_passers<WHITE>(st, acc, &rw);
-    const int pb = pawn_ending_passers<BLACK>(st, acc, &rb);
+    Square sw = SQ_A1, sb = SQ_A1;
+    const int pw = pawn_ending_passers<WHITE>(st, acc, &rw, &sw);
+    const int pb = pawn_ending_passers<BLACK>(st, acc, &rb, &sb);
     // Queening two plies before the other side leaves a move to stop its pawn (or nothing to stop).
     if (pw != INT_MAX && (pb == INT_MAX || pw + 2 <= pb))
-        acc.template add<WHITE>(T_PASSERS, 0, w.unstoppable_passer[std::size_t(rw)]), acc.template coef<WHITE>("unstoppable_passer", 1, rw);
+        acc.template add<WHITE>(T_PASSERS, 0, w.unstoppable_passer[std::size_t(rw)]), acc.template coef<WHITE>("unstoppable_passer", 1, rw),
+            acc.template at<WHITE>(T_PASSERS, sw, 0, w.unstoppable_passer[std::size_t(rw)]);
     else if (pb != INT_MAX && (pw == INT_MAX || pb + 2 <= pw))
-        acc.template add<BLACK>(T_PASSERS, 0, w.unstoppable_passer[std::size_t(rb)]), acc.template coef<BLACK>("unstoppable_passer", 1, rb);
+        acc.template add<BLACK>(T_PASSERS, 0, w.unstoppable_passer[std::size_t(rb)]), acc.template coef<BLACK>("unstoppable_passer", 1, rb),
+            acc.template at<BLACK>(T_PASSERS, sb, 0, w.unstoppable_passer[std::size_t(rb)]);
     return false;
 }
 

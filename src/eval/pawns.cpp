@@ -30,7 +30,7 @@ constexpr PawnMasks make_masks() {
 // Structure of the pawns `own` against `opp`, both in own-perspective coordinates (§5.2). With `coef`,
 // the coefficient of each weight for colour C (the tuner's trace).
 void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, int& eg, std::uint8_t& passed_files,
-                    CoefTrace* coef, Color C) {
+                    CoefTrace* coef, SquareTrace* squares, Color C) {
     const Weights& w = prof.w;
     const PawnMasks& M = PAWN_MASKS;
     op = eg = 0;
@@ -43,6 +43,7 @@ void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, in
         const Square sq = pop_lsb(b);
         const int f = sq & 7, r = sq >> 3;
         const bool open = ((own | opp) & M.fwd[sq]) == 0;  // no pawn of either colour in front (Fruit)
+        const int op_before = op, eg_before = eg;
         if (M.fwd[sq] & own) {  // Rybka looks ahead: one per extra pawn
             eg -= w.doubled_eg, op -= w.doubled_op;
             note("doubled_op", -1), note("doubled_eg", -1);
@@ -71,6 +72,11 @@ void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, in
             eg += prof.cand_eg[r];
             note("candidate_op", 1, r), note("candidate_eg", 1, r);
         }
+        if (squares) [[unlikely]] {  // the picture: this pawn's share, White's view
+            const int sign = C == WHITE ? 1 : -1;
+            squares->v[T_PAWNS][relative_square(C, sq)][0] += sign * (op - op_before);
+            squares->v[T_PAWNS][relative_square(C, sq)][1] += sign * (eg - eg_before);
+        }
     }
 }
 
@@ -79,10 +85,10 @@ int shelter_storm(const Profile& prof, Bitboard own, Bitboard opp, int wing) {
 }
 
 template <Color C>
-void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef) {
+void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef, SquareTrace* squares) {
     const Bitboard own = rel<C>(pos.pieces(C, PAWN)), opp = rel<C>(pos.pieces(~C, PAWN));
     int op, eg;
-    pawn_structure(prof, own, opp, op, eg, e.passed_files[C], coef, C);
+    pawn_structure(prof, own, opp, op, eg, e.passed_files[C], coef, squares, C);
     e.op[C] = op;
     e.eg[C] = eg;
     int po = 0, pe = 0;
@@ -92,6 +98,11 @@ void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e, CoefTra
         pe += prof.pst_eg[PAWN][s];
         if (coef) [[unlikely]]
             pst_terms(prof.w, PAWN, s, [&](const char* weight, int element, int k) { coef->add(C, weight, k, element); });
+        if (squares) [[unlikely]] {
+            const int sign = C == WHITE ? 1 : -1;
+            squares->v[T_PST_PAWN][relative_square(C, s)][0] += sign * prof.pst_op[PAWN][s];
+            squares->v[T_PST_PAWN][relative_square(C, s)][1] += sign * prof.pst_eg[PAWN][s];
+        }
     }
     e.pst_op[C] = po;
     e.pst_eg[C] = pe;
@@ -126,10 +137,10 @@ void build_shelter_storm(const Weights& w, std::vector<std::uint16_t>& shelter, 
     }
 }
 
-void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef) {
+void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef, SquareTrace* squares) {
     e.key = pos.pawn_key();
-    fill_colour<WHITE>(prof, pos, e, coef);
-    fill_colour<BLACK>(prof, pos, e, coef);
+    fill_colour<WHITE>(prof, pos, e, coef, squares);
+    fill_colour<BLACK>(prof, pos, e, coef, squares);
 }
 
 }  // namespace quince::eval

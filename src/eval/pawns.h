@@ -45,10 +45,13 @@ struct PawnEntry {
 };
 
 struct CoefTrace;
+struct SquareTrace;
 
 // Fills the entry for pos (key included). With `coef`, also records the coefficient of every weight
-// the pawn terms use (tuner; the entry is then computed, never taken from the hash).
-void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef = nullptr);
+// the pawn terms use (tuner; the entry is then computed, never taken from the hash); with `squares`,
+// each pawn's structure and PST on its square (the picture).
+void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e, CoefTrace* coef = nullptr,
+                        SquareTrace* squares = nullptr);
 
 // The 12-bit rectangle masks (§7.2) of pawns `pawns` (White's view) for wing w.
 int wing_mask(Bitboard pawns, int wing);

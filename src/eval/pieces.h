@@ -43,6 +43,16 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         pst_terms(w, pt, relative_square(C, s), [&](const char* name, int el, int k) { acc.template coef<C>(name, k, el); });
         if (mob_op) acc.template coef<C>(mob_op, m), acc.template coef<C>(mob_eg, m);
     };
+    // Picture trace only: a piece's PST and mobility on its square, and its king-zone units.
+    if constexpr (T) st.kat[C].n = 0;
+    const auto square_piece = [&](PieceType pt, Term pst, Square s, int m, bool in_zone, int unit) {
+        if (!acc.squares()) return;
+        const Square r = relative_square(C, s);
+        acc.template at<C>(pst, s, prof.pst_op[pt][r], prof.pst_eg[pt][r]);
+        acc.template at<C>(T_MOBILITY, s, m * unpack_op(prof.mob_packed[pt]), m * unpack_eg(prof.mob_packed[pt]));
+        EvalState::KingAttackers& k = st.kat[C];
+        if (k.n < 16) k.sq[k.n] = s, k.pt[k.n] = pt, k.unit[k.n] = in_zone ? unit : 0, ++k.n;
+    };
 
     for (Bitboard b = pos.pieces(C, KNIGHT); b;) {
         const Square s = pop_lsb(b);
@@ -54,6 +64,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[KNIGHT] : 0);
         mob += m * prof.mob_packed[KNIGHT];
         trace_piece(KNIGHT, s, m, "mob_knight_op", "mob_knight_eg");
+        square_piece(KNIGHT, T_PST_KNIGHT, s, m, a & zone, w.king_attack_unit_knight);
     }
     for (Bitboard b = pos.pieces(C, BISHOP); b;) {
         const Square s = pop_lsb(b);
@@ -65,6 +76,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[BISHOP] : 0);
         mob += m * prof.mob_packed[BISHOP];
         trace_piece(BISHOP, s, m, "mob_bishop_op", "mob_bishop_eg");
+        square_piece(BISHOP, T_PST_BISHOP, s, m, a & zone, w.king_attack_unit_bishop);
     }
     for (Bitboard b = pos.pieces(C, ROOK); b;) {
         const Square s = pop_lsb(b);
@@ -76,11 +88,13 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[ROOK] : 0);
         mob += m * prof.mob_packed[ROOK];
         trace_piece(ROOK, s, m, "mob_rook_op", "mob_rook_eg");
+        square_piece(ROOK, T_PST_ROOK, s, m, a & zone, w.king_attack_unit_rook);
 
         // Files (§9.1): only pawns in front of the rook matter (Fruit: the whole file).
         const Bitboard Fr = X && w.rook_file_whole ? file_bb(file_of(s)) : rel<C>(PAWN_MASKS.fwd[relative_square(C, s)]);
         if (X && ((w.rook_file_base_op | w.rook_file_base_eg) || acc.coefs())) {
             acc.template add<C>(T_ROOK_FILE, w.rook_file_base_op, w.rook_file_base_eg);
+            acc.template at<C>(T_ROOK_FILE, s, w.rook_file_base_op, w.rook_file_base_eg);
             acc.template coef<C>("rook_file_base_op", 1), acc.template coef<C>("rook_file_base_eg", 1);
         }
         if ((Fr & ownP) == 0) {
@@ -91,6 +105,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
                 acc.template coef<C>("rook_open_op", 1), acc.template coef<C>("rook_open_eg", 1);
             }
             acc.template add<C>(T_ROOK_FILE, o, e);
+            acc.template at<C>(T_ROOK_FILE, s, o, e);
             // 1.0: file meets the king zone (needs the king-safety flag), king on it: more.
             // 2.3.2a: king on the file only, no material condition.
             if (ks || (X && !w.rook_king_needs_flag)) {
@@ -101,11 +116,12 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
                     k += w.rook_king_file_op;
                     acc.template coef<C>("rook_king_file_op", 1);
                 }
-                if (k) acc.template add<C>(T_ROOK_FILE, k, 0);
+                if (k) acc.template add<C>(T_ROOK_FILE, k, 0), acc.template at<C>(T_ROOK_FILE, s, k, 0);
             }
         }
         if ((square_bb(s) & rank7) && seventh_target) {
             acc.template add<C>(T_SEVENTH, w.rook_seventh_op, w.rook_seventh_eg);
+            acc.template at<C>(T_SEVENTH, s, w.rook_seventh_op, w.rook_seventh_eg);
             acc.template coef<C>("rook_seventh_op", 1), acc.template coef<C>("rook_seventh_eg", 1);
         }
     }
@@ -119,18 +135,25 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const int m = popcount(a & ~own) - (X ? prof.mob_offset[QUEEN] : 0);
         mob += m * prof.mob_packed[QUEEN];
         trace_piece(QUEEN, s, m, "mob_queen_op", "mob_queen_eg");
+        square_piece(QUEEN, T_PST_QUEEN, s, m, a & zone, w.king_attack_unit_queen);
         if ((square_bb(s) & rank7) && seventh_target) {
             acc.template add<C>(T_SEVENTH, w.queen_seventh_op, w.queen_seventh_eg);
+            acc.template at<C>(T_SEVENTH, s, w.queen_seventh_op, w.queen_seventh_eg);
             acc.template coef<C>("queen_seventh_op", 1), acc.template coef<C>("queen_seventh_eg", 1);
         }
     }
     const std::int64_t pK = prof.pst_packed[KING][relative_square(C, pos.king_square(C))];
     trace_piece(KING, pos.king_square(C), 0, nullptr, nullptr);
+    if (acc.squares())
+        acc.template at<C>(T_PST_KING, pos.king_square(C), unpack_op(pK), unpack_eg(pK));
     // 2.3.2a pawn "anti-mobility" (§13.1): pawns whose push square is occupied [inferred reading].
     if (X && ((w.pawn_blocked_op | w.pawn_blocked_eg) || acc.coefs())) {
         const int n = popcount((C == WHITE ? ownP << 8 : ownP >> 8) & occ);
         acc.template add<C>(T_PAWN_MOBILITY, -n * w.pawn_blocked_op, -n * w.pawn_blocked_eg);
         acc.template coef<C>("pawn_blocked_op", -n), acc.template coef<C>("pawn_blocked_eg", -n);
+        if (acc.squares())
+            for (Bitboard b = (C == WHITE ? ((ownP << 8) & occ) >> 8 : ((ownP >> 8) & occ) << 8); b;)
+                acc.template at<C>(T_PAWN_MOBILITY, pop_lsb(b), -w.pawn_blocked_op, -w.pawn_blocked_eg);
     }
     if constexpr (T) {
         acc.template add<C>(T_MOBILITY, unpack_op(mob), unpack_eg(mob));
@@ -159,6 +182,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         // §7.1: (KingAttackWeight[count] * weight) >> 5, arithmetic shift (floor).
         const int v = (w.king_attack_weight[std::min(count, 15)] * weight) >> 5;
         acc.template add<C>(T_KING_ATTACK, v, 0);
+        if constexpr (T) share_king_attack<C, T>(st, acc, v, st.kat[C].unit);
         if constexpr (T)
             if (acc.tr->coef) {
                 CoefTrace::KingAttack& ka = acc.tr->coef->king_attack[C];

@@ -56,6 +56,16 @@ struct CoefTrace {
     void add(Color c, const char* weight, double k, int element = 0);
 };
 
+// Per-square attribution (the workbench's picture, `quince eval --svg`): what each term credits on each
+// square, White's view (positive = good for White), internal units. A piece's PST, mobility, king attack
+// share, rook-file and seventh-rank terms and patterns go to its square; a pawn's structure and passer
+// terms to the pawn; king shelter to the king; threats to the attacked piece. Material and imbalance
+// belong to no square. For every other term the squares sum to the term's White - Black total.
+struct SquareTrace {
+    int v[TERM_NB][64][2] = {};  // [term][square][op/eg]
+    Bitboard passers = 0;        // the passed pawns scored by the passer terms (both colours)
+};
+
 struct Trace {
     int v[TERM_NB][COLOR_NB][2] = {};  // [term][colour][op/eg], in that colour's own view
     MatEntry mat{};
@@ -72,6 +82,7 @@ struct Trace {
     int white_cp = 0;  // interpolated, White's view, floor applied in the side to move's view then re-signed
     int final_cp = 0;  // side to move's view, tempo included
     CoefTrace* coef = nullptr;  // optional: also record coefficients (tuner)
+    SquareTrace* squares = nullptr;  // optional: also record per-square attribution (workbench)
 };
 
 template <bool T>
@@ -87,6 +98,20 @@ struct Acc {
             tr->v[t][C][0] += o;
             tr->v[t][C][1] += e;
         }
+    }
+    // Per-square share of a term for colour C (traced evaluations with a SquareTrace only); the total
+    // goes through add() as before, so an untraced evaluation never sees this.
+    template <Color C>
+    inline void at(Term t, Square s, int o, int e) {
+        if constexpr (T)
+            if (tr->squares) {
+                tr->squares->v[t][s][0] += C == WHITE ? o : -o;
+                tr->squares->v[t][s][1] += C == WHITE ? e : -e;
+            }
+    }
+    bool squares() const {
+        if constexpr (T) return tr->squares != nullptr;
+        return false;
     }
     // Coefficient of a weight for colour C (traced evaluations with a CoefTrace only).
     template <Color C>
@@ -115,6 +140,34 @@ struct EvalState {
         int attackers[4];    // knights, bishops, rooks, queens reaching the zone (trace)
         Bitboard by_type[4]; // their attack sets
     } ka[COLOR_NB];
+    // Traced evaluations with a SquareTrace only (set by eval_pieces): each piece of a colour (not
+    // pawns, not the king) with its king-zone attack units, to share the king attack out by square.
+    struct KingAttackers {
+        int n;
+        Square sq[16];
+        PieceType pt[16];
+        int unit[16];
+    } kat[COLOR_NB];
 };
+
+// The king attack `v` of colour C shared among its pieces in proportion to `units` (one per entry of
+// st.kat[C]); the last piece with units takes the rounding, so the shares sum to v exactly.
+template <Color C, bool T>
+inline void share_king_attack(const EvalState& st, Acc<T>& acc, int v, const int* units) {
+    if constexpr (T) {
+        const EvalState::KingAttackers& k = st.kat[C];
+        int total = 0, last = -1;
+        for (int i = 0; i < k.n; ++i)
+            if (units[i]) total += units[i], last = i;
+        if (!acc.squares() || last < 0) return;
+        int left = v;
+        for (int i = 0; i < last; ++i) {
+            const int share = int(std::int64_t(v) * units[i] / total);
+            acc.template at<C>(T_KING_ATTACK, k.sq[i], share, 0);
+            left -= share;
+        }
+        acc.template at<C>(T_KING_ATTACK, k.sq[last], left, 0);
+    }
+}
 
 }  // namespace quince::eval

@@ -11,7 +11,7 @@ namespace quince::eval {
 
 namespace {
 
-double cp(int internal) { return internal / 32.0; }
+double cp(int internal) { return internal_to_cp(internal); }
 
 // What the names in the table mean, printed under it (the table is read by people).
 constexpr const char* LEGEND =
@@ -39,41 +39,90 @@ std::string fmt(const char* f, double a) {
     return buf;
 }
 
-struct Report {
-    Trace t;
-    std::string profile;
-    bool simple = false;
-    Color stm = WHITE;
-    int tempo = 0;
-    // Interpolation weights used for the per-term cp column (lazy: material only, no mix).
-    double w0 = 0, w1 = 0, scale = 1;
-    double term_cp(int term) const {
-        const int op = t.v[term][WHITE][0] - t.v[term][BLACK][0];
-        const int eg = t.v[term][WHITE][1] - t.v[term][BLACK][1];
-        return (op * w0 + eg * w1) * scale / 8192.0;
-    }
-    double rounding() const {
-        double sum = 0;
-        for (int i = 0; i < TERM_NB; ++i) sum += term_cp(i);
-        return t.white_cp - t.drawish_cp - sum;
-    }
-};
+}  // namespace
 
-bool make_report(const Position& pos, const std::shared_ptr<const Profile>& prof, Report& r) {
+double TraceReport::term_cp(int term) const {
+    const int op = t.v[term][WHITE][0] - t.v[term][BLACK][0];
+    const int eg = t.v[term][WHITE][1] - t.v[term][BLACK][1];
+    return mix_cp(op, eg);
+}
+
+double TraceReport::rounding() const {
+    double sum = 0;
+    for (int i = 0; i < TERM_NB; ++i) sum += term_cp(i);
+    return t.white_cp - t.drawish_cp - sum;
+}
+
+TraceReport trace_report(const Position& pos, const std::shared_ptr<const Profile>& prof, SquareTrace* squares) {
     Evaluator ev;
     ev.set_profile(prof);
-    r.profile = prof->w.name;
-    r.simple = prof->simple;
-    r.tempo = prof->w.tempo;
+    return trace_report(pos, *prof, ev, squares);
+}
+
+TraceReport trace_report(const Position& pos, const Profile& prof, Evaluator& ev, SquareTrace* squares) {
+    TraceReport r;
+    r.profile = prof.w.name;
+    r.simple = prof.simple;
+    r.tempo = prof.w.tempo;
     r.stm = pos.side_to_move();
+    r.t.squares = squares;
     ev.evaluate_traced(pos, r.t);
     if (r.t.lazy) r.w0 = r.w1 = 128;  // material-only value: op = eg, plain / 32
     else r.w0 = r.t.w0, r.w1 = r.t.w1;
     r.scale = r.t.ocb ? 0.5 : 1.0;
-    return true;
+    return r;
 }
 
-}  // namespace
+bool term_in_profile(const Profile& prof, Term term) {
+    if (prof.simple) return false;
+    const Weights& w = prof.w;
+    const auto any = [](const auto& values) {
+        for (auto v : values)
+            if (v) return true;
+        return false;
+    };
+    const auto pst = [&](PieceType pt) { return any(prof.pst_op[pt]) || any(prof.pst_eg[pt]); };
+    switch (term) {
+    case T_MATERIAL: return true;
+    case T_IMBALANCE:
+        return w.knight_extra || w.bishop_extra || w.rook_extra || w.queen_extra || w.bishop_pair ||
+               w.knight_pawn_adjust || w.rook_pawn_adjust || w.rook_redundancy || w.queen_rook_redundancy;
+    case T_PST_PAWN: return pst(PAWN);
+    case T_PST_KNIGHT: return pst(KNIGHT);
+    case T_PST_BISHOP: return pst(BISHOP);
+    case T_PST_ROOK: return pst(ROOK);
+    case T_PST_QUEEN: return pst(QUEEN);
+    case T_PST_KING: return pst(KING);
+    case T_PAWNS:
+        return w.doubled_op || w.doubled_eg || w.isolated_op || w.isolated_eg || w.isolated_open_op ||
+               w.isolated_open_eg || w.backward_op || w.backward_eg || w.backward_open_op || w.backward_open_eg ||
+               any(w.candidate_op) || any(w.candidate_eg) || w.passer_base_in_pawn_entry;
+    case T_MOBILITY:
+        return w.mob_knight_op || w.mob_knight_eg || w.mob_bishop_op || w.mob_bishop_eg || w.mob_rook_op ||
+               w.mob_rook_eg || w.mob_queen_op || w.mob_queen_eg;
+    case T_KING_ATTACK:
+        return any(w.king_attack_weight) && (w.king_attack_unit_knight || w.king_attack_unit_bishop ||
+                                             w.king_attack_unit_rook || w.king_attack_unit_queen || w.king_safe_checks);
+    case T_SHELTER: return any(w.shelter_value) || any(w.storm_value) || w.weak_back_rank;
+    case T_ROOK_FILE:
+        return w.rook_file_base_op || w.rook_file_base_eg || w.rook_semi_open_op || w.rook_semi_open_eg ||
+               w.rook_open_op || w.rook_open_eg || w.rook_king_zone_op || w.rook_king_file_op;
+    case T_SEVENTH: return w.rook_seventh_op || w.rook_seventh_eg || w.queen_seventh_op || w.queen_seventh_eg;
+    case T_PASSERS:
+        return any(w.passed_op) || any(w.passed_eg) || any(w.unblocked_own) || any(w.unblocked_opp) ||
+               any(w.passed_free) || any(w.att_distance) || any(w.def_distance) || any(w.unstoppable_passer) ||
+               w.pawn_ending_evaluator;
+    case T_PATTERNS:
+        return w.trapped_bishop_op || w.trapped_bishop_eg || w.blocked_bishop_op || w.blocked_rook_op ||
+               w.trapped_bishop_6th_op || w.trapped_bishop_6th_eg;
+    case T_PAWN_MOBILITY: return w.pawn_blocked_op || w.pawn_blocked_eg;
+    case T_THREATS:
+        return w.threats && (w.threat_pawn_op || w.threat_pawn_eg || w.threat_minor_op || w.threat_minor_eg ||
+                             w.threat_rook_op || w.threat_rook_eg || w.threat_hanging_op || w.threat_hanging_eg);
+    case TERM_NB: break;
+    }
+    return false;
+}
 
 std::string trace_text(const Position& pos, const std::string& profile) {
     const auto prof = find_profile_shared(profile);
@@ -82,8 +131,7 @@ std::string trace_text(const Position& pos, const std::string& profile) {
 }
 
 std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>& prof) {
-    Report r;
-    make_report(pos, prof, r);
+    const TraceReport r = trace_report(pos, prof);
     const std::string& profile = r.profile;
     std::ostringstream os;
     if (r.simple) {
@@ -143,8 +191,7 @@ std::string trace_json(const Position& pos, const std::string& profile) {
 }
 
 std::string trace_json(const Position& pos, const std::shared_ptr<const Profile>& prof) {
-    Report r;
-    make_report(pos, prof, r);
+    const TraceReport r = trace_report(pos, prof);
     const std::string& profile = r.profile;
     std::ostringstream os;
     os << "{\n  \"fen\": \"" << pos.fen() << "\",\n  \"profile\": \"" << profile << "\",\n";

@@ -13,6 +13,7 @@
 #include "search/syzygy.h"
 #include "core/text.h"
 #include "quince_version.h"
+#include "workbench/compare.h"
 
 namespace quince::uci {
 
@@ -142,10 +143,26 @@ Uci::Uci(std::ostream& out) : out_(out) {
                 }});
     add_option({"BookDepth", Option::SPIN, "255", 1, 1000, {}, "", nullptr});
     add_option({"BookBestMove", Option::CHECK, "false", 0, 0, {}, "", nullptr});
-    // Every term of the static evaluation of the current position, as a table.
+    // Every term of the static evaluation of the current position, as a table; `eval compare [PROFILE …]`
+    // the same under several profiles side by side (src/workbench/).
     add_command("eval", [this](const std::vector<std::string>& t) {
+        if (t.size() > 1 && t[1] == "compare") {
+            std::vector<std::string> names(t.begin() + 2, t.end());
+            if (names.empty()) names = workbench::default_compare_profiles();
+            std::vector<workbench::ProfileColumn> columns;
+            std::string why;
+            if (!workbench::resolve_columns(names, {}, &columns, &why)) {
+                error("eval compare: " + why);
+                return;
+            }
+            std::string table = workbench::compare_text(workbench::compare(pos_, columns));
+            while (!table.empty() && table.back() == '\n') table.pop_back();
+            send(table);
+            return;
+        }
         if (t.size() > 1) {
-            error("eval: takes no argument (it traces the current position; set one with 'position'), got '" +
+            error("eval: takes no argument but 'compare [PROFILE ...]' (it traces the current position; set one with "
+                  "'position'), got '" +
                   sanitize(t[1]) + "'");
             return;
         }

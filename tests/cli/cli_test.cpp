@@ -43,7 +43,7 @@ TEST(Cli, HelpGoesToStdoutWithExitZero) {
         auto r = run_command(ENGINE, {flag});
         EXPECT_EQ(r.status, 0);
         EXPECT_TRUE(r.err.empty());
-        for (const char* sub : {"analyse", "eval", "perft", "bench", "--version"})
+        for (const char* sub : {"analyse", "eval", "compare", "perft", "bench", "--version"})
             EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
     }
     auto r = run_command(ENGINE, {"perft", "--help"});
