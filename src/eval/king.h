@@ -52,18 +52,21 @@ inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
     const Bitboard diag = bishop_attacks(ksq, occ), line = rook_attacks(ksq, occ);
     const int checks[4] = {popcount(knight_attacks(ksq) & k.by_type[0] & safe), popcount(diag & k.by_type[1] & safe),
                            popcount(line & k.by_type[2] & safe), popcount((diag | line) & k.by_type[3] & safe)};
-    // Weak squares of the zone: reached by the attacker, covered by no pawn, minor or rook of the defender.
+    // Weak squares of the zone: reached by a piece of the attacker, covered by no pawn, minor or rook of
+    // the defender.
     const Bitboard covered = pawn_attacks_bb<~C>(pos.pieces(~C, PAWN)) | st.att_by[~C][0] | st.att_by[~C][1] |
                              st.att_by[~C][2];
-    const int weak = popcount(king_attacks(ksq) & st.att[C] & ~covered);
+    const Bitboard reach = k.by_type[0] | k.by_type[1] | k.by_type[2] | k.by_type[3];
+    const Bitboard weak_squares = king_attacks(ksq) & reach & ~covered;
+    const int weak = popcount(weak_squares);
     const int units = k.weight + checks[0] * w.king_check_unit_knight + checks[1] * w.king_check_unit_bishop +
                       checks[2] * w.king_check_unit_rook + checks[3] * w.king_check_unit_queen +
                       weak * w.king_weak_unit;
     acc.template add<C>(T_KING_ATTACK, (w.king_attack_weight[k.count] * units) >> 5, 0);
     if constexpr (T)
         if (acc.squares()) {
-            // Each piece's zone units plus the safe checks it gives itself (per piece, so overlaps count twice
-            // here; only the proportions matter).
+            // Each piece's zone units plus the safe checks it gives and the weak squares it reaches itself
+            // (per piece, so overlaps count twice here; only the proportions matter).
             const EvalState::KingAttackers& kat = st.kat[C];
             const Bitboard check_from[4] = {knight_attacks(ksq), diag, line, diag | line};
             const int check_unit[4] = {w.king_check_unit_knight, w.king_check_unit_bishop, w.king_check_unit_rook,
@@ -71,7 +74,9 @@ inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
             int per_piece[16] = {};
             for (int i = 0; i < kat.n; ++i) {
                 const int t = kat.pt[i] - KNIGHT;
-                per_piece[i] = kat.unit[i] + popcount(attacks_bb(kat.pt[i], kat.sq[i], occ) & check_from[t] & safe) * check_unit[t];
+                const Bitboard a = attacks_bb(kat.pt[i], kat.sq[i], occ);
+                per_piece[i] = kat.unit[i] + popcount(a & check_from[t] & safe) * check_unit[t] +
+                               popcount(a & weak_squares) * w.king_weak_unit;
             }
             share_king_attack<C, T>(st, acc, (w.king_attack_weight[k.count] * units) >> 5, per_piece);
         }

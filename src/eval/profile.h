@@ -84,8 +84,8 @@ struct Weights {
     // the attacker's own pieces.
     bool king_safe_checks;
     int king_check_unit_knight, king_check_unit_bishop, king_check_unit_rook, king_check_unit_queen;
-    // With king_safe_checks: units per square next to the king that the attacker reaches and the
-    // defender covers with nothing but its king or queen (a weak square of the king zone).
+    // With king_safe_checks: units per square next to the king that a knight, bishop, rook or queen of
+    // the attacker reaches and the defender covers with nothing but its king or queen (a weak square).
     int king_weak_unit;
 
     // ---- Threats (Quince, beyond the seeds): per enemy piece so attacked ----

@@ -39,7 +39,7 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     w.threats = true;
     w.threat_pawn_op = 100, w.threat_minor_eg = 200, w.threat_rook_op = 300, w.threat_hanging_eg = 400;
     w.king_safe_checks = true;
-    w.king_check_unit_knight = 2, w.king_check_unit_queen = 3;
+    w.king_check_unit_knight = 2, w.king_check_unit_queen = 3, w.king_weak_unit = 2;
     w.pawn_blocked_op = 50, w.pawn_blocked_eg = 70;
     out.push_back(build_profile(w));
     return out;
