@@ -39,7 +39,9 @@ TEST(Fuzz, SeedCorpusPassesEveryHarness) {
 }
 
 TEST(Fuzz, RegressionInputsPass) {
-    for (const Target& t : quince::fuzz::targets()) replay(t, "regressions");
+    int count = 0;
+    for (const Target& t : quince::fuzz::targets()) count += replay(t, "regressions");
+    EXPECT_GT(count, 0) << "fuzz/regressions/ not found under " << QUINCE_FUZZ_DIR;
 }
 
 TEST(Fuzz, EmptyAndBinaryInputs) {
