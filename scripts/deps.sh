@@ -12,6 +12,11 @@ command -v python3 >/dev/null || need+=(python3)  # independent evaluation refer
 command -v fathom >/dev/null || [ -x /usr/games/fathom ] || need+=(fathom)  # tablebase tests' oracle
 command -v polyglot >/dev/null || [ -x /usr/games/polyglot ] || need+=(polyglot)  # builds the opening-book test's book
 command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)  # renders the evaluation pictures (SVG) in a test
+# Fuzzing (scripts/fuzz.sh, and the short fuzz runs of scripts/test.sh): clang with libFuzzer and the
+# sanitizer runtimes, llvm-symbolizer for readable reports.
+command -v clang++ >/dev/null || need+=(clang)
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || need+=(libclang-rt-dev)
+command -v llvm-symbolizer >/dev/null || need+=(llvm)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the Release build (host CPU features), the portable build (no popcnt/BMI2),
-# AddressSanitizer+UndefinedBehaviorSanitizer, and ThreadSanitizer. Any failure fails the script.
-# QUINCE_TEST_BUILDS="release portable asan tsan" selects builds (default: all).
+# AddressSanitizer+UndefinedBehaviorSanitizer (then the stateful UCI fuzzer for 45 s against its engine),
+# ThreadSanitizer, and the libFuzzer targets for 10 s each (clang; skipped with a note when clang is
+# missing). Any failure fails the script.
+# QUINCE_TEST_BUILDS="release portable asan tsan fuzz" selects builds (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
-builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan"}
+builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz"}
+asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
   local name=$1; shift
@@ -21,10 +24,18 @@ for b in $builds; do
   case $b in
     release)  CTEST_ENV="" run_build release -DCMAKE_BUILD_TYPE=Release ;;
     portable) CTEST_ENV="" run_build portable -DCMAKE_BUILD_TYPE=Release -DQUINCE_PORTABLE=ON ;;
-    asan)     CTEST_ENV="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1" \
-                run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined ;;
+    asan)     CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined
+              echo "=== asan: stateful UCI fuzzer ==="
+              env $asan_env python3 fuzz/uci_stateful.py build-test-asan/quince --seed "${QUINCE_FUZZ_SEED:-$RANDOM}" \
+                  --duration 45 --log build-test-asan/uci_stateful_sent.txt ;;
     tsan)     CTEST_ENV="QUINCE_PERFT_BUDGET=100000 QUINCE_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1" \
                 run_build tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=thread ;;
+    fuzz)     if command -v clang++ >/dev/null; then
+                echo "=== fuzz: every libFuzzer target for 10 s ==="
+                QUINCE_FUZZ_BUILD=build-test-fuzz QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10
+              else
+                echo "=== fuzz: skipped (no clang++; scripts/deps.sh installs it) ==="
+              fi ;;
     *) echo "unknown build '$b'"; exit 2 ;;
   esac
 done

@@ -137,6 +137,9 @@ void print_help() {
 int main(int argc, char** argv) {
     const cli::Args args(argv + 1, argv + argc);
     if (args.empty()) {
+        // A GUI that exits or crashes closes our stdout: a write then fails (Uci stops and returns)
+        // instead of SIGPIPE killing the process in the middle of a search.
+        std::signal(SIGPIPE, SIG_IGN);
         std::ios::sync_with_stdio(false);
         // Reading cin must not flush cout behind the output mutex (the search thread writes too).
         std::cin.tie(nullptr);

@@ -74,7 +74,7 @@ bool Book::open(const std::string& path, std::string* error) {
         *error = "cannot open '" + path + "'";
         return false;
     }
-    std::vector<unsigned char> bytes;
+    std::string bytes;
     try {
         bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     } catch (const std::exception&) {
@@ -84,6 +84,10 @@ bool Book::open(const std::string& path, std::string* error) {
         *error = "cannot read '" + path + "'";
         return false;
     }
+    return load(bytes, path, error);
+}
+
+bool Book::load(const std::string& bytes, const std::string& path, std::string* error) {
     if (bytes.empty()) {
         *error = "'" + path + "' is empty";
         return false;
@@ -95,7 +99,7 @@ bool Book::open(const std::string& path, std::string* error) {
     }
     std::vector<Entry> entries(bytes.size() / ENTRY_BYTES);
     for (std::size_t i = 0; i < entries.size(); ++i) {
-        const unsigned char* p = bytes.data() + i * ENTRY_BYTES;
+        const auto* p = reinterpret_cast<const unsigned char*>(bytes.data()) + i * ENTRY_BYTES;
         entries[i] = {read_be(p, 8), std::uint16_t(read_be(p + 8, 2)), std::uint16_t(read_be(p + 10, 2))};
         if (i > 0 && entries[i].key < entries[i - 1].key) {
             *error = "'" + path + "' is not a Polyglot book (keys not sorted at entry " + std::to_string(i) + ")";

@@ -32,6 +32,8 @@ public:
     // Reads the whole file. On failure (missing, unreadable, empty, size not a multiple of 16, keys
     // not sorted) returns false with *error and keeps the book it had.
     bool open(const std::string& path, std::string* error);
+    // The same from the file's bytes already in memory; `path` names the book in errors and path().
+    bool load(const std::string& bytes, const std::string& path, std::string* error);
     void close();
     bool loaded() const { return !entries_.empty(); }
     const std::string& path() const { return path_; }

@@ -15,7 +15,9 @@ namespace {
 constexpr const char* PIECE_CHARS = " PNBRQK  pnbrqk";
 
 Piece piece_from_char(char c) {
-    const char* p = std::strchr(PIECE_CHARS, c);
+    // strchr finds the terminating NUL too: a '\0' in the FEN is no piece (it was Piece 15, whose
+    // type indexed past the bitboard arrays).
+    const char* p = c == '\0' ? nullptr : std::strchr(PIECE_CHARS, c);
     return (c != ' ' && p) ? Piece(p - PIECE_CHARS) : NO_PIECE;
 }
 

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -20,6 +21,9 @@
 namespace quince::eval {
 
 namespace {
+
+// Far above any real weights file (a few tens of KB); a bound on what a mistaken path can make us read.
+constexpr std::size_t MAX_WEIGHTS_FILE_BYTES = std::size_t(1) << 24;
 
 void copy8(const std::array<int, 8>& a, int out[8]) {
     for (int r = 0; r < 8; ++r) out[r] = a[r];
@@ -160,18 +164,31 @@ std::shared_ptr<const Profile> profile_from_text(const std::string& text, const 
 }
 
 std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::string* error) {
+    // A weights file is a regular file: a device or FIFO (/dev/zero, /dev/stdin) would be read forever
+    // or block, and a directory cannot be read at all.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+        if (error) *error = "weights file '" + path + "' is not a regular file";
+        return nullptr;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         if (error) *error = "cannot open weights file '" + path + "'";
         return nullptr;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().size() > (1u << 24)) {
+    // Read one byte more than the limit: enough to tell a file that is too large without reading all of it.
+    std::string text(MAX_WEIGHTS_FILE_BYTES + 1, '\0');
+    in.read(text.data(), std::streamsize(text.size()));
+    text.resize(std::size_t(in.gcount()));
+    if (in.bad()) {
+        if (error) *error = "cannot read weights file '" + path + "'";
+        return nullptr;
+    }
+    if (text.size() > MAX_WEIGHTS_FILE_BYTES) {
         if (error) *error = "weights file '" + path + "' is larger than 16 MB";
         return nullptr;
     }
-    return profile_from_text(text.str(), path, error);
+    return profile_from_text(text, path, error);
 }
 
 MatEntry Profile::compute_material(int wq, int bq, int wr, int br, int wb, int bb, int wn, int bn, int wp,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <random>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -20,6 +21,10 @@ std::uint64_t pack(Move move, Value value, Value eval, int depth, std::uint8_t g
 Move data_move(std::uint64_t d) { return Move(std::uint16_t(d)); }
 Value data_value(std::uint64_t d) { return std::int16_t(std::uint16_t(d >> 16)); }
 Value data_eval(std::uint64_t d) { return std::int16_t(std::uint16_t(d >> 32)); }
+// The search stores scores strictly inside (-VALUE_INFINITE, VALUE_INFINITE), or VALUE_NONE. Anything else
+// can only come from corrupted memory, and would reach the root as a score no aspiration window can
+// hold (the re-search loop would never end): it is read as "no value".
+Value in_range_or_none(Value v) { return v > -VALUE_INFINITE && v < VALUE_INFINITE ? v : VALUE_NONE; }
 int data_depth(std::uint64_t d) { return int((d >> 48) & 0xFF); }
 std::uint8_t data_gpb(std::uint64_t d) { return std::uint8_t(d >> 56); }
 
@@ -70,8 +75,8 @@ bool TranspositionTable::probe(Key key, TTData* out) const {
         std::uint64_t chk = e.check.load(std::memory_order_relaxed);
         if ((d ^ chk) != key || d == 0) continue;
         out->move = data_move(d);
-        out->value = data_value(d);
-        out->eval = data_eval(d);
+        out->value = in_range_or_none(data_value(d));
+        out->eval = in_range_or_none(data_eval(d));
         out->depth = data_depth(d) - DEPTH_OFFSET;
         out->bound = Bound(data_gpb(d) & 3);
         out->is_pv = data_gpb(d) & 4;
@@ -133,6 +138,23 @@ int TranspositionTable::hashfull() const {
             if (d != 0 && (data_gpb(d) >> 3) == generation_) ++used;
         }
     return int(used * 1000 / (sample * ENTRIES_PER_CLUSTER));
+}
+
+std::size_t TranspositionTable::corrupt_for_test(std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < cluster_count_; ++i)
+        for (Entry& e : clusters_[i].entry) {
+            const std::uint64_t d = e.data.load(std::memory_order_relaxed);
+            if (d == 0) continue;
+            const Key key = d ^ e.check.load(std::memory_order_relaxed);
+            std::uint64_t z = rng();
+            if (z == 0) z = 1;  // 0 marks an empty entry
+            e.data.store(z, std::memory_order_relaxed);
+            e.check.store(key ^ z, std::memory_order_relaxed);
+            ++changed;
+        }
+    return changed;
 }
 
 }  // namespace quince::search

@@ -62,6 +62,12 @@ public:
 
     int hashfull() const;  // permille of sampled entries written in the current search
 
+    // Fault-injection hook for the tests: replaces the data word of every occupied entry with seeded
+    // random bits that still pass the key check (what a memory error or a bug storing garbage would
+    // look like to the search: any move, value, eval, depth and bound). Returns how many entries it
+    // changed. Only while no search runs. An out-of-line function the search never calls: free there.
+    std::size_t corrupt_for_test(std::uint64_t seed);
+
 private:
     struct Entry {
         std::atomic<std::uint64_t> data{0};

@@ -192,6 +192,12 @@ void Uci::send(const std::string& line) {
     std::lock_guard<std::mutex> lock(out_mutex_);
     out_ << line << '\n';
     out_.flush();
+    // The GUI is gone (a closed pipe, with SIGPIPE ignored): nobody reads the answer, so the search
+    // and any task stop now and loop() ends at the next line.
+    if (!out_ && !output_lost_.exchange(true)) {
+        engine_.stop();
+        task_stop_.store(true);
+    }
 }
 
 void Uci::add_option(Option option) {
@@ -225,8 +231,13 @@ void Uci::wait_idle() {
 
 void Uci::loop(std::istream& in) {
     std::string line;
-    while (std::getline(in, line))
+    while (std::getline(in, line)) {
         if (!execute(line)) return;
+        if (output_lost_.load()) {
+            stop_search();
+            return;
+        }
+    }
 }
 
 bool Uci::execute(const std::string& raw) {
@@ -445,8 +456,10 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
             limits.nodes = std::uint64_t(v);
             any_limit = true;
         } else if (k == "movetime") {
-            if (!number(i, 1, BIG, &v)) return;
-            limits.movetime = v;
+            // `movetime 0` (move now) gets the smallest budget, 1 ms: the search still completes its
+            // first iteration, so the answer is a legal move.
+            if (!number(i, 0, BIG, &v)) return;
+            limits.movetime = std::max<std::int64_t>(v, 1);
             any_limit = true;
         } else if (k == "wtime" || k == "btime") {
             // Some GUIs send negative times when the clock is overdrawn: treat that as no time left.

@@ -51,7 +51,8 @@ public:
     explicit Uci(std::ostream& out);
     ~Uci();
 
-    // Processes commands until `quit` or end of input.
+    // Processes commands until `quit`, end of input, or a failed write (the output stream went bad,
+    // e.g. a closed pipe: see output_lost()).
     void loop(std::istream& in);
     // One line; returns false for `quit`.
     bool execute(const std::string& line);
@@ -60,6 +61,8 @@ public:
     void wait_idle();
     // Number of `info string error` lines sent so far.
     int errors() const { return errors_.load(); }
+    // True once a write to the output failed: the search was stopped and loop() returns.
+    bool output_lost() const { return output_lost_.load(); }
 
     // Extension points for other modules (e.g. the evaluation's `EvalProfile` option and `eval`).
     void add_option(Option option);
@@ -105,6 +108,7 @@ private:
     book::Book book_;  // BookFile; played from when OwnBook is on
     std::mt19937_64 book_rng_{std::random_device{}()};
     std::atomic<int> errors_{0};
+    std::atomic<bool> output_lost_{false};
 };
 
 // Fixed positions for `bench`.

@@ -269,3 +269,19 @@ TEST_F(PolyglotBook, UciBadBookFileGivesOneLineAndKeepsTheBook) {
                             bin_ + "'");
     EXPECT_EQ(lines[4], "bestmove e2e4");
 }
+
+// Book::load reads the same format from memory (the fuzz target's entry point): the book file's bytes
+// give the same book as opening the file.
+TEST_F(PolyglotBook, LoadFromBytesMatchesOpen) {
+    std::ifstream in(bin_, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    book::Book from_bytes;
+    std::string error;
+    ASSERT_TRUE(from_bytes.load(bytes, "memory", &error)) << error;
+    EXPECT_EQ(from_bytes.size(), book_.size());
+    EXPECT_EQ(from_bytes.path(), "memory");
+    EXPECT_EQ(from_bytes.moves(Position()).size(), book_.moves(Position()).size());
+    EXPECT_FALSE(from_bytes.load(bytes.substr(0, 17), "memory", &error));
+    EXPECT_EQ(error, "'memory' is not a Polyglot book (17 bytes, not a multiple of 16: truncated?)");
+    EXPECT_EQ(from_bytes.size(), book_.size());  // the failed load kept the book
+}

@@ -287,3 +287,15 @@ TEST(PositionFen, InvalidFenErrorsNameWholeCharacters) {
         EXPECT_TRUE(is_valid_utf8(error)) << error;
     }
 }
+
+// Found by fuzz_fen (fuzz/regressions/fen/nul-in-board): a NUL byte in the board field was read as
+// piece 15 (strchr finds the string's terminator), whose type indexed past the bitboard arrays.
+// A UCI `position fen` line can carry that byte.
+TEST(PositionFen, NulByteIsAnInvalidPiece) {
+    Position p;
+    std::string error;
+    const std::string fen = std::string("rnbqkbnr/pppppppp/8/8/4") + '\0' + "3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    EXPECT_FALSE(p.set_fen(fen, false, &error));
+    EXPECT_NE(error.find("invalid piece character"), std::string::npos) << error;
+    EXPECT_EQ(p.fen(), Position::START_FEN);
+}

@@ -133,3 +133,24 @@ TEST(EvalParams, LoadProfileFileNamesMissingFiles) {
     EXPECT_EQ(p->w.rook_open_eg, find_profile("fruit21")->w.rook_open_eg);
     std::remove(path.c_str());
 }
+
+// EvalFile naming a device or a directory: /dev/zero used to be read without end (the 16 MB limit was
+// checked only after reading everything), /dev/stdin would block the UCI loop.
+TEST(EvalParams, LoadProfileFileRefusesDevicesAndDirectories) {
+    for (const std::string& path : {std::string("/dev/zero"), std::string("/dev/null"), std::string("/")}) {
+        std::string error;
+        EXPECT_FALSE(load_profile_file(path, &error)) << path;
+        EXPECT_EQ(error, "weights file '" + path + "' is not a regular file");
+    }
+    // A regular file over the limit is refused without being read to its end.
+    const std::string big = testing::TempDir() + "quince_params_big.txt";
+    {
+        std::ofstream out(big, std::ios::binary);
+        const std::string chunk(1 << 20, '#');
+        for (int i = 0; i <= 16; ++i) out << chunk;
+    }
+    std::string error;
+    EXPECT_FALSE(load_profile_file(big, &error));
+    EXPECT_EQ(error, "weights file '" + big + "' is larger than 16 MB");
+    std::remove(big.c_str());
+}

@@ -282,3 +282,58 @@ TEST(Engine, EvaluatorSettingsReachEveryThread) {
     EXPECT_EQ(first, 3);
     EXPECT_EQ(second, 4);
 }
+
+// A transposition table full of garbage that passes the key check (any move, score, depth and bound
+// for positions of the tree) must never make the search play an illegal move, crash or hang.
+TEST(Faults, CorruptedTTEntriesNeverGiveAnIllegalMove) {
+    const std::vector<std::string> fens = {
+        Position::START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",  // mate in 2
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1",  // three legal moves
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",   // stalemate: no move at all
+    };
+    Engine engine;
+    engine.set_hash(1);  // small: the same clusters are hit again and again
+    SearchOptions options;
+    options.silent = true;
+    std::uint64_t seed = 1;
+    for (const std::string& fen : fens) {
+        const Position pos = from_fen(fen);
+        engine.new_game();
+        engine.search(pos, depth_limit(8), options);  // fill the table with this tree
+        for (int round = 0; round < 4; ++round) {
+            const std::size_t corrupted = engine.tt().corrupt_for_test(seed++);
+            if (pos.has_legal_move()) {  // a finished game stores nothing
+                ASSERT_GT(corrupted, 0u) << fen;
+            }
+            // The node limit turns a trapped search (scores outside the window used to make the
+            // aspiration loop re-search forever) into a failure below instead of a hang.
+            Limits limits = depth_limit(6 + round);
+            limits.nodes = 20'000'000;
+            const SearchResult r = engine.search(pos, limits, options);
+            Position p = pos;
+            if (!p.has_legal_move()) {
+                EXPECT_FALSE(r.best) << fen;
+                continue;
+            }
+            ASSERT_TRUE(r.best) << fen << " round " << round;
+            EXPECT_EQ(r.depth, 6 + round) << fen << " round " << round << ": the search did not complete";
+            EXPECT_TRUE(p.pseudo_legal(r.best) && p.legal(r.best)) << fen << " round " << round << ": " << uci(fen, r.best);
+        }
+    }
+}
+
+// The hook really changes what the search reads: the corrupted table answers probes with other data.
+TEST(Faults, CorruptForTestRewritesEveryOccupiedEntry) {
+    TranspositionTable tt;
+    tt.resize(1);
+    const Key key = 0x123456789ABCDEFull;
+    tt.store(key, 42, false, BOUND_EXACT, 10, Move(SQ_E2, SQ_E4), 7);
+    TTData before, after;
+    ASSERT_TRUE(tt.probe(key, &before));
+    EXPECT_EQ(tt.corrupt_for_test(99), 1u);
+    ASSERT_TRUE(tt.probe(key, &after));  // still found: the key check passes
+    EXPECT_FALSE(after.value == before.value && after.move == before.move && after.depth == before.depth);
+}

@@ -48,7 +48,18 @@ public:
     }
 
     void send(const std::string& line) { write_all(line + "\n"); }
+    // The GUI going away: closing the engine's stdin (it reads end of input) and/or its stdout (its
+    // next write fails: a broken pipe).
+    void close_input() {
+        if (in_ >= 0) close(in_);
+        in_ = -1;
+    }
+    void close_output() {
+        if (out_ >= 0) close(out_);
+        out_ = -1;
+    }
     void write_all(const std::string& data) {
+        if (in_ < 0) return;
         std::size_t done = 0;
         while (done < data.size()) {
             ssize_t n = write(in_, data.data() + done, data.size() - done);
@@ -68,7 +79,7 @@ public:
                 return line;
             }
             int left = int(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count());
-            if (left <= 0) return std::nullopt;
+            if (left <= 0 || out_ < 0) return std::nullopt;
             pollfd pfd{out_, POLLIN, 0};
             if (poll(&pfd, 1, left) <= 0) return std::nullopt;
             char chunk[4096];

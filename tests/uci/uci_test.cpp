@@ -262,6 +262,7 @@ TEST(Uci, BadInputGivesOneErrorLineAndKeepsState) {
         "bench x",
         "bench 1 2",
         std::string("\x01\x02\xff\xfe garbage \x7f"),
+        std::string("position fen rnbqkbnr/pppppppp/8/8/4") + '\0' + "3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",  // fuzz_fen
         std::string(2 << 20, 'x'),
     };
     for (const std::string& cmd : bad) {

@@ -1,0 +1,214 @@
+#include "harness.h"
+
+#include <cctype>
+#include <ostream>
+#include <random>
+#include <sstream>
+#include <streambuf>
+
+#include "board/book.h"
+#include "board/epd.h"
+#include "board/movegen.h"
+#include "board/notation.h"
+#include "board/position.h"
+#include "eval/params.h"
+#include "eval/profile.h"
+#include "pgn.h"
+#include "suite.h"
+#include "uci/uci.h"
+
+namespace quince::fuzz {
+
+namespace {
+
+std::string text_of(const std::uint8_t* data, std::size_t size) {
+    return std::string(reinterpret_cast<const char*>(data), size);
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// Every legal move made and unmade: the position stays consistent and comes back to the same key.
+bool make_unmake_all(Position& pos) {
+    if (!pos.is_consistent()) return false;
+    for (const ScoredMove& sm : MoveList<LEGAL>(pos)) {
+        const Key before = pos.key();
+        (void)move_to_san(pos, sm.move);
+        pos.do_move(sm.move);
+        const bool ok = pos.is_consistent();
+        pos.undo_move(sm.move);
+        if (!ok || pos.key() != before) return false;
+    }
+    return true;
+}
+
+// Accepts and drops every byte (an ostream that stays good, unlike one without a buffer).
+class NullBuffer : public std::streambuf {
+protected:
+    int_type overflow(int_type c) override { return traits_type::not_eof(c); }
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+// Resource bounds of the UCI harness (see uci_line_allowed).
+constexpr std::int64_t MAX_HASH_MB = 8;
+constexpr std::int64_t MAX_THREADS = 2;
+constexpr int MAX_GENFENS = 4;
+constexpr int MAX_UCI_LINES = 64;
+constexpr int MAX_MOVE_LINES = 64;
+constexpr int BOOK_PLIES = 8;
+
+// The integer after the word `after` (digits only, saturating), or 0.
+std::int64_t number_after(const std::string& line, const std::string& after) {
+    std::istringstream words(line);
+    std::string w;
+    while (words >> w)
+        if (w == after) {
+            if (!(words >> w)) return 0;
+            std::int64_t v = 0;
+            for (char c : w) {
+                if (!std::isdigit(static_cast<unsigned char>(c))) break;
+                v = std::min<std::int64_t>(v * 10 + (c - '0'), std::int64_t(1) << 40);
+            }
+            return v;
+        }
+    return 0;
+}
+
+}  // namespace
+
+bool uci_line_allowed(const std::string& line) {
+    const std::string l = lower(line);
+    std::istringstream words(l);
+    std::string first, second;
+    words >> first >> second;
+    if (first == "setoption") {
+        for (const char* file_option : {"evalfile", "bookfile", "syzygypath"})
+            if (l.find(file_option) != std::string::npos) return false;
+        if (l.find("hash") != std::string::npos && number_after(l, "value") > MAX_HASH_MB) return false;
+        if (l.find("threads") != std::string::npos && number_after(l, "value") > MAX_THREADS) return false;
+    }
+    if (first == "genfens") {
+        if (second.size() != 1 || second[0] - '0' > MAX_GENFENS) return false;
+        if (l.find("book") != std::string::npos && l.find("book none") == std::string::npos) return false;
+    }
+    return true;
+}
+
+bool fen(const std::uint8_t* data, std::size_t size) {
+    std::istringstream in(text_of(data, size));
+    std::string fen_line;
+    std::getline(in, fen_line);
+    std::vector<std::string> moves;
+    for (std::string line; int(moves.size()) < MAX_MOVE_LINES && std::getline(in, line);) moves.push_back(line);
+    for (bool chess960 : {false, true}) {
+        Position pos;
+        std::string why;
+        if (!pos.set_fen(fen_line, chess960, &why)) {
+            if (why.empty()) return false;  // every rejection says why
+            continue;
+        }
+        Position again;
+        if (!again.set_fen(pos.fen(), chess960, &why) || again.key() != pos.key() || again.fen() != pos.fen())
+            return false;
+        if (!make_unmake_all(pos)) return false;
+        for (const std::string& text : moves) {
+            Move m = uci_to_move(pos, text);
+            if (!m) m = san_to_move(pos, text);
+            if (!m) continue;
+            pos.do_move(m);
+            if (!make_unmake_all(pos)) return false;
+        }
+    }
+    return true;
+}
+
+bool uci(const std::uint8_t* data, std::size_t size) {
+    NullBuffer sink;
+    std::ostream out(&sink);
+    uci::Uci engine(out);
+    engine.execute("setoption name Hash value 1");  // a fresh engine per input: keep it cheap
+    std::istringstream in(text_of(data, size));
+    std::string line;
+    for (int n = 0; n < MAX_UCI_LINES && std::getline(in, line); ++n) {
+        if (!uci_line_allowed(line)) continue;
+        if (!engine.execute(line)) break;
+        engine.execute("stop");  // whatever a line started (go, go perft, bench) ends soon
+    }
+    return true;
+}
+
+bool epd(const std::uint8_t* data, std::size_t size) {
+    std::istringstream in(text_of(data, size));
+    std::string line;
+    while (std::getline(in, line)) {
+        std::size_t operations = 0;
+        const std::string fen = epd_fen(line, &operations);
+        if (!fen.empty() && operations > line.size()) return false;
+        Position pos;
+        (void)pos.set_fen(fen);
+        epd::Record record;
+        std::string why;
+        if (!epd::parse_record(line, &record, &why)) continue;
+        epd::Problem problem;
+        if (!epd::make_problem(record, &problem, &why)) continue;
+        for (const Move m : problem.best) (void)problem.solved_by(m);
+        (void)problem.max_points();
+    }
+    return true;
+}
+
+bool pgn(const std::uint8_t* data, std::size_t size) {
+    std::istringstream in(text_of(data, size));
+    std::vector<match::PgnGame> games;
+    std::string why;
+    if (!match::read_pgn(in, &games, &why)) return !why.empty();
+    for (const match::PgnGame& g : games) {
+        if (g.move_comments.size() != g.moves.size()) return false;
+        Position pos;
+        const std::string fen_tag = g.tag("FEN");
+        if (!fen_tag.empty() && !pos.set_fen(fen_tag, g.tag("Variant") == "chess 960", &why)) continue;
+        for (const std::string& san : g.moves) {
+            const Move m = san_to_move(pos, san);
+            if (!m) break;
+            if (san_to_move(pos, move_to_san(pos, m)) != m) return false;  // SAN round trip
+            pos.do_move(m);
+        }
+    }
+    return true;
+}
+
+bool weights(const std::uint8_t* data, std::size_t size) {
+    std::string why;
+    auto profile = eval::profile_from_text(text_of(data, size), "fuzz", &why);
+    if (!profile) return !why.empty();
+    // What loads prints as a file that loads to the same weights.
+    const std::string printed = eval::format_weights(profile->w);
+    auto again = eval::profile_from_text(printed, "fuzz-printed", &why);
+    return again && eval::format_weights(again->w) == printed;
+}
+
+bool book(const std::uint8_t* data, std::size_t size) {
+    book::Book b;
+    std::string why;
+    if (!b.load(text_of(data, size), "fuzz", &why)) return !why.empty();
+    std::mt19937_64 rng(size);
+    Position pos;
+    for (int ply = 0; ply < BOOK_PLIES; ++ply) {
+        for (const book::BookMove& bm : b.moves(pos))
+            if (!pos.pseudo_legal(bm.move) || !pos.legal(bm.move)) return false;
+        const Move m = b.pick(pos, ply % 2 == 0, rng);
+        if (!m) break;
+        pos.do_move(m);
+    }
+    return true;
+}
+
+const std::vector<Target>& targets() {
+    static const std::vector<Target> all = {{"fen", fen}, {"uci", uci},         {"epd", epd},
+                                            {"pgn", pgn}, {"weights", weights}, {"book", book}};
+    return all;
+}
+
+}  // namespace quince::fuzz
