@@ -23,6 +23,7 @@
 #include "search/params.h"
 #include "tuner.h"
 #include "uci/uci.h"
+#include "wdlfit.h"
 
 using namespace quince;
 
@@ -120,6 +121,9 @@ const Subcommand SUBCOMMANDS[] = {
     {"datagen", "--out DIR (--games N | --positions N) [options] | --from-pgn FILE... --out DIR",
      "training data: self-play at a fixed node budget, or PGNs with score comments (see --help)",
      [](const cli::Args& a) { return with_argv("datagen", a, datagen::run_datagen_cli); }},
+    {"wdlfit", "[--degree N] [--max-score CP] FILE...",
+     "fit the UCI_ShowWDL model (win/draw/loss from score and material) to training files of Quince's games",
+     [](const cli::Args& a) { return wdlfit::run_wdlfit_cli(a, std::cout, std::cerr); }},
     {"spsa", "", "tuning build: OpenBench's SPSA input, one line per UCI tuning option (name, int, value, min, max, c_end, r_end)",
      run_spsa},
 };

@@ -11,6 +11,7 @@
 #include "search/movepick.h"
 #include "search/params.h"
 #include "search/syzygy.h"
+#include "search/wdl.h"
 
 namespace quince::search {
 
@@ -629,6 +630,10 @@ void Worker::report(int depth) {
         std::ostringstream out;
         out << "info depth " << d << " seldepth " << std::max(rm.sel_depth, d) << " multipv " << i + 1 << " score "
             << format_score(v);
+        if (engine_.options_.show_wdl) {
+            const Wdl wdl = score_to_wdl(v, wdl_material(pos));
+            out << " wdl " << wdl.win << ' ' << wdl.draw << ' ' << wdl.loss;
+        }
         if (i == pv_idx_ && rm.lower_bound) out << " lowerbound";
         if (i == pv_idx_ && rm.upper_bound) out << " upperbound";
         out << " nodes " << nodes_total << " nps " << nodes_total * 1000 / std::uint64_t(std::max<std::int64_t>(1, elapsed))

@@ -71,6 +71,8 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option({"MultiPV", Option::SPIN, "1", 1, 256, {}, "", nullptr});
     add_option({"Ponder", Option::CHECK, "false", 0, 0, {}, "", nullptr});
     add_option({"Move Overhead", Option::SPIN, "30", 0, 5000, {}, "", nullptr});
+    // Win/draw/loss per mille after the score (`wdl W D L`), from the model of search/wdl.h.
+    add_option({"UCI_ShowWDL", Option::CHECK, "false", 0, 0, {}, "", nullptr});
     add_option({"UCI_Chess960", Option::CHECK, "false", 0, 0, {}, "", [this](const std::string& v, std::string*) {
                     pos_.set_chess960(v == "true");
                     return true;
@@ -530,6 +532,7 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.move_overhead = option_spin("Move Overhead");
     options.chess960 = option_check("UCI_Chess960");
     options.ponder_enabled = option_check("Ponder");
+    options.show_wdl = option_check("UCI_ShowWDL");
     options.features = search_features_;
     options.syzygy_probe_depth = int(option_spin("SyzygyProbeDepth"));
     options.syzygy_probe_limit = int(option_spin("SyzygyProbeLimit"));

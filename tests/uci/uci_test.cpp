@@ -738,3 +738,41 @@ TEST(Uci, SearchDisableOption) {
     e.send("setoption name SearchDisable value none");
     EXPECT_EQ(nodes_at_depth_8(e), all_on);
 }
+
+// UCI_ShowWDL: off by default; on, every info line with a score carries `wdl W D L` (adding up to 1000)
+// right after the score; a mate is 1000 0 0.
+TEST(Uci, ShowWdl) {
+    EngineProcess e;
+    EXPECT_NE(uci_listing(e).find("option name UCI_ShowWDL type check default false"), std::string::npos);
+    e.send("position startpos moves e2e4");
+    e.send("go depth 4");
+    auto off = e.read_until("bestmove");
+    ASSERT_TRUE(off);
+    for (const std::string& l : *off) EXPECT_EQ(l.find(" wdl "), std::string::npos) << l;
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("go depth 4");
+    auto on = e.read_until("bestmove");
+    ASSERT_TRUE(on);
+    int with_wdl = 0;
+    for (const std::string& l : *on) {
+        if (l.find(" score ") == std::string::npos) continue;
+        const auto t = split(l);
+        auto it = std::find(t.begin(), t.end(), "wdl");
+        ASSERT_NE(it, t.end()) << l;
+        ASSERT_GE(t.end() - it, 4) << l;
+        ASSERT_EQ(it - std::find(t.begin(), t.end(), "score"), 3) << l;  // score cp N wdl W D L
+        EXPECT_EQ(std::stoi(*(it + 1)) + std::stoi(*(it + 2)) + std::stoi(*(it + 3)), 1000) << l;
+        ++with_wdl;
+    }
+    EXPECT_GE(with_wdl, 4);
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");  // Ra8 mates
+    e.send("go depth 3");
+    auto mate = e.read_until("bestmove");
+    ASSERT_TRUE(mate);
+    EXPECT_NE((*mate)[mate->size() - 2].find("score mate 1 wdl 1000 0 0"), std::string::npos) << (*mate)[mate->size() - 2];
+    e.send("setoption name UCI_ShowWDL value false");
+    e.send("go depth 3");
+    auto again = e.read_until("bestmove");
+    ASSERT_TRUE(again);
+    for (const std::string& l : *again) EXPECT_EQ(l.find(" wdl "), std::string::npos) << l;
+}
