@@ -10,6 +10,7 @@
 #include "board/notation.h"
 #include "search/movepick.h"
 #include "search/params.h"
+#include "search/skill.h"
 #include "search/syzygy.h"
 #include "search/wdl.h"
 
@@ -832,6 +833,12 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
     root_pos_ = pos;
     limits_ = limits;
     options_ = options;
+    if (skill_enabled(options.skill_level)) {
+        // A weakened level looks only 1 + level plies deep and keeps several lines to choose from.
+        const int depth = skill_depth(options.skill_level);
+        limits_.depth = limits_.depth ? std::min(limits_.depth, depth) : depth;
+        options_.multi_pv = std::max(options_.multi_pv, SKILL_LINES);
+    }
     stop_.store(false);
     pondering_.store(limits.ponder);
     Color us = pos.side_to_move();
@@ -952,7 +959,16 @@ void Engine::run_main() {
 
     Worker& main = *select_best_worker();
     if (!main.root_moves.empty()) {
-        const RootMove& best = main.root_moves[0];
+        std::size_t chosen = 0;
+        if (skill_enabled(options_.skill_level)) {
+            std::vector<Value> scores;
+            for (int i = 0; i < std::min<int>(options_.multi_pv, int(main.root_moves.size())); ++i) {
+                const RootMove& rm = main.root_moves[std::size_t(i)];
+                scores.push_back(rm.score != -VALUE_INFINITE ? rm.score : rm.prev_score);
+            }
+            chosen = pick_weakened(scores, options_.skill_level, root_pos_.key());
+        }
+        const RootMove& best = main.root_moves[chosen];
         result_.best = best.move;
         result_.score = best.score != -VALUE_INFINITE ? best.score : best.prev_score;
         result_.depth = main.completed_depth;

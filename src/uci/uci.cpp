@@ -11,6 +11,7 @@
 #include "board/notation.h"
 #include "eval/params.h"
 #include "search/params.h"
+#include "search/skill.h"
 #include "search/random_opening.h"
 #include "search/syzygy.h"
 #include "core/text.h"
@@ -71,6 +72,12 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option({"MultiPV", Option::SPIN, "1", 1, 256, {}, "", nullptr});
     add_option({"Ponder", Option::CHECK, "false", 0, 0, {}, "", nullptr});
     add_option({"Move Overhead", Option::SPIN, "30", 0, 5000, {}, "", nullptr});
+    // Playing weaker (search/skill.h): UCI_LimitStrength with UCI_Elo overrides Skill Level.
+    add_option({"Skill Level", Option::SPIN, std::to_string(search::SKILL_LEVEL_MAX), 0, search::SKILL_LEVEL_MAX, {}, "",
+                nullptr});
+    add_option({"UCI_LimitStrength", Option::CHECK, "false", 0, 0, {}, "", nullptr});
+    add_option({"UCI_Elo", Option::SPIN, std::to_string(search::SKILL_ELO_MAX), search::SKILL_ELO_MIN,
+                search::SKILL_ELO_MAX, {}, "", nullptr});
     // Win/draw/loss per mille after the score (`wdl W D L`), from the model of search/wdl.h.
     add_option({"UCI_ShowWDL", Option::CHECK, "false", 0, 0, {}, "", nullptr});
     add_option({"UCI_Chess960", Option::CHECK, "false", 0, 0, {}, "", [this](const std::string& v, std::string*) {
@@ -533,6 +540,8 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.chess960 = option_check("UCI_Chess960");
     options.ponder_enabled = option_check("Ponder");
     options.show_wdl = option_check("UCI_ShowWDL");
+    options.skill_level = option_check("UCI_LimitStrength") ? search::elo_to_skill_level(int(option_spin("UCI_Elo")))
+                                                            : int(option_spin("Skill Level"));
     options.features = search_features_;
     options.syzygy_probe_depth = int(option_spin("SyzygyProbeDepth"));
     options.syzygy_probe_limit = int(option_spin("SyzygyProbeLimit"));
