@@ -20,8 +20,10 @@
 #include "datagen_cli.h"
 #include "eval/params.h"
 #include "eval/profile.h"
+#include "search/params.h"
 #include "tuner.h"
 #include "uci/uci.h"
+#include "wdlfit.h"
 
 using namespace quince;
 
@@ -77,6 +79,18 @@ int with_argv(const char* name, const cli::Args& a, int (*run)(int, char**)) {
     return run(int(words.size()), argv.data());
 }
 
+// `quince spsa`: OpenBench's SPSA input lines of the tuning build's options.
+int run_spsa(const cli::Args& args) {
+    if (!args.empty()) return cli::usage_error(std::cerr, "spsa", "takes no argument");
+    if (!search::param::TUNABLE) {
+        std::cerr << "quince spsa: this build has no tuning options; build with -DQUINCE_TUNING=ON (CMake) or "
+                     "'make TUNING=1' (openbench/Makefile)\n";
+        return cli::EXIT_USAGE;
+    }
+    for (const std::string& line : uci::spsa_input()) std::cout << line << "\n";
+    return cli::EXIT_OK;
+}
+
 struct Subcommand {
     const char* name;
     const char* arguments;
@@ -110,6 +124,11 @@ const Subcommand SUBCOMMANDS[] = {
     {"datagen", "--out DIR (--games N | --positions N) [options] | --from-pgn FILE... --out DIR",
      "training data: self-play at a fixed node budget, or PGNs with score comments (see --help)",
      [](const cli::Args& a) { return with_argv("datagen", a, datagen::run_datagen_cli); }},
+    {"wdlfit", "[--degree N] [--max-score CP] FILE...",
+     "fit the UCI_ShowWDL model (win/draw/loss from score and material) to training files of Quince's games",
+     [](const cli::Args& a) { return wdlfit::run_wdlfit_cli(a, std::cout, std::cerr); }},
+    {"spsa", "", "tuning build: OpenBench's SPSA input, one line per UCI tuning option (name, int, value, min, max, c_end, r_end)",
+     run_spsa},
 };
 
 void print_version() {

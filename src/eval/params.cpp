@@ -2,6 +2,7 @@
 // here once, in the order of the seeds' sections; the docs are the files' comments.
 #include "eval/params.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <set>
@@ -315,6 +316,28 @@ void set_param(Weights& w, int index, int value) {
     int el = 0;
     const ParamDesc& d = param_of_index(index, &el);
     d.ints(w)[el] = value;
+}
+
+std::vector<SpsaWeight> spsa_weights(const Weights& w) {
+    std::vector<SpsaWeight> out;
+    for (int i = 0; i < param_count(); ++i) {
+        int el = 0;
+        const ParamDesc& d = param_of_index(i, &el);
+        if (d.role == Role::Fixed || !d.used(w)) continue;
+        const int v = get_param(w, i);
+        if (d.count > 1 && v == 0) continue;
+        // Smallest half-range: 10 cp in internal units (1/32 cp) for the score terms, 10 cp for tempo, a
+        // few steps for the king-attack and phase tables (small integers).
+        const int floor = d.role == Role::Op || d.role == Role::Eg || d.role == Role::Both ? 320
+                          : d.role == Role::Cp                                              ? 10
+                                                                                            : 4;
+        const long spread = std::max<long>(std::labs(long(v)), floor);
+        const int lo = int(std::max<long>(d.lo, long(v) - spread));
+        const int hi = int(std::min<long>(d.hi, long(v) + spread));
+        std::string name = d.count == 1 ? d.name : std::string(d.name) + "_" + std::to_string(el);
+        out.push_back({i, std::move(name), v, lo, hi, std::max(1.0, (hi - lo) / 20.0), 0.002});
+    }
+    return out;
 }
 
 std::string format_weights(const Weights& w, const std::string& header_comment) {

@@ -62,6 +62,20 @@ std::string param_label(int index);  // "name" or "name[i]"
 int get_param(const Weights& w, int index);
 void set_param(Weights& w, int index, int value);
 
+// The tunable integers of a profile as SPSA parameters (OpenBench; the tuning build's UCI options and
+// `quince spsa`): every element of a tunable (Role != Fixed) integer weight the profile uses, except array
+// elements that are 0 in it (ranks a pawn cannot stand on, attacker counts that add nothing). Named by the
+// weight, arrays with the element: `passed_op_3`. The range is the value ± max(|value|, a floor of about
+// 10 cp in the weight's units), within the weight's accepted range; c_end a twentieth of the range (at
+// least 1), r_end 0.002.
+struct SpsaWeight {
+    int index;  // flat parameter index (get_param / set_param)
+    std::string name;
+    int value, min, max;
+    double c_end, r_end;
+};
+std::vector<SpsaWeight> spsa_weights(const Weights& w);
+
 // The profile file text of w (every used weight, grouped, with the descriptor docs as comments).
 std::string format_weights(const Weights& w, const std::string& header_comment = "");
 

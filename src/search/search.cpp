@@ -9,33 +9,45 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "search/movepick.h"
+#include "search/params.h"
+#include "search/skill.h"
 #include "search/syzygy.h"
+#include "search/wdl.h"
 
 namespace quince::search {
+
+using namespace param;
 
 namespace {
 
 constexpr Value VALUE_KNOWN_WIN = 10000;
 
-// Late-move reduction base table: grows with log(depth) * log(move number).
+// Late-move reduction base table: grows with log(depth) * log(move number). The parameters are
+// hundredths; divided as doubles they give exactly the literals 0.8 and 2.3 of the original table.
 struct Reductions {
     int table[64][64];
-    Reductions() {
+    Reductions() { init(); }
+    void init() {
+        const double base = LmrBase / 100.0, divisor = LmrDivisor / 100.0;
         for (int d = 0; d < 64; ++d)
             for (int m = 0; m < 64; ++m)
-                table[d][m] = d && m ? int(0.8 + std::log(double(d)) * std::log(double(m)) / 2.3) : 0;
+                table[d][m] = d && m ? int(base + std::log(double(d)) * std::log(double(m)) / divisor) : 0;
     }
 };
+#ifdef QUINCE_TUNING
+Reductions REDUCTIONS;  // rebuilt when LmrBase or LmrDivisor change
+#else
 const Reductions REDUCTIONS;
+#endif
 
 int reduction(bool improving, int depth, int move_count) {
     int r = REDUCTIONS.table[std::min(depth, 63)][std::min(move_count, 63)];
     return r + (!improving && r > 1);
 }
 
-int late_move_count(int depth, bool improving) { return (3 + depth * depth) / (2 - improving); }
+int late_move_count(int depth, bool improving) { return (LmpBase + depth * depth) / (2 - improving); }
 
-int stat_bonus(int depth) { return std::min(300 * depth - 250, 2400); }
+int stat_bonus(int depth) { return std::min(StatBonusMul * depth - StatBonusSub, StatBonusMax); }
 
 std::int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -43,6 +55,12 @@ std::int64_t now_ns() {
 }
 
 }  // namespace
+
+void param::rebuild_reductions() {
+#ifdef QUINCE_TUNING
+    REDUCTIONS.init();
+#endif
+}
 
 int mate_in_moves(Value v) {
     if (v >= VALUE_MATE_IN_MAX_PLY) return (VALUE_MATE - v + 1) / 2;
@@ -266,20 +284,23 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         improving = past == VALUE_NONE || ss->static_eval > past;
 
         // Razoring: hopeless positions at low depth go straight to quiescence.
-        if (features_.on(Feature::Razoring) && !PvNode && depth <= 4 && eval < alpha - 350 - 250 * depth * depth) {
+        if (features_.on(Feature::Razoring) && !PvNode && depth <= RazorMaxDepth &&
+            eval < alpha - RazorBase - RazorDepthMul * depth * depth) {
             Value v = qsearch<false>(ss, alpha - 1, alpha, 0);
             if (v < alpha) return v;
         }
 
         // Reverse futility pruning.
-        if (features_.on(Feature::ReverseFutility) && !ss->tt_pv && depth < 9 && eval - 80 * (depth - improving) >= beta &&
+        if (features_.on(Feature::ReverseFutility) && !ss->tt_pv && depth < RfpMaxDepth &&
+            eval - RfpMargin * (depth - improving) >= beta &&
             eval < VALUE_KNOWN_WIN)
             return eval;
 
         // Null move pruning; never in pawn-only endings where zugzwang is common.
-        if (features_.on(Feature::NullMove) && !PvNode && !excluded && prev_move != Move::null() && eval >= beta && ss->static_eval >= beta - 20 * depth + 160 &&
+        if (features_.on(Feature::NullMove) && !PvNode && !excluded && prev_move != Move::null() && eval >= beta &&
+            ss->static_eval >= beta - NmpDepthMargin * depth + NmpBase &&
             pos.non_pawn_units(us) > 0 && ply >= nmp_min_ply_ && beta > VALUE_TB_LOSS_IN_MAX_PLY) {
-            int r = std::min((eval - beta) / 200, 3) + depth / 3 + 4;
+            int r = std::min((eval - beta) / NmpEvalDiv, NmpEvalMaxReduction) + depth / NmpDepthDiv + NmpBaseReduction;
             ss->current_move = Move::null();
             ss->moved_piece = NO_PIECE;
             ss->cont_hist = cont_history_->sentinel();
@@ -288,7 +309,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             pos.undo_null_move();
             if (null_value >= beta) {
                 if (null_value >= VALUE_TB_WIN_IN_MAX_PLY) null_value = beta;  // never an unproven win
-                if (nmp_min_ply_ || depth < 14) return null_value;
+                if (nmp_min_ply_ || depth < NmpVerifyDepth) return null_value;
                 // Verification at high depth, with null moves disabled for the first plies.
                 nmp_min_ply_ = ply + 3 * (depth - r) / 4;
                 Value v = search<NON_PV>(ss, beta - 1, beta, depth - r, false);
@@ -300,9 +321,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
 
     // ProbCut: a good capture that beats beta by a margin in a reduced search very likely beats it
     // in the full one.
-    if (features_.on(Feature::ProbCut) && !PvNode && !in_check && !excluded && depth > 4 && std::abs(beta) < VALUE_KNOWN_WIN) {
-        const Value probcut_beta = beta + 200 - 50 * improving;
-        if (!(tt_hit && tte.depth >= depth - 3 && tt_value != VALUE_NONE && tt_value < probcut_beta)) {
+    if (features_.on(Feature::ProbCut) && !PvNode && !in_check && !excluded && depth >= ProbCutMinDepth &&
+        std::abs(beta) < VALUE_KNOWN_WIN) {
+        const Value probcut_beta = beta + ProbCutMargin - ProbCutImproving * improving;
+        if (!(tt_hit && tte.depth >= depth - (ProbCutReduction - 1) && tt_value != VALUE_NONE && tt_value < probcut_beta)) {
             const PieceToHistory* pc_cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
             MovePicker pc(pos, tt_capture ? tt_move : Move::none(), main_history_.get(), capture_history_.get(),
                           pc_cont, false);
@@ -313,11 +335,12 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 ss->cont_hist = cont_history_->row(ss->moved_piece, move.to());
                 pos.do_move(move);
                 Value v = -qsearch<false>(ss + 1, -probcut_beta, -probcut_beta + 1, 0);
-                if (v >= probcut_beta) v = -search<NON_PV>(ss + 1, -probcut_beta, -probcut_beta + 1, depth - 4, !cut_node);
+                if (v >= probcut_beta) v = -search<NON_PV>(ss + 1, -probcut_beta, -probcut_beta + 1, depth - ProbCutReduction, !cut_node);
                 pos.undo_move(move);
                 if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
                 if (v >= probcut_beta) {
-                    tt.store(key, value_to_tt(v, ply), ss->tt_pv, BOUND_LOWER, depth - 3, move, ss->static_eval);
+                    tt.store(key, value_to_tt(v, ply), ss->tt_pv, BOUND_LOWER, depth - (ProbCutReduction - 1), move,
+                             ss->static_eval);
                     return v;
                 }
             }
@@ -325,7 +348,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     }
 
     // Internal iterative reduction: without a TT move this node is probably not well ordered.
-    if (features_.on(Feature::IIR) && !RootNode && !tt_move && depth >= 4 && (PvNode || cut_node)) {
+    if (features_.on(Feature::IIR) && !RootNode && !tt_move && depth >= IirMinDepth && (PvNode || cut_node)) {
         depth -= 1 + PvNode;
         if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta, 0);
     }
@@ -365,34 +388,39 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             if (features_.on(Feature::LateMovePruning) && move_count >= late_move_count(depth, improving))
                 skip_quiets = true;
             if (capture || gives_check) {
-                if (features_.on(Feature::Futility) && capture && !gives_check && !in_check && lmr_depth < 7) {
+                if (features_.on(Feature::Futility) && capture && !gives_check && !in_check &&
+                    lmr_depth < FutCaptureMaxDepth) {
                     PieceType victim = move.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(move.to()));
-                    if (ss->static_eval + 200 + 200 * lmr_depth + SEE_VALUE[victim] <= alpha) continue;
+                    if (ss->static_eval + FutCaptureBase + FutCaptureDepthMul * lmr_depth + SEE_VALUE[victim] <= alpha)
+                        continue;
                 }
-                if (features_.on(Feature::SeePruning) && !pos.see_ge(move, -200 * depth)) continue;
+                if (features_.on(Feature::SeePruning) && !pos.see_ge(move, -SeeCaptureMargin * depth)) continue;
             } else {
                 int history = cont[0]->get(moved, move.to()) + cont[1]->get(moved, move.to()) +
                               cont[2]->get(moved, move.to());
-                if (features_.on(Feature::HistoryPruning) && lmr_depth < 4 && history < -3000 * depth) continue;
-                history += 2 * main_history_->at(us, move);
-                lmr_depth = std::max(lmr_depth + history / 7000, 0);
-                if (features_.on(Feature::Futility) && !in_check && lmr_depth < 10 &&
-                    ss->static_eval + 120 + 170 * lmr_depth <= alpha)
+                if (features_.on(Feature::HistoryPruning) && lmr_depth < HistPruneMaxDepth &&
+                    history < -HistPruneMargin * depth)
                     continue;
-                if (features_.on(Feature::SeePruning) && !pos.see_ge(move, -25 * lmr_depth * lmr_depth)) continue;
+                history += 2 * main_history_->at(us, move);
+                lmr_depth = std::max(lmr_depth + history / HistLmrDepthDiv, 0);
+                if (features_.on(Feature::Futility) && !in_check && lmr_depth < FutQuietMaxDepth &&
+                    ss->static_eval + FutQuietBase + FutQuietDepthMul * lmr_depth <= alpha)
+                    continue;
+                if (features_.on(Feature::SeePruning) && !pos.see_ge(move, -SeeQuietMargin * lmr_depth * lmr_depth))
+                    continue;
             }
         }
 
         // Extensions, bounded so that the tree cannot explode.
         if (ply < 2 * root_depth_) {
-            if (features_.on(Feature::Singular) && !RootNode && depth >= 7 && move == tt_move && !excluded && std::abs(tt_value) < VALUE_KNOWN_WIN &&
-                (tte.bound & BOUND_LOWER) && tte.depth >= depth - 3) {
+            if (features_.on(Feature::Singular) && !RootNode && depth >= SingularMinDepth && move == tt_move && !excluded && std::abs(tt_value) < VALUE_KNOWN_WIN &&
+                (tte.bound & BOUND_LOWER) && tte.depth >= depth - SingularTtDepthMargin) {
                 // Singular extension: is the TT move much better than every alternative?
-                Value singular_beta = tt_value - 2 * depth;
+                Value singular_beta = tt_value - SingularBetaMul * depth;
                 ss->excluded_move = move;
                 Value v = search<NON_PV>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
                 ss->excluded_move = Move::none();
-                if (v < singular_beta) extension = (!PvNode && v < singular_beta - 30) ? 2 : 1;
+                if (v < singular_beta) extension = (!PvNode && v < singular_beta - DoubleExtMargin) ? 2 : 1;
                 else if (singular_beta >= beta) return singular_beta;  // multi-cut: several moves beat beta
                 else if (tt_value >= beta) extension = -1;
             } else if (features_.on(Feature::CheckExtension) && gives_check && depth >= CHECK_EXTENSION_MIN_DEPTH &&
@@ -419,8 +447,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             if (gives_check) r -= 1;
             if (!capture) {
                 ss->stat_score = 2 * main_history_->at(us, move) + cont[0]->get(moved, move.to()) +
-                                 cont[1]->get(moved, move.to()) + cont[2]->get(moved, move.to()) - 4000;
-                r -= ss->stat_score / 12000;
+                                 cont[1]->get(moved, move.to()) + cont[2]->get(moved, move.to()) - LmrHistOffset;
+                r -= ss->stat_score / LmrHistDiv;
             }
             int d = std::clamp(new_depth - r, 1, new_depth + 1);
             value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, d, true);
@@ -513,7 +541,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
             return best_value;
         }
         if (PvNode && best_value > alpha) alpha = best_value;
-        futility_base = ss->static_eval + 150;
+        futility_base = ss->static_eval + QsFutilityMargin;
     }
 
     const PieceToHistory* cont[3] = {(ss - 1)->cont_hist, (ss - 2)->cont_hist, (ss - 4)->cont_hist};
@@ -603,6 +631,10 @@ void Worker::report(int depth) {
         std::ostringstream out;
         out << "info depth " << d << " seldepth " << std::max(rm.sel_depth, d) << " multipv " << i + 1 << " score "
             << format_score(v);
+        if (engine_.options_.show_wdl) {
+            const Wdl wdl = score_to_wdl(v, wdl_material(pos));
+            out << " wdl " << wdl.win << ' ' << wdl.draw << ' ' << wdl.loss;
+        }
         if (i == pv_idx_ && rm.lower_bound) out << " lowerbound";
         if (i == pv_idx_ && rm.upper_bound) out << " upperbound";
         out << " nodes " << nodes_total << " nps " << nodes_total * 1000 / std::uint64_t(std::max<std::int64_t>(1, elapsed))
@@ -654,7 +686,7 @@ void Worker::iterative_deepening() {
             Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
             Value prev = root_moves[pv_idx_].prev_score;
             if (features_.on(Feature::Aspiration) && root_depth_ >= 4 && prev != -VALUE_INFINITE) {
-                delta = 15 + std::abs(prev) / 64;
+                delta = AspDelta + std::abs(prev) / AspScoreDiv;
                 alpha = std::max(prev - delta, -VALUE_INFINITE);
                 beta = std::min(prev + delta, VALUE_INFINITE);
             }
@@ -801,6 +833,12 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
     root_pos_ = pos;
     limits_ = limits;
     options_ = options;
+    if (skill_enabled(options.skill_level)) {
+        // A weakened level looks only 1 + level plies deep and keeps several lines to choose from.
+        const int depth = skill_depth(options.skill_level);
+        limits_.depth = limits_.depth ? std::min(limits_.depth, depth) : depth;
+        options_.multi_pv = std::max(options_.multi_pv, SKILL_LINES);
+    }
     stop_.store(false);
     pondering_.store(limits.ponder);
     Color us = pos.side_to_move();
@@ -921,7 +959,16 @@ void Engine::run_main() {
 
     Worker& main = *select_best_worker();
     if (!main.root_moves.empty()) {
-        const RootMove& best = main.root_moves[0];
+        std::size_t chosen = 0;
+        if (skill_enabled(options_.skill_level)) {
+            std::vector<Value> scores;
+            for (int i = 0; i < std::min<int>(options_.multi_pv, int(main.root_moves.size())); ++i) {
+                const RootMove& rm = main.root_moves[std::size_t(i)];
+                scores.push_back(rm.score != -VALUE_INFINITE ? rm.score : rm.prev_score);
+            }
+            chosen = pick_weakened(scores, options_.skill_level, root_pos_.key());
+        }
+        const RootMove& best = main.root_moves[chosen];
         result_.best = best.move;
         result_.score = best.score != -VALUE_INFINITE ? best.score : best.prev_score;
         result_.depth = main.completed_depth;

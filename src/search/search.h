@@ -16,6 +16,7 @@
 #include "eval/evaluate.h"
 #include "search/features.h"
 #include "search/history.h"
+#include "search/skill.h"
 #include "search/timeman.h"
 #include "search/tt.h"
 
@@ -42,6 +43,8 @@ struct SearchOptions {
     bool chess960 = false;  // castling notation in the output
     bool ponder_enabled = false;  // UCI Ponder option: expect ponder hits, so think a little longer
     bool silent = false;    // no info/bestmove output (bench, tests)
+    bool show_wdl = false;  // UCI_ShowWDL: `wdl W D L` after the score in info lines (search/wdl.h)
+    int skill_level = SKILL_LEVEL_MAX;  // below it: a weakened search and choice of move (search/skill.h)
     SearchFeatures features;  // all on unless switched off to measure one (SearchDisable)
     // Syzygy tablebases (probed only when syzygy::init() has loaded tables): WDL probes in the search
     // from this remaining depth on (any depth below probe_limit pieces), in positions of at most

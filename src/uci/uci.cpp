@@ -9,6 +9,9 @@
 
 #include "board/movegen.h"
 #include "board/notation.h"
+#include "eval/params.h"
+#include "search/params.h"
+#include "search/skill.h"
 #include "search/random_opening.h"
 #include "search/syzygy.h"
 #include "core/text.h"
@@ -70,6 +73,14 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option({"MultiPV", Option::SPIN, "1", 1, 256, {}, "", nullptr});
     add_option({"Ponder", Option::CHECK, "false", 0, 0, {}, "", nullptr});
     add_option({"Move Overhead", Option::SPIN, "30", 0, 5000, {}, "", nullptr});
+    // Playing weaker (search/skill.h): UCI_LimitStrength with UCI_Elo overrides Skill Level.
+    add_option({"Skill Level", Option::SPIN, std::to_string(search::SKILL_LEVEL_MAX), 0, search::SKILL_LEVEL_MAX, {}, "",
+                nullptr});
+    add_option({"UCI_LimitStrength", Option::CHECK, "false", 0, 0, {}, "", nullptr});
+    add_option({"UCI_Elo", Option::SPIN, std::to_string(search::SKILL_ELO_MAX), search::SKILL_ELO_MIN,
+                search::SKILL_ELO_MAX, {}, "", nullptr});
+    // Win/draw/loss per mille after the score (`wdl W D L`), from the model of search/wdl.h.
+    add_option({"UCI_ShowWDL", Option::CHECK, "false", 0, 0, {}, "", nullptr});
     add_option({"UCI_Chess960", Option::CHECK, "false", 0, 0, {}, "", [this](const std::string& v, std::string*) {
                     pos_.set_chess960(v == "true");
                     return true;
@@ -174,12 +185,54 @@ Uci::Uci(std::ostream& out) : out_(out) {
                     engine_.clear_hash();
                     return true;
                 }});
+    if (search::param::TUNABLE) add_tuning_options();
+}
+
+std::vector<std::string> spsa_input() {
+    std::vector<std::string> lines;
+    for (const auto& p : search::param::search_params())
+        lines.push_back(search::param::spsa_line(p.name, search::param::search_param_value(p), p.min, p.max,
+                                                 p.c_end, p.r_end));
+    eval::Weights w;
+    eval::builtin_weights(eval::default_profile(), w);
+    for (const auto& s : eval::spsa_weights(w))
+        lines.push_back(search::param::spsa_line(s.name, s.value, s.min, s.max, s.c_end, s.r_end));
+    return lines;
+}
+
+// The tuning build's options: one spin per search parameter and per tunable weight of the default profile
+// (their defaults are its values).
+void Uci::add_tuning_options() {
+    for (const auto& p : search::param::search_params()) {
+        const std::string name = p.name;
+        add_option({name, Option::SPIN, std::to_string(p.default_value), p.min, p.max, {}, "",
+                    [name](const std::string& v, std::string* err) {
+                        return search::param::set_search_param(name, int(std::stoll(v)), err);
+                    }});
+    }
+    eval::Weights w;
+    eval::builtin_weights(eval::default_profile(), w);
+    for (const auto& s : eval::spsa_weights(w)) {
+        const int index = s.index;
+        add_option({s.name, Option::SPIN, std::to_string(s.value), s.min, s.max, {}, "",
+                    [this, index](const std::string& v, std::string*) {
+                        tuned_weights_[index] = int(std::stoll(v));
+                        apply_eval_profile();
+                        return true;
+                    }});
+    }
 }
 
 Uci::~Uci() { stop_search(); }
 
 void Uci::apply_eval_profile() {
-    if (eval_file_) {
+    if (!tuned_weights_.empty() && (eval_file_ || eval_profile_ != "simple")) {
+        eval::Weights w = eval_file_ ? eval_file_->w : eval::Weights{};
+        if (!eval_file_) eval::builtin_weights(eval_profile_, w);
+        for (const auto& [index, value] : tuned_weights_) eval::set_param(w, index, value);
+        auto p = eval::build_profile(w);
+        engine_.set_evaluator_setting("profile", [p](eval::Evaluator& e) { e.set_profile(p); });
+    } else if (eval_file_) {
         auto p = eval_file_;
         engine_.set_evaluator_setting("profile", [p](eval::Evaluator& e) { e.set_profile(p); });
     } else {
@@ -516,6 +569,9 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.move_overhead = option_spin("Move Overhead");
     options.chess960 = option_check("UCI_Chess960");
     options.ponder_enabled = option_check("Ponder");
+    options.show_wdl = option_check("UCI_ShowWDL");
+    options.skill_level = option_check("UCI_LimitStrength") ? search::elo_to_skill_level(int(option_spin("UCI_Elo")))
+                                                            : int(option_spin("Skill Level"));
     options.features = search_features_;
     options.syzygy_probe_depth = int(option_spin("SyzygyProbeDepth"));
     options.syzygy_probe_limit = int(option_spin("SyzygyProbeLimit"));

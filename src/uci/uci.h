@@ -104,12 +104,21 @@ private:
     // EvalFile: a profile loaded from a weights file; when set it replaces EvalProfile's weights.
     std::shared_ptr<const eval::Profile> eval_file_;
     void apply_eval_profile();
+    // Tuning build: evaluation weights set through their UCI options (flat index -> value); they replace
+    // those weights of the profile in force (EvalProfile or EvalFile).
+    std::map<int, int> tuned_weights_;
+    void add_tuning_options();
     std::map<std::string, Command> commands_;
     book::Book book_;  // BookFile; played from when OwnBook is on
     std::mt19937_64 book_rng_{std::random_device{}()};
     std::atomic<int> errors_{0};
     std::atomic<bool> output_lost_{false};
 };
+
+// OpenBench's SPSA input, one parameter a line ("name, int, value, min, max, c_end, r_end"): the search
+// parameters (search/params.h), then the default profile's tunable weights (eval::spsa_weights). These
+// are the UCI options of the tuning build (QUINCE_TUNING); `quince spsa` prints them there.
+std::vector<std::string> spsa_input();
 
 // Fixed positions for `bench`.
 const std::vector<std::string>& bench_positions();

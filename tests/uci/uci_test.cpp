@@ -6,11 +6,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <set>
 #include <thread>
 
 #include "board/notation.h"
 #include "engine_process.h"
 #include "quince_version.h"
+#include "search/skill.h"
 #include "uci/uci.h"
 
 using namespace quince;
@@ -738,4 +740,87 @@ TEST(Uci, SearchDisableOption) {
 
     e.send("setoption name SearchDisable value none");
     EXPECT_EQ(nodes_at_depth_8(e), all_on);
+}
+
+// UCI_ShowWDL: off by default; on, every info line with a score carries `wdl W D L` (adding up to 1000)
+// right after the score; a mate is 1000 0 0.
+TEST(Uci, ShowWdl) {
+    EngineProcess e;
+    EXPECT_NE(uci_listing(e).find("option name UCI_ShowWDL type check default false"), std::string::npos);
+    e.send("position startpos moves e2e4");
+    e.send("go depth 4");
+    auto off = e.read_until("bestmove");
+    ASSERT_TRUE(off);
+    for (const std::string& l : *off) EXPECT_EQ(l.find(" wdl "), std::string::npos) << l;
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("go depth 4");
+    auto on = e.read_until("bestmove");
+    ASSERT_TRUE(on);
+    int with_wdl = 0;
+    for (const std::string& l : *on) {
+        if (l.find(" score ") == std::string::npos) continue;
+        const auto t = split(l);
+        auto it = std::find(t.begin(), t.end(), "wdl");
+        ASSERT_NE(it, t.end()) << l;
+        ASSERT_GE(t.end() - it, 4) << l;
+        ASSERT_EQ(it - std::find(t.begin(), t.end(), "score"), 3) << l;  // score cp N wdl W D L
+        EXPECT_EQ(std::stoi(*(it + 1)) + std::stoi(*(it + 2)) + std::stoi(*(it + 3)), 1000) << l;
+        ++with_wdl;
+    }
+    EXPECT_GE(with_wdl, 4);
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");  // Ra8 mates
+    e.send("go depth 3");
+    auto mate = e.read_until("bestmove");
+    ASSERT_TRUE(mate);
+    EXPECT_NE((*mate)[mate->size() - 2].find("score mate 1 wdl 1000 0 0"), std::string::npos) << (*mate)[mate->size() - 2];
+    e.send("setoption name UCI_ShowWDL value false");
+    e.send("go depth 3");
+    auto again = e.read_until("bestmove");
+    ASSERT_TRUE(again);
+    for (const std::string& l : *again) EXPECT_EQ(l.find(" wdl "), std::string::npos) << l;
+}
+
+// Skill Level / UCI_LimitStrength + UCI_Elo: a weakened level searches 1 + level plies with four lines and
+// plays one of them; UCI_Elo is validated; full strength is the default.
+TEST(Uci, SkillLevelAndLimitStrength) {
+    EngineProcess e;
+    const std::string listing = uci_listing(e);
+    EXPECT_NE(listing.find("option name Skill Level type spin default 20 min 0 max 20"), std::string::npos);
+    EXPECT_NE(listing.find("option name UCI_LimitStrength type check default false"), std::string::npos);
+    EXPECT_NE(listing.find("option name UCI_Elo type spin default"), std::string::npos);
+    auto run = [&e](int depth) {
+        e.send("position startpos moves e2e4 e7e5");
+        e.send("go depth " + std::to_string(depth));
+        auto lines = e.read_until("bestmove");
+        EXPECT_TRUE(lines);
+        return lines ? *lines : std::vector<std::string>{};
+    };
+    auto max_depth = [](const std::vector<std::string>& lines) {
+        int d = 0;
+        for (const std::string& l : lines) {
+            const auto t = split(l);
+            if (t.size() > 2 && t[0] == "info" && t[1] == "depth") d = std::max(d, std::stoi(t[2]));
+        }
+        return d;
+    };
+    EXPECT_EQ(max_depth(run(6)), 6);
+    e.send("setoption name Skill Level value 2");
+    auto weak = run(10);
+    EXPECT_EQ(max_depth(weak), 3);
+    std::set<std::string> first_moves;
+    for (const std::string& l : weak)
+        if (l.find(" multipv ") != std::string::npos && l.find("info depth 3 ") == 0)
+            first_moves.insert(split(l.substr(l.find(" pv ") + 4))[0]);
+    EXPECT_EQ(first_moves.size(), 4u);
+    EXPECT_TRUE(first_moves.count(best_of(weak))) << best_of(weak);
+    e.send("setoption name UCI_Elo value 999");
+    auto err = e.read_line();
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find("info string error: setoption: UCI_Elo must be between"), std::string::npos) << *err;
+    e.send("setoption name Skill Level value 20");
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value " + std::to_string(search::SKILL_ELO_MIN));
+    EXPECT_EQ(max_depth(run(10)), 1);  // the lowest rating: level 0
+    e.send("setoption name UCI_LimitStrength value false");
+    EXPECT_EQ(max_depth(run(5)), 5);
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Calibration of UCI_Elo: each Skill Level plays a gauntlet against fixed opponents (Debian's toga2, glaurung,
+# ethereal-chess; Hash 16, one thread, no books, no ponder; 8moves_v3 openings, both colours; adjudication
+# of bench/match_common.sh) and gets a rating from the opponents' ratings (ANCHORS) and its score against
+# each. The resulting level -> Elo table is what SKILL_ELO_MIN / SKILL_ELO_MAX and elo_to_skill_level
+# (src/search/skill.h) should follow; until it has been run on quiet cores the map there is provisional.
+# Timed games: run it only on a machine with nothing else running.
+# Usage: bench/calibrate_elo.sh [games per opponent and level, default 100] [tc, default 10+0.1] [levels...]
+# Environment: ANCHORS (ratings of the opponents on one list, e.g. CCRL 40/15:
+#              "toga2=R1 glaurung=R2 ethereal-chess=R3"; required), QUINCE_BIN, OPENINGS,
+#              CONCURRENCY (default 2), OUT (default build/calibrate_elo.md).
+set -euo pipefail
+
+GAMES="${1:-100}"
+TC="${2:-10+0.1}"
+shift $(( $# > 2 ? 2 : $# ))
+LEVELS=("$@")
+(( ${#LEVELS[@]} )) || LEVELS=(0 3 6 9 12 15 18 20)
+source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"
+OUT="${OUT:-$BUILD/calibrate_elo.md}"
+if [[ -z "${ANCHORS:-}" ]]; then
+    echo "set ANCHORS to the opponents' ratings, e.g. ANCHORS='toga2=R1 glaurung=R2 ethereal-chess=R3'" >&2
+    exit 2
+fi
+ensure_built always
+
+declare -A RATING
+OPPONENTS=()
+for a in $ANCHORS; do
+    RATING[${a%%=*}]=${a#*=}
+    OPPONENTS+=("${a%%=*}")
+done
+for engine in "${OPPONENTS[@]}"; do
+    if [[ ! -x "/usr/games/$engine" ]]; then
+        echo "installing $engine ..." >&2
+        if [[ $(id -u) -eq 0 ]]; then apt-get install -y "$engine" >/dev/null; else sudo apt-get install -y "$engine" >/dev/null; fi
+    fi
+done
+
+{
+    echo "| Skill Level | opponent | games | W-D-L | Elo difference (95%) | rating |"
+    echo "| --- | --- | --- | --- | --- | --- |"
+} >"$OUT"
+for level in "${LEVELS[@]}"; do
+    args=(-tournament gauntlet -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
+          -openings file="$OPENINGS" format=epd order=random seed=1
+          -engine cmd="$QUINCE_BIN" name="quince-L$level" option.Threads=1 "option.Skill Level=$level")
+    for engine in "${OPPONENTS[@]}"; do
+        case "$engine" in
+            toga2)    args+=(-engine cmd=/usr/games/toga2 name=toga2 "option.Number of Threads=1" option.OwnBook=false) ;;
+            glaurung) args+=(-engine cmd=/usr/games/glaurung name=glaurung option.Threads=1 option.OwnBook=false) ;;
+            ethereal-chess) args+=(-engine cmd=/usr/games/ethereal-chess name=ethereal-chess option.Threads=1) ;;
+            *) args+=(-engine cmd="/usr/games/$engine" name="$engine") ;;
+        esac
+    done
+    args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 "${ADJUDICATION[@]}"
+           -pgnout "$BUILD/calibrate_elo_L$level.pgn")
+    LOG="$BUILD/calibrate_elo_L$level.log"
+    echo "quince-match ${args[*]}" >"$LOG"
+    "$BUILD/quince-match" "${args[@]}" >>"$LOG" 2>&1 || { echo "quince-match failed, see $LOG" >&2; exit 1; }
+    # "Summary: quince-LN vs OPPONENT games=N W=w D=d L=l elo=e error=x": rating = anchor + e.
+    awk -v level="$level" -v anchors="$ANCHORS" '
+        BEGIN { n = split(anchors, a, " "); for (i = 1; i <= n; ++i) { split(a[i], kv, "="); r[kv[1]] = kv[2] } }
+        /^Summary: / {
+            for (i = 5; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
+            rating = (v["elo"] ~ /^[-+]?[0-9.]+$/) ? sprintf("%d", r[$4] + v["elo"]) : "n/a"
+            printf "| %s | %s | %s | %s-%s-%s | %s ± %s | %s |\n", level, $4, v["games"], v["W"], v["D"], v["L"], v["elo"], v["error"], rating
+        }' "$LOG" >>"$OUT"
+    echo "level $level done" >&2
+done
+cat "$OUT"

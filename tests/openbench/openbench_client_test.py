@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""OpenBench's client steps against Quince, as the client (Client/utils.py, Client/bench.py of
+https://github.com/AndyGrant/OpenBench) performs them:
+
+1. the sources are unpacked into a fresh folder, and `make -j EXE=<name> CXX=<compiler>` runs in the folder
+   named by the engine's build.path (docs/Quince.json); the binary must appear there as ./<name>;
+2. `./<binary> bench` runs in several copies at once; each one's output (stdout and stderr together) must
+   decode as ASCII; its lines are read from the last, every character that is not a letter, digit or space
+   becomes a space, and the first matches of the node-count and speed patterns below are taken; every copy
+   must report the same node count (and it must be the CMake build's `bench`);
+3. the tuning build (`make ... TUNING=1`): `quince spsa` prints OpenBench's SPSA input lines, one per UCI
+   spin option with the same default, min and max, and setting them changes the search.
+
+usage: openbench_client_test.py SOURCE_DIR REFERENCE_QUINCE [--no-tuning]
+"""
+import json
+import multiprocessing
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BENCH_PATTERN = r'(\d+\s+nodes)|(nodes\s+\d+)|(nodes searched\s+\d+)'
+NPS_PATTERN = r'(\d+\s+nps)|(nps\s+\d+)|(nodes second\s+\d+)'
+MAX_BENCH_TIME_SECONDS = 60  # the client's limit for a set of concurrent benches
+COPIES = 2
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print('FAIL: ' + message)
+    return condition
+
+
+def parse_bench_output(raw):
+    """(nodes, nps) the way the client reads them; raises UnicodeDecodeError on non-ASCII output."""
+    nodes = nps = None
+    for line in raw.decode('ascii').strip().split('\n')[::-1]:
+        line = re.sub(r'[^a-zA-Z0-9 ]+', ' ', line)
+        m_nps = re.search(NPS_PATTERN, line, re.IGNORECASE)
+        m_nodes = re.search(BENCH_PATTERN, line, re.IGNORECASE)
+        if m_nps and nps is None:
+            nps = m_nps.group()
+        if m_nodes and nodes is None:
+            nodes = m_nodes.group()
+    to_int = lambda s: int(re.search(r'\d+', s).group()) if s else None
+    return to_int(nodes), to_int(nps)
+
+
+def one_bench(args):
+    cwd, binary = args
+    out = subprocess.run(['./' + binary, 'bench'], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         timeout=MAX_BENCH_TIME_SECONDS).stdout
+    try:
+        return parse_bench_output(out)
+    except UnicodeDecodeError as e:
+        return ('not ASCII: %s' % e, None)
+
+
+def compiler_from(engine_json):
+    """The first compiler of build.compilers that runs and is new enough (`g++>=12`), as the client picks it."""
+    for spec in engine_json['build']['compilers']:
+        name, _, version = spec.partition('>=')
+        need = tuple(int(x) for x in version.split('.')) if version else (0,)
+        try:
+            text = subprocess.run([name, '--version'], stdout=subprocess.PIPE, stderr=subprocess.PIPE).stdout.decode()
+        except OSError:
+            continue
+        m = re.search(r'\d+\.\d+(\.\d+)?', text)
+        if m and tuple(int(x) for x in m.group().split('.')) >= need:
+            return name
+    return None
+
+
+def make(src_root, make_path, exe, compiler, extra=()):
+    # The client's command: make -j EXE=<name>, CXX= for a compiler whose name has '++' (CC= otherwise).
+    command = ['make', '-j', 'EXE=%s' % exe, '%s=%s' % (['CC', 'CXX']['++' in compiler], compiler)] + list(extra)
+    cwd = os.path.join(src_root, make_path)
+    proc = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    log = proc.stdout.decode('utf-8', 'replace')
+    check(proc.returncode == 0, '%s failed:\n%s' % (' '.join(command), log[-3000:]))
+    check('warning' not in log, 'compiler warnings:\n' + '\n'.join(l for l in log.splitlines() if 'warning' in l)[:3000])
+    binary = os.path.join(cwd, exe)
+    check(os.path.isfile(binary), 'no ./%s in %s after make' % (exe, make_path))
+    return binary
+
+
+def uci_lines(binary, *lines):
+    out = subprocess.run([binary] + list(lines) + ['quit'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         timeout=300).stdout.decode()
+    return out.splitlines()
+
+
+def last_nodes(lines):
+    for line in reversed(lines):
+        m = re.search(r' nodes (\d+)', line)
+        if line.startswith('info') and m:
+            return int(m.group(1))
+    return None
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith('--')]
+    tuning = '--no-tuning' not in sys.argv
+    source, reference = args
+    engine_json = json.load(open(os.path.join(source, 'docs', 'Quince.json')))
+    check(engine_json['private'] is False, 'Quince.json: a public engine is built from source')
+    make_path = engine_json['build']['path']
+    compiler = compiler_from(engine_json)
+    if not check(compiler, 'no compiler of %s found' % engine_json['build']['compilers']):
+        return 1
+    expected = parse_bench_output(subprocess.run([reference, 'bench'], stdout=subprocess.PIPE).stdout)[0]
+    check(expected, 'the reference build prints no bench node count')
+
+    with tempfile.TemporaryDirectory(prefix='quince-openbench-') as tmp:
+        # The client unpacks the repository's archive: only what git tracks, no build folders.
+        root = os.path.join(tmp, 'Quince-tmp')
+        os.makedirs(root)
+        ignore = shutil.ignore_patterns('obj*', 'build*', '.git', 'quince', 'Quince-*')
+        for entry in ['CMakeLists.txt', 'src', 'tools', 'cmake', 'openbench', 'docs']:
+            path = os.path.join(source, entry)
+            if os.path.isdir(path):
+                shutil.copytree(path, os.path.join(root, entry), ignore=ignore)
+            else:
+                shutil.copy(path, os.path.join(root, entry))
+
+        binary = make(root, make_path, 'Quince-0B0B0B0B', compiler)
+        if failures:
+            print('FAILED: the build')
+            return 1
+        # The client moves the binary to its Engines folder and runs ./Engines/<name> bench.
+        engines = os.path.join(tmp, 'Engines')
+        os.mkdir(engines)
+        shutil.move(binary, engines)
+        with multiprocessing.Pool(COPIES) as pool:
+            results = pool.map(one_bench, [(tmp, 'Engines/Quince-0B0B0B0B')] * COPIES)
+        print('benches:', results)
+        nodes = [n for n, _ in results]
+        check(all(isinstance(n, int) for n in nodes), 'a bench copy gave no node count: %s' % results)
+        check(all(isinstance(s, int) and s > 0 for _, s in results), 'a bench copy gave no speed: %s' % results)
+        check(len(set(nodes)) == 1, 'non-deterministic benches: %s' % nodes)
+        check(nodes[0] == expected, 'bench %s differs from the CMake build\'s %s' % (nodes[0], expected))
+
+        if tuning:
+            tuned = make(root, make_path, 'Quince-TUNING01', compiler, ['TUNING=1'])
+            if failures:
+                print('FAILED: the tuning build')
+                return 1
+            spsa = subprocess.run([tuned, 'spsa'], stdout=subprocess.PIPE).stdout.decode().splitlines()
+            check(len(spsa) > 40, 'quince spsa printed %d lines' % len(spsa))
+            listing = '\n'.join(uci_lines(tuned, 'uci'))
+            for line in spsa:
+                f = [x.strip() for x in line.split(',')]
+                if not check(len(f) == 7 and f[1] == 'int', 'SPSA line %r' % line):
+                    continue
+                name, value, lo, hi = f[0], int(f[2]), int(f[3]), int(f[4])
+                check(lo <= value <= hi and float(f[5]) > 0 and float(f[6]) > 0, 'SPSA line %r' % line)
+                option = 'option name %s type spin default %d min %d max %d' % (name, value, lo, hi)
+                check(option in listing, 'no UCI option for SPSA line %r' % line)
+            check(parse_bench_output(subprocess.run([tuned, 'bench'], stdout=subprocess.PIPE).stdout)[0] == expected,
+                  'the tuning build\'s bench at the defaults differs from %s' % expected)
+            # A search parameter and an evaluation weight set through their options change the search.
+            base = last_nodes(uci_lines(tuned, 'position startpos', 'go depth 9'))
+            lmr = last_nodes(uci_lines(tuned, 'setoption name LmrBase value 130', 'position startpos', 'go depth 9'))
+            pawn = last_nodes(uci_lines(tuned, 'setoption name pawn_unit value 2800', 'position startpos', 'go depth 9'))
+            check(base and lmr and pawn and base != lmr and base != pawn,
+                  'options do not change the search: nodes %s, LmrBase=130 %s, pawn_unit=2800 %s' % (base, lmr, pawn))
+            bad = uci_lines(tuned, 'setoption name LmrBase value 100000')
+            check(any('error' in l and 'LmrBase' in l for l in bad), 'out-of-range LmrBase accepted: %s' % bad)
+        # The normal build has no tuning options.
+        status = subprocess.run([reference, 'spsa'], stdout=subprocess.PIPE, stderr=subprocess.PIPE).returncode
+        check(status == 2, 'quince spsa in a normal build exits %d (expected 2)' % status)
+
+    print('FAILED: %d check(s)' % len(failures) if failures else 'OK')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

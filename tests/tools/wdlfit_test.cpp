@@ -1,0 +1,106 @@
+// quince wdlfit: the maximum-likelihood fit recovers a known model from results drawn from it; the
+// training-file reader and the command line.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "wdlfit.h"
+
+using namespace quince;
+using namespace quince::wdlfit;
+
+namespace {
+
+// Results drawn from `truth` at random material counts and scores (seeded: the same points every run).
+std::vector<Point> draw_points(const search::WdlModel& truth, int n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    auto uniform = [&rng] { return double(rng() >> 11) / double(1ULL << 53); };
+    std::vector<Point> points;
+    for (int i = 0; i < n; ++i) {
+        const int material = search::WDL_MATERIAL_MIN + int(uniform() * (search::WDL_MATERIAL_MAX - search::WDL_MATERIAL_MIN + 1));
+        const double v = -500 + 1000 * uniform();
+        const double pw = search::wdl_win_rate(truth, v, material), pl = search::wdl_win_rate(truth, -v, material);
+        const double r = uniform();
+        points.push_back({v, material, r < pw ? 1.0 : r < pw + pl ? 0.0 : 0.5});
+    }
+    return points;
+}
+
+std::string temp_path(const std::string& name) {
+    return ::testing::TempDir() + "wdlfit_" + std::to_string(::getpid()) + "_" + name;
+}
+
+}  // namespace
+
+TEST(WdlFit, RecoversAKnownModel) {
+    const search::WdlModel truth{{0, 0, 120, 60}, {0, 0, 60, 40}};  // a = 120x + 60, b = 60x + 40
+    const auto points = draw_points(truth, 60000, 7);
+    const FitResult r = fit(points, 1);
+    ASSERT_TRUE(r.converged);
+    for (int m : {20, 40, 58, 78}) {
+        EXPECT_NEAR(search::wdl_a(r.model, m), search::wdl_a(truth, m), 0.08 * search::wdl_a(truth, m)) << m;
+        EXPECT_NEAR(search::wdl_b(r.model, m), search::wdl_b(truth, m), 0.08 * search::wdl_b(truth, m)) << m;
+    }
+    // The fitted model explains the draws at least as well as the one they were drawn from, and better
+    // than a model blind to the material.
+    EXPECT_LE(r.loss, mean_loss(truth, points) + 1e-9);
+    EXPECT_LT(r.loss, r.constant_loss);
+    // The cubic fit can only do as well or better on the same points.
+    EXPECT_LE(fit(points, 3).loss, r.loss + 1e-9);
+}
+
+TEST(WdlFit, ReaderSkipsLargeScoresAndNamesTheBadLine) {
+    const std::string path = temp_path("data.txt");
+    {
+        std::ofstream f(path);
+        f << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 20 | 0.5\n"
+          << "4k3/8/8/8/8/8/4P3/4K2R w - - 0 1 | 5000 | 1.0 | 4000\n"
+          << "4k3/8/8/8/8/8/4P3/4K2R w - - 0 1 | 400 | 1.0\n";
+    }
+    std::vector<Point> points;
+    ReadStats stats;
+    std::string error;
+    ASSERT_TRUE(read_points(path, 3000, points, stats, &error)) << error;
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_EQ(stats.beyond_max_score, 1u);
+    EXPECT_EQ(points[0].material, 78);
+    EXPECT_EQ(points[1].material, 6);
+    EXPECT_EQ(points[1].score, 400);
+    EXPECT_EQ(points[1].result, 1.0);
+    {
+        std::ofstream f(path, std::ios::app);
+        f << "not a fen | 1 | 0.5\n";
+    }
+    points.clear();
+    EXPECT_FALSE(read_points(path, 3000, points, stats, &error));
+    EXPECT_NE(error.find(path + ":4:"), std::string::npos) << error;
+    EXPECT_FALSE(read_points(path + ".missing", 3000, points, stats, &error));
+    std::remove(path.c_str());
+}
+
+TEST(WdlFit, CommandLinePrintsTheCoefficients) {
+    // Positions of two material counts whose results follow the score.
+    const search::WdlModel truth{{0, 0, 0, 80}, {0, 0, 0, 60}};
+    const auto points = draw_points(truth, 3000, 11);
+    const std::string path = temp_path("cli.txt");
+    {
+        std::ofstream f(path);
+        for (const Point& p : points)
+            f << (p.material < 48 ? "4k3/8/8/8/8/8/4P3/4K2R w - - 0 1" : "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+              << " | " << std::lround(p.score) << " | " << (p.result == 1.0 ? "1.0" : p.result == 0.0 ? "0.0" : "0.5") << "\n";
+    }
+    std::ostringstream out, err;
+    EXPECT_EQ(run_wdlfit_cli({"--degree", "0", path}, out, err), 0) << err.str();
+    EXPECT_NE(out.str().find("positions: 3000 of 3000 lines"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("coefficients (search/wdl.cpp):"), std::string::npos) << out.str();
+    std::ostringstream out2, err2;
+    EXPECT_EQ(run_wdlfit_cli({"--degree", "4", path}, out2, err2), 2);
+    EXPECT_NE(err2.str().find("--degree"), std::string::npos) << err2.str();
+    EXPECT_EQ(run_wdlfit_cli({}, out2, err2), 2);
+    std::remove(path.c_str());
+}
