@@ -31,7 +31,7 @@ constexpr const char* LEGEND =
     "    on the enemy king's zone), king_shelter (own pawn shelter and enemy pawn storm), rook_file (open and\n"
     "    half-open files), seventh_rank (rook/queen on the 7th), passed_pawns, patterns (trapped and blocked\n"
     "    pieces), pawn_mobility (blocked pawns; rybka232 only), threats (pieces attacked by lesser ones and\n"
-    "    hanging pieces; only profiles with the switch threats, none built in).\n";
+    "    hanging pieces; only profiles with the switch threats: quince).\n";
 
 std::string fmt(const char* f, double a) {
     char buf[64];
