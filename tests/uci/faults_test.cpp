@@ -88,33 +88,38 @@ TEST(Faults, NoTimeStillGivesALegalMove) {
         }
 }
 
-// The GUI exits or crashes while the engine searches: both pipes close. The engine must end by itself,
-// normally (no death by SIGPIPE while writing its bestmove), and promptly.
-TEST(Faults, GuiGoneDuringSearchEndsTheEngineCleanly) {
-    EngineProcess e;
+// An engine in the middle of `go infinite` (past depth 3).
+static void start_infinite_search(EngineProcess& e) {
     e.send("uci");
     ASSERT_TRUE(e.read_until("uciok"));
     e.send("go infinite");
     ASSERT_TRUE(e.read_until("info depth 3", 5000 * SLOW));
-    e.close_output();
-    e.close_input();
+}
+
+// The engine ends by itself, promptly, with status 0 (not killed by a signal).
+static void expect_clean_exit(EngineProcess& e) {
     ASSERT_TRUE(e.wait_exit(3000 * SLOW));
     EXPECT_TRUE(WIFEXITED(e.exit_status())) << "killed by signal " << WTERMSIG(e.exit_status());
     EXPECT_EQ(WEXITSTATUS(e.exit_status()), 0);
+}
+
+// The GUI exits or crashes while the engine searches: both pipes close. The engine must end by itself,
+// normally (no death by SIGPIPE while writing its bestmove), and promptly.
+TEST(Faults, GuiGoneDuringSearchEndsTheEngineCleanly) {
+    EngineProcess e;
+    ASSERT_NO_FATAL_FAILURE(start_infinite_search(e));
+    e.close_output();
+    e.close_input();
+    ASSERT_NO_FATAL_FAILURE(expect_clean_exit(e));
 }
 
 // Only the engine's output is gone (the GUI still holds its end of the input): the first failed write
 // stops the search, and the engine quits at the next line instead of searching for nobody.
 TEST(Faults, ClosedOutputStopsTheEngine) {
     EngineProcess e;
-    e.send("uci");
-    ASSERT_TRUE(e.read_until("uciok"));
-    e.send("go infinite");
-    ASSERT_TRUE(e.read_until("info depth 3", 5000 * SLOW));
+    ASSERT_NO_FATAL_FAILURE(start_infinite_search(e));
     e.close_output();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     e.send("isready");  // its readyok cannot be written
-    ASSERT_TRUE(e.wait_exit(3000 * SLOW));
-    EXPECT_TRUE(WIFEXITED(e.exit_status())) << "killed by signal " << WTERMSIG(e.exit_status());
-    EXPECT_EQ(WEXITSTATUS(e.exit_status()), 0);
+    ASSERT_NO_FATAL_FAILURE(expect_clean_exit(e));
 }
