@@ -71,7 +71,7 @@ inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
             const Bitboard check_from[4] = {knight_attacks(ksq), diag, line, diag | line};
             const int check_unit[4] = {w.king_check_unit_knight, w.king_check_unit_bishop, w.king_check_unit_rook,
                                        w.king_check_unit_queen};
-            int per_piece[16] = {};
+            int per_piece[EvalState::KingAttackers::MAX] = {};
             for (int i = 0; i < kat.n; ++i) {
                 const int t = kat.pt[i] - KNIGHT;
                 const Bitboard a = attacks_bb(kat.pt[i], kat.sq[i], occ);

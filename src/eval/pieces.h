@@ -51,7 +51,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         acc.template at<C>(pst, s, prof.pst_op[pt][r], prof.pst_eg[pt][r]);
         acc.template at<C>(T_MOBILITY, s, m * unpack_op(prof.mob_packed[pt]), m * unpack_eg(prof.mob_packed[pt]));
         EvalState::KingAttackers& k = st.kat[C];
-        if (k.n < 16) k.sq[k.n] = s, k.pt[k.n] = pt, k.unit[k.n] = in_zone ? unit : 0, ++k.n;
+        if (k.n < EvalState::KingAttackers::MAX) k.sq[k.n] = s, k.pt[k.n] = pt, k.unit[k.n] = in_zone ? unit : 0, ++k.n;
     };
 
     for (Bitboard b = pos.pieces(C, KNIGHT); b;) {

@@ -143,10 +143,11 @@ struct EvalState {
     // Traced evaluations with a SquareTrace only (set by eval_pieces): each piece of a colour (not
     // pawns, not the king) with its king-zone attack units, to share the king attack out by square.
     struct KingAttackers {
+        static constexpr int MAX = 16;  // a side has at most 15 pieces besides its king
         int n;
-        Square sq[16];
-        PieceType pt[16];
-        int unit[16];
+        Square sq[MAX];
+        PieceType pt[MAX];
+        int unit[MAX];
     } kat[COLOR_NB];
 };
 
