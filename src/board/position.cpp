@@ -115,6 +115,16 @@ int Position::non_pawn_units(Color c) const {
     return 3 * count(c, KNIGHT) + 3 * count(c, BISHOP) + 5 * count(c, ROOK) + 10 * count(c, QUEEN);
 }
 
+bool Position::castling_needs_chess960() const {
+    for (int right : {WHITE_OO, WHITE_OOO, BLACK_OO, BLACK_OOO}) {
+        if (!can_castle(right)) continue;
+        const Color c = (right & WHITE_CASTLING) ? WHITE : BLACK;
+        const File rook_file = (right & (WHITE_OO | BLACK_OO)) ? FILE_H : FILE_A;
+        if (file_of(king_square(c)) != FILE_E || file_of(castling_rook_square(right)) != rook_file) return true;
+    }
+    return false;
+}
+
 void Position::set_castling_right(Color c, Square rook_from) {
     Square king_from = king_square(c);
     int cr = (c == WHITE ? WHITE_CASTLING : BLACK_CASTLING) & (king_from < rook_from ? (WHITE_OO | BLACK_OO)

@@ -73,7 +73,10 @@ public:
     bool castling_impeded(int cr) const { return pieces() & castling_path_[cr_index(cr)]; }
     Square castling_rook_square(int cr) const { return castling_rook_square_[cr_index(cr)]; }
     bool is_chess960() const { return chess960_; }
-    void set_chess960(bool on) { chess960_ = on; }
+    // Standard rules cannot be switched on for a position whose castling rights only Chess960 allows
+    // (king off the e-file or rook off the corner): its castling legality and notation need them.
+    void set_chess960(bool on) { chess960_ = on || castling_needs_chess960(); }
+    bool castling_needs_chess960() const;
 
     // Check information of the current position
     Bitboard checkers() const { return st().checkers; }

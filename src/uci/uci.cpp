@@ -567,7 +567,8 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     search::SearchOptions options;
     options.multi_pv = int(option_spin("MultiPV"));
     options.move_overhead = option_spin("Move Overhead");
-    options.chess960 = option_check("UCI_Chess960");
+    // The position's mode, not the option's: one set up under Chess960 keeps its castling notation.
+    options.chess960 = pos_.is_chess960();
     options.ponder_enabled = option_check("Ponder");
     options.show_wdl = option_check("UCI_ShowWDL");
     options.skill_level = option_check("UCI_LimitStrength") ? search::elo_to_skill_level(int(option_spin("UCI_Elo")))
@@ -597,7 +598,7 @@ bool Uci::play_book_move(const search::Limits& limits) {
 
 void Uci::cmd_perft(int depth) {
     stop_search();
-    task_thread_ = std::thread([this, depth, p = pos_, chess960 = option_check("UCI_Chess960")]() mutable {
+    task_thread_ = std::thread([this, depth, p = pos_, chess960 = pos_.is_chess960()]() mutable {
         // Subtrees of at most PERFT_UNSPLIT_DEPTH plies are counted in one call (milliseconds even in busy
         // middlegames); above that every node looks at the stop flag, so `stop` is answered at once.
         constexpr int PERFT_UNSPLIT_DEPTH = 4;

@@ -119,6 +119,23 @@ TEST(Fen, CastlingNeedsChess960ForUnusualSetups) {
     EXPECT_TRUE(pos.set_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1", true));
 }
 
+TEST(Fen, StandardRulesCannotBeSetOnChess960Castling) {
+    Position pos;
+    ASSERT_TRUE(pos.set_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1", true));
+    EXPECT_TRUE(pos.castling_needs_chess960());
+    pos.set_chess960(false);
+    EXPECT_TRUE(pos.is_chess960());
+    // Once those rights are gone (the king moved), standard rules may be set again.
+    ASSERT_TRUE(pos.set_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1", true));
+    pos.set_chess960(false);
+    EXPECT_FALSE(pos.is_chess960());
+    // A standard setup read under Chess960 rules can switch back.
+    ASSERT_TRUE(pos.set_fen(Position::START_FEN, true));
+    EXPECT_FALSE(pos.castling_needs_chess960());
+    pos.set_chess960(false);
+    EXPECT_FALSE(pos.is_chess960());
+}
+
 TEST(Fen, EnPassantKeptOnlyWhenCapturable) {
     Position pos;
     ASSERT_TRUE(pos.set_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"));

@@ -431,6 +431,38 @@ TEST(Uci, Chess960CastlingNotation) {
     EXPECT_EQ(lines->back().substr(0, 13), "bestmove e1h1");
 }
 
+// Regression (stateful fuzzer, seed 19465): UCI_Chess960 switched off while a Chess960 position is set
+// printed its castling f8h8 as f8g8, the same text as the king's step to g8, and dropped the rule that the
+// castling rook may shield the king. The position keeps Chess960 rules and notation until the next `position`.
+TEST(Uci, Chess960OffKeepsTheSetPositionsCastling) {
+    EngineProcess e;
+    handshake(e);
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen qr3k1r/p1pbbppp/1pn1pn2/3p4/2PP4/1P3N2/P2NPPPP/QRB1KB1R w Hhb - 0 8 moves b1b2");
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("go perft 1");
+    auto lines = e.read_until("Nodes searched");
+    ASSERT_TRUE(lines);
+    std::string all;
+    for (auto& l : *lines) all += l + "\n";
+    EXPECT_NE(all.find("f8h8: 1"), std::string::npos) << all;  // castling, king takes rook
+    EXPECT_NE(all.find("f8g8: 1"), std::string::npos) << all;  // the king's step
+    e.send("go depth 2 searchmoves b8d8 f8e8 f8h8");
+    lines = e.read_until("bestmove", 5000);
+    ASSERT_TRUE(lines);
+    const std::string best = lines->back().substr(9, 4);
+    EXPECT_TRUE(best == "b8d8" || best == "f8e8" || best == "f8h8") << lines->back();
+    // The next standard position is standard again: e1g1, not e1h1.
+    e.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    e.send("go perft 1");
+    lines = e.read_until("Nodes searched");
+    ASSERT_TRUE(lines);
+    all.clear();
+    for (auto& l : *lines) all += l + "\n";
+    EXPECT_NE(all.find("e1g1: 1"), std::string::npos);
+    EXPECT_EQ(all.find("e1h1"), std::string::npos);
+}
+
 TEST(Uci, GoPerftDivide) {
     EngineProcess e;
     handshake(e);
