@@ -81,7 +81,7 @@ const char* const ANALYSE_DETAILS =
     "(+M3: White mates in 3 moves), one block per completed iteration. Default limit: --depth 20.\n"
     "--infinite searches until Ctrl-C; Ctrl-C always stops the search and prints the result so far.\n"
     "--json: JSON Lines, one {\"type\": \"iteration\"} object per completed iteration and a final\n"
-    "{\"type\": \"result\"} object. Defaults: --multipv 1, --threads 1, --hash 64, --profile rybka1.\n";
+    "{\"type\": \"result\"} object. Defaults: --multipv 1, --threads 1, --hash 64, --profile quince (the default profile).\n";
 
 bool parse_info_line(const std::string& line, const Position& root, PvLine* out) {
     const std::vector<std::string> t = split(line);

@@ -236,7 +236,7 @@ const std::string& Evaluator::profile() const { return impl_->name; }
 void Evaluator::set_lazy(bool on) { impl_->lazy_on = on; }
 bool Evaluator::lazy() const { return impl_->lazy_on; }
 
-std::string default_profile() { return "rybka1"; }
+std::string default_profile() { return "quince"; }
 
 void CoefTrace::reset() {
     for (auto& v : c) v.assign(std::size_t(param_count()), 0.0);

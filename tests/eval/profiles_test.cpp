@@ -49,7 +49,7 @@ const std::vector<Position>& random_positions() {
 
 TEST(EvalProfiles, NamesListEveryProfile) {
     const std::vector<std::string> want = {"rybka1", "rybka1-curve", "rybka232", "fruit21", "quince", "simple"};
-    EXPECT_EQ(profile_names(), want);  // first = default
+    EXPECT_EQ(profile_names(), want);  // the order of UCI's EvalProfile choices
     for (const auto& n : want) EXPECT_NE(find_profile(n), nullptr) << n;
     EXPECT_EQ(find_profile("rybka2"), nullptr);
 }
@@ -57,7 +57,7 @@ TEST(EvalProfiles, NamesListEveryProfile) {
 TEST(EvalProfiles, SetProfileRoundTrip) {
     Position p;
     ASSERT_TRUE(p.set_fen("r1bqk2r/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQkq - 0 7"));
-    Evaluator ev;
+    Evaluator ev("rybka1");
     const Value r1 = ev.evaluate(p);
     for (const std::string& name : profile_names()) {
         ASSERT_TRUE(ev.set_profile(name)) << name;

@@ -157,9 +157,9 @@ TEST(EvalProperties, ProfilesSelectable) {
     ASSERT_GE(names.size(), 2u);
     EXPECT_EQ(names.front(), "rybka1");
     Evaluator ev;
-    EXPECT_EQ(ev.profile(), "rybka1");
+    EXPECT_EQ(ev.profile(), "quince");  // the default: fitted, +75 Elo over rybka1 at 10+0.1
     EXPECT_FALSE(ev.set_profile("no-such-profile"));
-    EXPECT_EQ(ev.profile(), "rybka1");
+    EXPECT_EQ(ev.profile(), "quince");
     ASSERT_TRUE(ev.set_profile("simple"));
     Position p;
     ASSERT_TRUE(p.set_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"));

@@ -312,4 +312,4 @@ def phase_of(wc, bc):
 
 
 if __name__ == '__main__':
-    sys.exit(check_against_trace(evaluate))
+    sys.exit(check_against_trace(evaluate, ('--profile', 'rybka1')))

@@ -111,17 +111,18 @@ TEST(Uci, Handshake) {
     e.send("eval");
     auto ev = e.read_until("final score:");
     ASSERT_TRUE(ev);
-    EXPECT_NE((*ev)[0].find("profile rybka1"), std::string::npos) << (*ev)[0];
+    EXPECT_NE((*ev)[0].find("profile quince"), std::string::npos) << (*ev)[0];  // the default profile
 }
 
 TEST(Uci, EvalProfileAndLazyEvalOptions) {
     EngineProcess e;
     const std::string all = uci_listing(e);
-    EXPECT_NE(all.find("option name EvalProfile type combo default rybka1 var rybka1"), std::string::npos) << all;
+    EXPECT_NE(all.find("option name EvalProfile type combo default quince var rybka1"), std::string::npos) << all;
     EXPECT_NE(all.find(" var simple"), std::string::npos);
     EXPECT_NE(all.find("option name LazyEval type check default true"), std::string::npos);
 
     e.send("position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    e.send("setoption name EvalProfile value rybka1");
     e.send("setoption name EvalProfile value bogus");
     auto err = e.read_line();
     ASSERT_TRUE(err);
@@ -157,6 +158,7 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
     EngineProcess e;
     const std::string all = uci_listing(e);
     EXPECT_NE(all.find("option name EvalFile type string default <empty>"), std::string::npos) << all;
+    e.send("setoption name EvalProfile value rybka1");  // the spec's hand-worked values below are rybka1's
     e.send("position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
     e.send("setoption name EvalFile value " + good);
     auto loaded = e.read_line();
@@ -200,7 +202,7 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
 }
 
 TEST(Uci, EvalCommandLineJson) {
-    std::string cmd = std::string(QUINCE_ENGINE_PATH) + " eval --json \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"";
+    std::string cmd = std::string(QUINCE_ENGINE_PATH) + " eval --json --profile rybka1 \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\"";
     FILE* p = popen(cmd.c_str(), "r");
     ASSERT_NE(p, nullptr);
     std::string out;
