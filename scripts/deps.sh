@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build and the tests need, when they are missing.
+# Installs the Debian packages the build and the tests need, when they are missing (`web`: also those of
+# the WebAssembly page).
 set -euo pipefail
 need=()
 command -v cmake >/dev/null || need+=(cmake)
@@ -17,6 +18,12 @@ command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)  # renders the evalua
 command -v clang++ >/dev/null || need+=(clang)
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || need+=(libclang-rt-dev)
 command -v llvm-symbolizer >/dev/null || need+=(llvm)
+# The web page (scripts/web.sh, and its browser test in scripts/test.sh): `scripts/deps.sh web` adds
+# emscripten (the WebAssembly build) and chromium (the headless browser of the test).
+if [ "${1:-}" = web ]; then
+  command -v emcmake >/dev/null || need+=(emscripten)
+  command -v chromium >/dev/null || need+=(chromium)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

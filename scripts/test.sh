@@ -2,13 +2,14 @@
 # Builds and runs every test: the Release build (host CPU features), the portable build (no popcnt/BMI2),
 # AddressSanitizer+UndefinedBehaviorSanitizer (then the stateful UCI fuzzer for 45 s against its engine),
 # ThreadSanitizer, and the libFuzzer targets for 10 s each (clang; skipped with a note when clang is
-# missing). Any failure fails the script.
-# QUINCE_TEST_BUILDS="release portable asan tsan fuzz" selects builds (default: all).
+# missing), and the WebAssembly page (scripts/web.sh) checked in headless chromium against the Release
+# build. Any failure fails the script.
+# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web" selects builds (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
-builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz"}
+builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz web"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
@@ -36,6 +37,11 @@ for b in $builds; do
               else
                 echo "=== fuzz: skipped (no clang++; scripts/deps.sh installs it) ==="
               fi ;;
+    web)      echo "=== web: the WebAssembly page in headless chromium ==="
+              [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+                                                   cmake --build build-test-release -j"$jobs" --target quince; }
+              QUINCE_WEB_BUILD=build-test-web scripts/web.sh
+              python3 tests/web/web_test.py build-test-release/quince web build-test-web ;;
     *) echo "unknown build '$b'"; exit 2 ;;
   esac
 done

@@ -1,6 +1,7 @@
 #include "search/params.h"
 
-#include <charconv>
+#include <cstdio>
+#include <cstdlib>
 
 namespace quince::search::param {
 
@@ -55,11 +56,15 @@ bool set_search_param(const std::string& name, int value, std::string* error) {
 }
 
 std::string spsa_line(const std::string& name, int value, int min, int max, double c_end, double r_end) {
-    // Shortest round-trip text of the doubles: 0.5, 0.002, 12 (no trailing zeros, no locale).
+    // Shortest round-trip text of the doubles: 0.5, 0.002, 12 (no trailing zeros; the C locale). Not
+    // std::to_chars: the libc++ of Debian's emscripten has no floating-point to_chars.
     auto number = [](double v) {
-        char buf[32];
-        auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-        return std::string(buf, ec == std::errc() ? end : buf);
+        char buf[40];
+        for (int precision = 1; precision <= 17; ++precision) {
+            std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+            if (std::strtod(buf, nullptr) == v) break;
+        }
+        return std::string(buf);
     };
     return name + ", int, " + std::to_string(value) + ", " + std::to_string(min) + ", " + std::to_string(max) +
            ", " + number(c_end) + ", " + number(r_end);

@@ -854,7 +854,13 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
         if (options.ponder_enabled && limits.movetime == 0) budget_.soft = std::min(budget_.hard, budget_.soft * 5 / 4);
     }
     searching_.store(true);
+#ifdef QUINCE_SINGLE_THREADED
+    // A build without threads (the WebAssembly page): the search runs to its limit before go returns, so
+    // only searches with a depth, node or time limit may be started there.
+    run_main();
+#else
     main_thread_ = std::thread([this] { run_main(); });
+#endif
 }
 
 void Engine::stop() { stop_.store(true); }

@@ -1,6 +1,8 @@
 #include "search/syzygy.h"
 
+#ifndef QUINCE_NO_SYZYGY
 #include <tbprobe.h>
+#endif
 
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +14,37 @@
 #include "board/movegen.h"
 
 namespace quince::syzygy {
+
+bool is_material_name(const std::string& name) {
+    const std::size_t v = name.find('v');
+    if (v == std::string::npos || v == 0 || v + 1 >= name.size() || name.size() > 9) return false;
+    if (name[0] != 'K' || name[v + 1] != 'K') return false;
+    for (std::size_t i = 1; i < name.size(); ++i)
+        if (i != v && i != v + 1 && std::string_view("QRBNP").find(name[i]) == std::string_view::npos) return false;
+    return true;
+}
+
+int win_rank_bound(bool use_rule50) { return use_rule50 ? 900 : 1; }
+
+#ifdef QUINCE_NO_SYZYGY
+
+// A build without Fathom (the WebAssembly page: Debian's libfathom is a native library): no table is
+// ever loaded, and SyzygyPath says so instead of pretending to search a directory.
+namespace {
+const Status g_none{};
+}
+
+std::string init(const std::string& path) {
+    if (path.empty() || path == "<empty>") return "Syzygy: tablebases off";
+    return "error: SyzygyPath: this build of Quince has no tablebase support";
+}
+const Status& status() { return g_none; }
+int max_pieces() { return 0; }
+bool probe_wdl(const Position&, Wdl*) { return false; }
+bool probe_dtz(const Position&, Wdl*, int*) { return false; }
+bool rank_root_moves(const Position&, bool, std::vector<RankedMove>*, bool*) { return false; }
+
+#else
 
 namespace {
 
@@ -126,19 +159,8 @@ std::string init(const std::string& path) {
     return line;
 }
 
-bool is_material_name(const std::string& name) {
-    const std::size_t v = name.find('v');
-    if (v == std::string::npos || v == 0 || v + 1 >= name.size() || name.size() > 9) return false;
-    if (name[0] != 'K' || name[v + 1] != 'K') return false;
-    for (std::size_t i = 1; i < name.size(); ++i)
-        if (i != v && i != v + 1 && std::string_view("QRBNP").find(name[i]) == std::string_view::npos) return false;
-    return true;
-}
-
 const Status& status() { return g_status; }
 int max_pieces() { return g_status.max_pieces; }
-
-int win_rank_bound(bool use_rule50) { return use_rule50 ? 900 : 1; }
 
 bool probe_wdl(const Position& pos, Wdl* out) {
     if (!probeable(pos) || pos.rule50() != 0) return false;
@@ -209,5 +231,7 @@ bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMov
     *used_dtz = dtz_ok;
     return true;
 }
+
+#endif  // QUINCE_NO_SYZYGY
 
 }  // namespace quince::syzygy

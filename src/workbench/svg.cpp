@@ -112,7 +112,8 @@ void panel(std::ostringstream& os, const Comparison& c, const Column& col, int x
         const Square s = Square(sq);
         const int x = bx + file_of(s) * SQ, y = by + (7 - rank_of(s)) * SQ;
         const bool light = (int(file_of(s)) + int(rank_of(s))) % 2 == 1;
-        os << "<g><rect x='" << x << "' y='" << y << "' width='" << SQ << "' height='" << SQ << "' fill='"
+        // data-square: the web page (web/) finds the square a click lands on.
+        os << "<g data-square='" << square_name(s) << "'><rect x='" << x << "' y='" << y << "' width='" << SQ << "' height='" << SQ << "' fill='"
            << (light ? LIGHT : DARK) << "'/>";
         const double v = col.squares ? square_cp(col, s) : 0;
         if (std::fabs(v) >= SHOW_CP)

@@ -1,0 +1,96 @@
+// The WebAssembly face of Quince for the page in web/: a handful of C functions over the library's own
+// command runners, so that the page shows exactly what `quince compare --json`, `quince compare --svg`
+// and `quince analyse --json` print on the command line. Built only by scripts/web.sh (emscripten, one
+// thread: searches run to their depth before the call returns).
+#include <emscripten/emscripten.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "board/movegen.h"
+#include "board/notation.h"
+#include "cli/analyse.h"
+#include "cli/cli.h"
+#include "eval/evaluate.h"
+#include "workbench/json.h"
+
+namespace {
+
+std::string g_out, g_err, g_reply;
+
+std::vector<std::string> split_lines(const char* text) {
+    std::vector<std::string> words;
+    std::istringstream in(text ? text : "");
+    for (std::string w; std::getline(in, w);)
+        if (!w.empty()) words.push_back(w);
+    return words;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Runs `quince ARGS…` for the subcommands the page needs (compare, eval, analyse); the arguments are
+// separated by newlines (a FEN is one argument). Returns the exit status; quince_out() and
+// quince_err() hold what it printed. A search without a limit would never return here: analyse needs
+// --depth, --nodes or --movetime.
+EMSCRIPTEN_KEEPALIVE int quince_run(const char* args) {
+    using namespace quince;
+    const std::vector<std::string> words = split_lines(args);
+    std::ostringstream out, err;
+    int status = cli::EXIT_USAGE;
+    const cli::Args rest(words.empty() ? words.end() : words.begin() + 1, words.end());
+    const std::string command = words.empty() ? "" : words[0];
+    if (command == "compare") status = cli::run_compare(rest, out, err);
+    else if (command == "eval") status = cli::run_eval(rest, out, err);
+    else if (command == "analyse") {
+        bool limited = false;
+        for (const std::string& w : rest)
+            if (w.rfind("--depth", 0) == 0 || w.rfind("--nodes", 0) == 0 || w.rfind("--movetime", 0) == 0) limited = true;
+        if (limited) status = cli::run_analyse(rest, out, err);
+        else err << "quince analyse: the web build needs --depth, --nodes or --movetime\n";
+    } else
+        err << "quince: '" << command << "' is not available in the web build (compare, eval, analyse)\n";
+    g_out = out.str();
+    g_err = err.str();
+    return status;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* quince_out() { return g_out.c_str(); }
+EMSCRIPTEN_KEEPALIVE const char* quince_err() { return g_err.c_str(); }
+
+// A position from "FEN|startpos [moves M …]" (newline-separated words, moves in UCI or SAN) as JSON:
+// {"fen", "side_to_move", "chess960", "in_check", "legal": [{"uci", "san"}…]} or {"error"}.
+EMSCRIPTEN_KEEPALIVE const char* quince_position(const char* words_text) {
+    using namespace quince;
+    Position pos;
+    std::string error;
+    if (!cli::read_position(split_lines(words_text), &pos, &error)) {
+        g_reply = "{\"error\": " + workbench::json_string(error) + "}";
+        return g_reply.c_str();
+    }
+    std::string legal;
+    for (const ScoredMove& sm : MoveList<LEGAL>(pos))
+        legal += std::string(legal.empty() ? "" : ", ") + "{\"uci\": " +
+                 workbench::json_string(move_to_uci(sm.move, pos.is_chess960())) + ", \"san\": " +
+                 workbench::json_string(move_to_san(pos, sm.move)) + "}";
+    g_reply = "{\"fen\": " + workbench::json_string(pos.fen()) + ", \"side_to_move\": \"" +
+              (pos.side_to_move() == WHITE ? "white" : "black") + "\", \"chess960\": " +
+              (pos.is_chess960() ? "true" : "false") + ", \"in_check\": " + (pos.in_check() ? "true" : "false") +
+              ", \"legal\": [" + legal + "]}";
+    return g_reply.c_str();
+}
+
+// The built-in profiles, space-separated, the default first.
+EMSCRIPTEN_KEEPALIVE const char* quince_profiles() {
+    g_reply = quince::eval::default_profile();
+    for (const std::string& p : quince::eval::profile_names())
+        if (p != quince::eval::default_profile()) g_reply += " " + p;
+    return g_reply.c_str();
+}
+
+}  // extern "C"
+
+// Emscripten wants a main for a program; the page only calls the functions above.
+int main() { return 0; }
