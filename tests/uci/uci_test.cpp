@@ -397,27 +397,31 @@ TEST(Uci, PonderAndPonderhit) {
     ASSERT_TRUE(e.read_until("bestmove", 1000));
 }
 
+// `go perft 1` in the current position: its divide lines as one text ("e1g1: 1\n…"), empty on a timeout.
+std::string perft_divide_text(EngineProcess& e) {
+    e.send("go perft 1");
+    auto lines = e.read_until("Nodes searched");
+    std::string all;
+    if (lines)
+        for (auto& l : *lines) all += l + "\n";
+    return all;
+}
+
 TEST(Uci, Chess960CastlingNotation) {
     EngineProcess e;
     handshake(e);
     const std::string fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     e.send("position fen " + fen);
-    e.send("go perft 1");
-    auto lines = e.read_until("Nodes searched");
-    ASSERT_TRUE(lines);
-    std::string all;
-    for (auto& l : *lines) all += l + "\n";
+    std::string all = perft_divide_text(e);
+    ASSERT_FALSE(all.empty());
     EXPECT_NE(all.find("e1g1: 1"), std::string::npos);
     EXPECT_NE(all.find("e1c1: 1"), std::string::npos);
     EXPECT_EQ(all.find("e1h1"), std::string::npos);
 
     e.send("setoption name UCI_Chess960 value true");
     e.send("position fen " + fen);
-    e.send("go perft 1");
-    lines = e.read_until("Nodes searched");
-    ASSERT_TRUE(lines);
-    all.clear();
-    for (auto& l : *lines) all += l + "\n";
+    all = perft_divide_text(e);
+    ASSERT_FALSE(all.empty());
     EXPECT_NE(all.find("e1h1: 1"), std::string::npos);
     EXPECT_NE(all.find("e1a1: 1"), std::string::npos);
     EXPECT_EQ(all.find("e1g1"), std::string::npos);
@@ -428,7 +432,7 @@ TEST(Uci, Chess960CastlingNotation) {
     // Search output uses the same notation.
     e.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     e.send("go depth 3 searchmoves e1h1");
-    lines = e.read_until("bestmove", 3000);
+    auto lines = e.read_until("bestmove", 3000);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back().substr(0, 13), "bestmove e1h1");
 }
@@ -442,25 +446,19 @@ TEST(Uci, Chess960OffKeepsTheSetPositionsCastling) {
     e.send("setoption name UCI_Chess960 value true");
     e.send("position fen qr3k1r/p1pbbppp/1pn1pn2/3p4/2PP4/1P3N2/P2NPPPP/QRB1KB1R w Hhb - 0 8 moves b1b2");
     e.send("setoption name UCI_Chess960 value false");
-    e.send("go perft 1");
-    auto lines = e.read_until("Nodes searched");
-    ASSERT_TRUE(lines);
-    std::string all;
-    for (auto& l : *lines) all += l + "\n";
+    std::string all = perft_divide_text(e);
+    ASSERT_FALSE(all.empty());
     EXPECT_NE(all.find("f8h8: 1"), std::string::npos) << all;  // castling, king takes rook
     EXPECT_NE(all.find("f8g8: 1"), std::string::npos) << all;  // the king's step
     e.send("go depth 2 searchmoves b8d8 f8e8 f8h8");
-    lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", 5000);
     ASSERT_TRUE(lines);
     const std::string best = lines->back().substr(9, 4);
     EXPECT_TRUE(best == "b8d8" || best == "f8e8" || best == "f8h8") << lines->back();
     // The next standard position is standard again: e1g1, not e1h1.
     e.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    e.send("go perft 1");
-    lines = e.read_until("Nodes searched");
-    ASSERT_TRUE(lines);
-    all.clear();
-    for (auto& l : *lines) all += l + "\n";
+    all = perft_divide_text(e);
+    ASSERT_FALSE(all.empty());
     EXPECT_NE(all.find("e1g1: 1"), std::string::npos);
     EXPECT_EQ(all.find("e1h1"), std::string::npos);
 }
