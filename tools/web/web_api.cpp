@@ -4,6 +4,7 @@
 // thread: searches run to their depth before the call returns).
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,8 +34,7 @@ extern "C" {
 
 // Runs `quince ARGS…` for the subcommands the page needs (compare, eval, analyse); the arguments are
 // separated by newlines (a FEN is one argument). Returns the exit status; quince_out() and
-// quince_err() hold what it printed. A search without a limit would never return here: analyse needs
-// --depth, --nodes or --movetime.
+// quince_err() hold what it printed. `analyse --infinite` is refused: with one thread it would never return.
 EMSCRIPTEN_KEEPALIVE int quince_run(const char* args) {
     using namespace quince;
     const std::vector<std::string> words = split_lines(args);
@@ -45,11 +45,9 @@ EMSCRIPTEN_KEEPALIVE int quince_run(const char* args) {
     if (command == "compare") status = cli::run_compare(rest, out, err);
     else if (command == "eval") status = cli::run_eval(rest, out, err);
     else if (command == "analyse") {
-        bool limited = false;
-        for (const std::string& w : rest)
-            if (w.rfind("--depth", 0) == 0 || w.rfind("--nodes", 0) == 0 || w.rfind("--movetime", 0) == 0) limited = true;
-        if (limited) status = cli::run_analyse(rest, out, err);
-        else err << "quince analyse: the web build needs --depth, --nodes or --movetime\n";
+        // Without a limit analyse searches to its default depth; only --infinite would never return here.
+        if (std::find(rest.begin(), rest.end(), "--infinite") == rest.end()) status = cli::run_analyse(rest, out, err);
+        else err << "quince analyse: --infinite is not available in the web build (one thread)\n";
     } else
         err << "quince: '" << command << "' is not available in the web build (compare, eval, analyse)\n";
     g_out = out.str();
