@@ -4,7 +4,9 @@
 # resign/draw adjudication as in every project match (bench/match_common.sh).
 # Usage: bench/strength.sh [games per opponent, default 100] [tc, default 10+0.1]
 # Environment: QUINCE_BIN (engine under test, default build/quince), OPENINGS (EPD file),
-#              CONCURRENCY (default 2, at most 2), PGN_OUT (default build/strength.pgn), OPPONENTS (subset, e.g. "toga2 stockfish").
+#              CONCURRENCY (default 2, at most 2), PGN_OUT (default build/strength.pgn), OPPONENTS (subset, e.g. "toga2 stockfish"),
+#              SEED (opening order, default 1: continue an interrupted run with another SEED into another PGN_OUT
+#              and pool the parts with `build/quince-match -rescore a.pgn b.pgn`).
 set -euo pipefail
 
 GAMES="${1:-100}"
@@ -12,6 +14,7 @@ TC="${2:-10+0.1}"
 source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"
 PGN_OUT="${PGN_OUT:-$BUILD/strength.pgn}"
 OPPONENTS="${OPPONENTS:-toga2 glaurung ethereal-chess stockfish}"
+SEED="${SEED:-1}"
 ensure_built always
 
 # Debian package name = binary name in /usr/games.
@@ -23,7 +26,7 @@ for engine in $OPPONENTS; do
 done
 
 args=(-tournament gauntlet -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
-      -openings file="$OPENINGS" format=epd order=random seed=1
+      -openings file="$OPENINGS" format=epd order=random seed="$SEED"
       -engine cmd="$QUINCE_BIN" name=quince option.Threads=1)
 # Per-opponent settings: the defaults differ (toga2: Hash 128 + own book; glaurung: 2 threads, book, ponder).
 for engine in $OPPONENTS; do
