@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the tests need, when they are missing (`web`: also those of
-# the WebAssembly page).
+# the WebAssembly page; `clients`: also xboard, Xvfb, ImageMagick and the npm packages of tests/clients).
 set -euo pipefail
 need=()
 command -v cmake >/dev/null || need+=(cmake)
@@ -24,9 +24,20 @@ if [ "${1:-}" = web ]; then
   command -v emcmake >/dev/null || need+=(emscripten)
   command -v chromium >/dev/null || need+=(chromium)
 fi
+# The real clients (tests/clients): xboard under a virtual X server with a screenshot, and node-uci (npm).
+if [ "${1:-}" = clients ]; then
+  command -v xboard >/dev/null || [ -x /usr/games/xboard ] || need+=(xboard)
+  command -v Xvfb >/dev/null || need+=(xvfb)
+  [ -x /usr/bin/import ] || need+=(imagemagick)
+  command -v npm >/dev/null || need+=(npm)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+clients_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/clients"
+if [ "${1:-}" = clients ] && [ ! -d "$clients_dir/node_modules/node-uci" ]; then
+  (cd "$clients_dir" && npm ci --no-audit --no-fund --loglevel=error)
 fi

@@ -3,13 +3,14 @@
 # AddressSanitizer+UndefinedBehaviorSanitizer (then the stateful UCI fuzzer for 45 s against its engine),
 # ThreadSanitizer, and the libFuzzer targets for 10 s each (clang; skipped with a note when clang is
 # missing), and the WebAssembly page (scripts/web.sh) checked in headless chromium against the Release
-# build. Any failure fails the script.
-# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web" selects builds (default: all).
+# build, and the real clients (tests/clients: a game through Debian's polyglot and one in xboard under Xvfb
+# with a screenshot, and npm's node-uci driving the engine). Any failure fails the script.
+# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients" selects builds (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
-builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz web"}
+builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz web clients"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
@@ -42,6 +43,13 @@ for b in $builds; do
                                                    cmake --build build-test-release -j"$jobs" --target quince; }
               QUINCE_WEB_BUILD=build-test-web scripts/web.sh
               python3 tests/web/web_test.py build-test-release/quince web build-test-web ;;
+    clients)  echo "=== clients: polyglot, xboard (Xvfb) and node-uci against the Release build ==="
+              scripts/deps.sh clients
+              [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+                                                   cmake --build build-test-release -j"$jobs" --target quince; }
+              mkdir -p build-test-clients
+              python3 tests/clients/xboard_test.py build-test-release/quince build-test-clients
+              node tests/clients/node_uci_test.js build-test-release/quince ;;
     *) echo "unknown build '$b'"; exit 2 ;;
   esac
 done

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Quince in the xboard world: Debian's `polyglot` adapter and Debian's `xboard` GUI.
+
+    tests/clients/xboard_test.py path/to/quince [OUT_DIR]
+
+1. Scripted xboard-protocol game: two `polyglot` processes, each running Quince through the project's ini
+   (docs/polyglot.ini with EngineCommand pointed at the binary), play a game at 5 s + 0.05 s per move, the
+   script relaying moves as an xboard GUI does (`time`/`otim` before each move, `usermove` when the adapter
+   announces it). Each adapter checks the other's moves with its own move generator and would answer
+   `Illegal move`; the game must end by the rules or a result claim, or reach 300 plies.
+2. The same ini in the xboard GUI itself under Xvfb: a one-game match at 8 s a game (xboard's `-inc 0.1`
+   rounds to no increment), the game saved by xboard as PGN (a result not on time, moves), and a screenshot
+   of the screen during the game (OUT_DIR/xboard.png, with the PGN and the polyglot transcript).
+
+Needs polyglot, xboard, Xvfb and ImageMagick's `import` (scripts/deps.sh clients installs them).
+Exit code 0 = all checks passed.
+"""
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures += 1
+
+
+def find(tool):
+    path = shutil.which(tool) or (f"/usr/games/{tool}" if os.path.exists(f"/usr/games/{tool}") else None)
+    if not path:
+        sys.exit(f"xboard_test: {tool} not found (scripts/deps.sh clients installs it)")
+    return path
+
+
+def write_ini(engine, folder, name):
+    """docs/polyglot.ini as a user would edit it: EngineCommand = the binary; the rest unchanged."""
+    text = open(os.path.join(ROOT, "docs", "polyglot.ini"), encoding="utf-8").read()
+    text, n = re.subn(r"^EngineCommand = .*$", f"EngineCommand = {engine}", text, flags=re.M)
+    assert n == 1, "docs/polyglot.ini has no EngineCommand line"
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+class Adapter:
+    """One polyglot process spoken to in the xboard protocol, its output read by a thread."""
+
+    def __init__(self, polyglot, ini, folder):
+        self.proc = subprocess.Popen([polyglot, ini], cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        self.transcript = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, text):
+        self.transcript.append("> " + text)
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, pattern, timeout):
+        """The first line matching pattern (a regex), or None after timeout seconds (0: only the lines
+        already read) or at the end of the output. Lines before it are consumed."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic())) if timeout > 0 \
+                    else self.lines.get_nowait()
+            except queue.Empty:
+                return None
+            if line is None:
+                self.lines.put(None)  # stays at the end for later calls
+                return None
+            self.transcript.append("< " + line)
+            if re.search(pattern, line):
+                return line
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except (BrokenPipeError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        return self.proc.returncode
+
+
+RESULT = r"^(1-0|0-1|1/2-1/2) \{"
+MOVE_OR_END = r"^move |^resign|^Illegal move|^Error|" + RESULT[1:]
+
+
+def scripted_game(polyglot, engine, folder):
+    ini = write_ini(engine, folder, "quince.ini")
+    white, black = Adapter(polyglot, ini, folder), Adapter(polyglot, ini, folder)
+    usermove = {}
+    for name, a in (("white", white), ("black", black)):
+        a.send("xboard")
+        a.send("protover 2")
+        features, done = [], None
+        deadline = time.monotonic() + 10
+        while done is None and time.monotonic() < deadline:
+            line = a.wait_for(r"^feature ", deadline - time.monotonic())
+            if line is None:
+                break
+            features.append(line)
+            if "done=1" in line:
+                done = line
+        text = " ".join(features)
+        check(done is not None, f"{name} adapter: protover 2 features end with done=1")
+        check('myname="Quince' in text or "myname=\"Quince" in text, f"{name} adapter names the engine Quince")
+        usermove[name] = "usermove=1" in text
+        for cmd in ("accepted usermove", "new", "level 0 0:05 0.05", "post", "easy"):
+            a.send(cmd)
+    clocks = {"white": 500, "black": 500}  # centiseconds, as xboard sends them
+    inc = 5
+    moves, end, problem = [], None, None
+    white.send("time 500")
+    white.send("otim 500")
+    white.send("go")
+    mover, other = ("white", white), ("black", black)
+    while len(moves) < 300:
+        started = time.monotonic()
+        line, who = None, mover[0]
+        deadline = started + clocks[mover[0]] / 100 + 5
+        # The mover answers with its move; a rule ending (mate, stalemate, repetition, fifty moves) may be
+        # announced by either adapter, so the other one is listened to as well.
+        while line is None and time.monotonic() < deadline:
+            line = mover[1].wait_for(MOVE_OR_END, 0.05)
+            if line is None:
+                line = other[1].wait_for(RESULT, 0)
+                who = other[0] if line else mover[0]
+        if line is None:
+            problem = f"{mover[0]} gave no move within its clock"
+            break
+        if not line.startswith("move "):
+            end = line if re.match(RESULT, line) or line.startswith("resign") else None
+            problem = None if end else f"{who}: {line}"
+            break
+        clocks[mover[0]] -= int((time.monotonic() - started) * 100) - inc
+        if clocks[mover[0]] <= 0:
+            problem = f"{mover[0]} lost on time after {len(moves)} plies"
+            break
+        move = line.split()[1]
+        moves.append(move)
+        # The other adapter hears the move as a GUI sends it, with both clocks first.
+        other[1].send(f"time {clocks[other[0]]}")
+        other[1].send(f"otim {clocks[mover[0]]}")
+        other[1].send(("usermove " if usermove[other[0]] else "") + move)
+        mover, other = other, mover
+    codes = (white.close(), black.close())
+    transcript = white.transcript + ["----- black -----"] + black.transcript
+    with open(os.path.join(folder, "polyglot_transcript.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(transcript) + "\n")
+    check(problem is None, f"polyglot game: {len(moves)} plies, no illegal move, no lost clock"
+          + (f" (problem: {problem})" if problem else ""))
+    check(not any("Illegal move" in t for t in transcript), "no adapter answered Illegal move")
+    check(end is not None or len(moves) >= 300, f"polyglot game ended: {end or 'ply limit'}")
+    check(codes == (0, 0), f"both adapters exit cleanly on quit (codes {codes})")
+    return moves
+
+
+def xboard_game(xboard, polyglot, engine, folder, out_dir):
+    ini = write_ini(engine, folder, "quince.ini")
+    xvfb = find("Xvfb")
+    importer = find("import")
+    display = f":{90 + os.getpid() % 100}"
+    server = subprocess.Popen([xvfb, display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(os.environ, DISPLAY=display, HOME=folder)  # xboard keeps its settings file in HOME
+    pgn = os.path.join(folder, "xboard.pgn")
+    shot = os.path.join(out_dir, "xboard.png")
+    try:
+        time.sleep(1.5)
+        check(server.poll() is None, f"Xvfb runs on display {display}")
+        cmd = [xboard, "-fcp", f"{polyglot} {ini}", "-fd", folder, "-scp", f"{polyglot} {ini}", "-sd", folder,
+               "-matchGames", "1", "-tc", "0:08", "-saveGameFile", pgn,
+               "-autoCallFlag", "true", "-popupExitMessage", "false", "-showThinking", "true",
+               "-debugMode", "true", "-nameOfDebugFile", os.path.join(folder, "xboard.debug")]
+        gui = subprocess.Popen(cmd, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        time.sleep(6)  # a few moves into the game
+        subprocess.run([importer, "-display", display, "-window", "root", shot], check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            gui.wait(timeout=90)  # 8 s a side, then xboard ends the match and exits
+        except subprocess.TimeoutExpired:
+            gui.kill()
+            gui.wait()
+            check(False, "xboard ended the one-game match within 90 s")
+    finally:
+        server.terminate()
+        server.wait()
+    check(os.path.exists(shot) and os.path.getsize(shot) > 10000, f"screenshot of the game: {shot}")
+    text = open(pgn, encoding="utf-8").read() if os.path.exists(pgn) else ""
+    result = re.search(r'^\[Result "([^"]*)"\]', text, re.M)
+    check(result is not None and result.group(1) in ("1-0", "0-1", "1/2-1/2"),
+          f"xboard saved the game with a result ({result.group(1) if result else 'no PGN'})")
+    check(re.search(r'\[White "Quince', text) is not None, "the PGN names Quince as White")
+    movetext = text.split("\n\n", 1)[-1]
+    ending = re.findall(r"\{([^}]*)\}\s*(?:1-0|0-1|1/2-1/2)\s*$", movetext)
+    check(bool(ending) and "time" not in ending[-1].lower(), f"the game did not end on time ({ending[-1] if ending else '?'})")
+    plies = len(re.findall(r"\b[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?[+#]?|\bO-O(?:-O)?",
+                           re.sub(r"\{[^}]*\}", " ", movetext)))
+    check(plies >= 20, f"the game has moves ({plies} plies)")
+    debug = os.path.join(folder, "xboard.debug")
+    log = open(debug, encoding="utf-8", errors="replace").read() if os.path.exists(debug) else ""
+    check("Illegal move" not in log, "xboard's debug log has no Illegal move")
+    if os.path.exists(pgn):
+        shutil.copy(pgn, os.path.join(out_dir, "xboard.pgn"))
+
+
+def main():
+    engine = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "quince"))
+    out_dir = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.dirname(engine))
+    os.makedirs(out_dir, exist_ok=True)
+    polyglot, xboard = find("polyglot"), find("xboard")
+    with tempfile.TemporaryDirectory() as folder:
+        scripted_game(polyglot, engine, folder)
+        shutil.copy(os.path.join(folder, "polyglot_transcript.txt"), out_dir)
+    with tempfile.TemporaryDirectory() as folder:
+        xboard_game(xboard, polyglot, engine, folder, out_dir)
+    print("xboard/polyglot: all checks passed" if failures == 0 else f"xboard/polyglot: {failures} check(s) failed")
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
