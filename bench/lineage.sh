@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The lineage round robin (#14 §4): the evaluation profiles fruit21, rybka1, rybka232 and quince (one
+# binary, EvalProfile per engine) and Debian's toga2 (Toga II 3.0, Fruit's descendant), every pairing
+# GAMES games, each opening with both colours, Hash 16, one thread, no books, no ponder, project
+# adjudication; then bench/lineage.py turns the PGN into pairings and ratings (fruit21 = 0).
+# Timed games: quiet cores only. 10 pairings × 100 games at 10+0.1 take about 3.5 hours on two cores; an
+# interrupted run is continued with another SEED into another PGN_OUT and pooled:
+#   bench/lineage.py --anchor fruit21 a.pgn b.pgn
+# Usage: bench/lineage.sh [games per pairing, default 100] [tc, default 10+0.1]
+# Environment: QUINCE_BIN, OPENINGS (default 8moves_v3), SEED (default 1), PGN_OUT (default
+#              build/lineage.pgn), PROFILES (default "fruit21 rybka1 rybka232 quince"), OTHERS (default toga2;
+#              empty for the profiles alone), CONCURRENCY.
+set -euo pipefail
+
+GAMES="${1:-100}"
+TC="${2:-10+0.1}"
+source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"
+PGN_OUT="${PGN_OUT:-$BUILD/lineage.pgn}"
+PROFILES="${PROFILES:-fruit21 rybka1 rybka232 quince}"
+OTHERS="${OTHERS-toga2}"
+SEED="${SEED:-1}"
+ensure_built always
+
+args=(-tournament round-robin -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
+      -openings file="$OPENINGS" format=epd order=random seed="$SEED")
+for p in $PROFILES; do
+    args+=(-engine cmd="$QUINCE_BIN" name="$p" option.EvalProfile="$p" option.Threads=1)
+done
+for engine in $OTHERS; do
+    [[ -x "/usr/games/$engine" ]] || { echo "lineage.sh: /usr/games/$engine missing (apt install $engine)" >&2; exit 2; }
+    case "$engine" in
+        toga2) args+=(-engine cmd=/usr/games/toga2 name=toga2 "option.Number of Threads=1" option.OwnBook=false) ;;
+        *) args+=(-engine cmd="/usr/games/$engine" name="$engine") ;;
+    esac
+done
+args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 "${ADJUDICATION[@]}" -pgnout "$PGN_OUT")
+
+LOG="$BUILD/lineage.log"
+echo "quince-match ${args[*]}" >"$LOG"
+"$BUILD/quince-match" "${args[@]}" | tee -a "$LOG" | grep --line-buffered -E '^\[|^Warning|^Error|^Incidents' >&2
+echo
+python3 "$(dirname "${BASH_SOURCE[0]}")/lineage.py" --anchor "$(set -- $PROFILES $OTHERS; echo "$1")" \
+    --match "$BUILD/quince-match" "$PGN_OUT"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Long self-play stress (#16): Quince against itself at a fast time control with several threads, in
+# resumable chunks, counting what must never happen: crashes, illegal moves, losses on time, missing
+# bestmoves (quince-match's incident counters; a game the engine lost by crashing is counted there too).
+# Each chunk k plays CHUNK games with opening seed k into OUT_DIR/chunk-k.pgn (log chunk-k.log); a chunk
+# whose log ends with its incident lines is complete and is skipped, so rerunning the same command after
+# an interruption continues where it stopped. The summary adds the incidents of every complete chunk.
+# Usage: bench/stress.sh [total games, default 10000] [tc, default 1+0.01]
+# Environment: THREADS (default 2), CHUNK (games per chunk, default 200), OUT_DIR (default
+#              build/stress-t$THREADS), QUINCE_BIN, OPENINGS (default 8moves_v3), CONCURRENCY (default 1: two
+#              threads per engine already fill two cores), REPORT_ONLY=1 (only the summary).
+set -euo pipefail
+
+TOTAL="${1:-10000}"
+TC="${2:-1+0.01}"
+THREADS="${THREADS:-2}"
+CONCURRENCY="${CONCURRENCY:-1}"
+source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"
+CHUNK="${CHUNK:-200}"
+OUT_DIR="${OUT_DIR:-$BUILD/stress-t$THREADS}"
+mkdir -p "$OUT_DIR"
+[[ "${REPORT_ONLY:-}" == 1 ]] || ensure_built always
+
+complete() { [[ -f "$1" ]] && tail -n 2 "$1" | grep -q '^Incidents'; }
+
+chunks=$(( (TOTAL + CHUNK - 1) / CHUNK ))
+if [[ "${REPORT_ONLY:-}" != 1 ]]; then
+    for (( k = 1; k <= chunks; ++k )); do
+        log="$OUT_DIR/chunk-$k.log"
+        if complete "$log"; then continue; fi
+        games=$(( k < chunks ? CHUNK : TOTAL - (chunks - 1) * CHUNK ))
+        echo "chunk $k/$chunks: $games games, Threads=$THREADS, $TC" >&2
+        rm -f "$OUT_DIR/chunk-$k.pgn"
+        # -games counts games per pairing; one pairing, so games = the chunk.
+        "$BUILD/quince-match" -games "$games" -concurrency "$CONCURRENCY" -ratinginterval 0 \
+            -openings file="$OPENINGS" format=epd order=random seed="$k" \
+            -engine cmd="$QUINCE_BIN" name=a -engine cmd="$QUINCE_BIN" name=b \
+            -each tc="$TC" option.Hash=16 option.Threads="$THREADS" timemargin=50 "${ADJUDICATION[@]}" \
+            -pgnout "$OUT_DIR/chunk-$k.pgn" >"$log.tmp" 2>&1 || true
+        mv "$log.tmp" "$log"
+        complete "$log" || { echo "chunk $k did not finish, see $log" >&2; exit 1; }
+    done
+fi
+
+# "Incidents a: time forfeits 0, crashes 0, illegal moves 0, missing bestmove 0, late moves inside the margin 0"
+games=0; done_chunks=0
+for (( k = 1; k <= chunks; ++k )); do
+    log="$OUT_DIR/chunk-$k.log"
+    complete "$log" || continue
+    done_chunks=$(( done_chunks + 1 ))
+    games=$(( games + $(grep -m1 -oE 'games=[0-9]+' "$log" | cut -d= -f2) ))
+done
+echo "Threads=$THREADS tc=$TC: $done_chunks of $chunks chunks complete, $games games ($OUT_DIR)"
+summary=()
+for kind in "time forfeits" "crashes" "illegal moves" "missing bestmove" "late moves inside the margin"; do
+    n=0
+    for (( k = 1; k <= chunks; ++k )); do
+        log="$OUT_DIR/chunk-$k.log"
+        complete "$log" || continue
+        for v in $(grep '^Incidents ' "$log" | grep -oE "$kind [0-9]+" | grep -oE '[0-9]+$'); do n=$(( n + v )); done
+    done
+    summary+=("$kind $n")
+done
+(IFS=,; echo "incidents (both engines): ${summary[*]}" | sed 's/,/, /g')
