@@ -30,12 +30,7 @@ for a in $ANCHORS; do
     RATING[${a%%=*}]=${a#*=}
     OPPONENTS+=("${a%%=*}")
 done
-for engine in "${OPPONENTS[@]}"; do
-    if [[ ! -x "/usr/games/$engine" ]]; then
-        echo "installing $engine ..." >&2
-        if [[ $(id -u) -eq 0 ]]; then apt-get install -y "$engine" >/dev/null; else sudo apt-get install -y "$engine" >/dev/null; fi
-    fi
-done
+ensure_peers "${OPPONENTS[@]}"
 
 {
     echo "| Skill Level | opponent | games | W-D-L | Elo difference (95%) | rating |"
@@ -45,14 +40,7 @@ for level in "${LEVELS[@]}"; do
     args=(-tournament gauntlet -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
           -openings file="$OPENINGS" format=epd order=random seed=1
           -engine cmd="$QUINCE_BIN" name="quince-L$level" option.Threads=1 "option.Skill Level=$level")
-    for engine in "${OPPONENTS[@]}"; do
-        case "$engine" in
-            toga2)    args+=(-engine cmd=/usr/games/toga2 name=toga2 "option.Number of Threads=1" option.OwnBook=false) ;;
-            glaurung) args+=(-engine cmd=/usr/games/glaurung name=glaurung option.Threads=1 option.OwnBook=false) ;;
-            ethereal-chess) args+=(-engine cmd=/usr/games/ethereal-chess name=ethereal-chess option.Threads=1) ;;
-            *) args+=(-engine cmd="/usr/games/$engine" name="$engine") ;;
-        esac
-    done
+    for engine in "${OPPONENTS[@]}"; do add_peer "$engine"; done
     args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 "${ADJUDICATION[@]}"
            -pgnout "$BUILD/calibrate_elo_L$level.pgn")
     LOG="$BUILD/calibrate_elo_L$level.log"

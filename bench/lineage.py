@@ -57,6 +57,14 @@ def solve(matrix, vector):
     return [a[i][n] / a[i][i] for i in range(n)]
 
 
+def add_pair(matrix, idx, a, b, h):
+    """A pairing's term of the information matrix: h on both free diagonals, -h between them."""
+    for x in (a, b):
+        for y in (a, b):
+            if x in idx and y in idx:
+                matrix[idx[x]][idx[y]] += h if x == y else -h
+
+
 def fit(rows, anchor):
     names = []
     for a, b, *_ in rows:
@@ -65,6 +73,17 @@ def fit(rows, anchor):
                 names.append(x)
     if anchor not in names:
         sys.exit(f"lineage.py: anchor {anchor} played no game (engines: {', '.join(names)})")
+    # Every engine must be linked to the anchor through pairings, or its rating is not defined.
+    linked, frontier = {anchor}, [anchor]
+    while frontier:
+        x = frontier.pop()
+        for a, b, *_ in rows:
+            for y, z in ((a, b), (b, a)):
+                if y == x and z not in linked:
+                    linked.add(z)
+                    frontier.append(z)
+    if len(linked) < len(names):
+        sys.exit(f"lineage.py: no pairings link {', '.join(x for x in names if x not in linked)} to the anchor {anchor}")
     free = [x for x in names if x != anchor]
     idx = {x: i for i, x in enumerate(free)}
     rating = {x: 0.0 for x in names}
@@ -80,19 +99,19 @@ def fit(rows, anchor):
             for x, sign in ((a, 1), (b, -1)):
                 if x in idx:
                     grad[idx[x]] += sign * g
-            for x in (a, b):
-                for y in (a, b):
-                    if x in idx and y in idx:
-                        info[idx[x]][idx[y]] += h if x == y else -h
+            add_pair(info, idx, a, b, h)
         try:
             step = solve(info, grad)
-        except ValueError:
-            sys.exit("lineage.py: the pairings do not connect every engine to the anchor")
+        except ValueError:  # the information vanishes as ratings run off to infinity
+            sys.exit("lineage.py: the ratings diverge: an engine (or group) won or lost every game against the "
+                     "rest, which has no finite rating; play more games")
         for x in free:
             # A perfect or zero score has no finite maximum: bound each step.
             rating[x] += max(-400.0, min(400.0, step[idx[x]]))
         if max(abs(v) for v in step) < 1e-6:
             break
+    else:
+        sys.exit("lineage.py: the ratings did not converge in 100 Newton steps")
     # Covariance: the sandwich H⁻¹ J H⁻¹, H the model's information and J the same with each pairing's
     # observed per-game score variance (draws make it smaller than the binomial p(1 - p)); for a single
     # pairing this is the usual trinomial interval of its Elo.
@@ -102,10 +121,7 @@ def fit(rows, anchor):
         mean = (w + d / 2) / n
         var = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + l * mean ** 2) / n
         h = LN10_400 ** 2 * n * var
-        for x in (a, b):
-            for y in (a, b):
-                if x in idx and y in idx:
-                    observed[idx[x]][idx[y]] += h if x == y else -h
+        add_pair(observed, idx, a, b, h)
     inverse = [solve(info, [1.0 if i == j else 0.0 for i in range(k)]) for j in range(k)]  # symmetric
     error = {anchor: 0.0}
     for x in free:

@@ -26,18 +26,13 @@ args=(-tournament round-robin -games "$GAMES" -concurrency "$CONCURRENCY" -ratin
 for p in $PROFILES; do
     args+=(-engine cmd="$QUINCE_BIN" name="$p" option.EvalProfile="$p" option.Threads=1)
 done
-for engine in $OTHERS; do
-    [[ -x "/usr/games/$engine" ]] || { echo "lineage.sh: /usr/games/$engine missing (apt install $engine)" >&2; exit 2; }
-    case "$engine" in
-        toga2) args+=(-engine cmd=/usr/games/toga2 name=toga2 "option.Number of Threads=1" option.OwnBook=false) ;;
-        *) args+=(-engine cmd="/usr/games/$engine" name="$engine") ;;
-    esac
-done
+ensure_peers $OTHERS
+for engine in $OTHERS; do add_peer "$engine"; done
 args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 "${ADJUDICATION[@]}" -pgnout "$PGN_OUT")
 
 LOG="$BUILD/lineage.log"
 echo "quince-match ${args[*]}" >"$LOG"
 "$BUILD/quince-match" "${args[@]}" | tee -a "$LOG" | grep --line-buffered -E '^\[|^Warning|^Error|^Incidents' >&2
 echo
-python3 "$(dirname "${BASH_SOURCE[0]}")/lineage.py" --anchor "$(set -- $PROFILES $OTHERS; echo "$1")" \
-    --match "$BUILD/quince-match" "$PGN_OUT"
+engines=($PROFILES $OTHERS)
+python3 "$(dirname "${BASH_SOURCE[0]}")/lineage.py" --anchor "${engines[0]}" --match "$BUILD/quince-match" "$PGN_OUT"

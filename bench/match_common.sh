@@ -21,3 +21,26 @@ ensure_built() {
     fi
     [[ -f "$OPENINGS" ]] || { echo "opening file $OPENINGS not found" >&2; exit 1; }
 }
+
+# Debian's peer engines (package name = binary name in /usr/games), installed with apt when missing.
+ensure_peers() {
+    local engine
+    for engine in "$@"; do
+        [[ -x "/usr/games/$engine" ]] && continue
+        echo "installing $engine ..." >&2
+        if [[ $(id -u) -eq 0 ]]; then apt-get install -y "$engine" >/dev/null; else sudo apt-get install -y "$engine" >/dev/null; fi
+    done
+}
+
+# Appends to the caller's array `args` the quince-match engine for peer ENGINE named NAME (default ENGINE),
+# with one thread and no own book: their defaults differ (toga2: Hash 128 + own book; glaurung: 2 threads,
+# book, ponder).
+add_peer() {
+    local engine=$1 name=${2:-$1}
+    case "$engine" in
+        toga2)    args+=(-engine cmd=/usr/games/toga2 name="$name" "option.Number of Threads=1" option.OwnBook=false) ;;
+        glaurung) args+=(-engine cmd=/usr/games/glaurung name="$name" option.Threads=1 option.OwnBook=false) ;;
+        ethereal-chess | stockfish) args+=(-engine cmd="/usr/games/$engine" name="$name" option.Threads=1) ;;
+        *)        args+=(-engine cmd="/usr/games/$engine" name="$name") ;;
+    esac
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPRT of one build against another (the Search II protocol of src/search/README.md): NEW against BASE,
 # each opening with both colours, Hash 16, one thread, project adjudication, stopped by the SPRT or after
-# MAX_GAMES games. Copy the binaries somewhere stable first (e.g. /tmp/new, /tmp/base) so that a rebuild
-# during the match does not change them, and keep the cores quiet: this is a timed match.
+# MAX_GAMES games. Copy the two binaries out of their build folders first, so that a rebuild during the
+# match does not change them, and keep the cores quiet: this is a timed match.
 # Usage: bench/sprt.sh NEW BASE [max games, default 2000] [tc, default 2+0.02]
 # Environment: OPENINGS (EPD, default $QUINCE_DATA_DIR/uho_8mvs_+90_+99.epd, see docs/data.md),
 #              SEED (opening order, default 1), SPRT (default "elo0=0 elo1=10 alpha=0.05 beta=0.05"),
@@ -13,7 +13,7 @@
 set -euo pipefail
 
 if (( $# < 2 )); then
-    sed -n '2,13p' "$0" >&2
+    awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" >&2  # the header above
     exit 2
 fi
 NEW="$1"
@@ -29,8 +29,7 @@ PGN_OUT="${PGN_OUT:-$BUILD/sprt.pgn}"
 for bin in "$NEW" "$BASE"; do
     [[ -x "$bin" ]] || { echo "sprt.sh: $bin is not an executable" >&2; exit 2; }
 done
-[[ -f "$OPENINGS" ]] || { echo "sprt.sh: opening file $OPENINGS not found" >&2; exit 2; }
-[[ -x "$BUILD/quince-match" ]] || cmake --build "$BUILD" -j2 --target quince-match >/dev/null
+ensure_built
 
 echo "new $("$NEW" bench 2>&1 | grep -m1 'Nodes searched') | base $("$BASE" bench 2>&1 | grep -m1 'Nodes searched')" >&2
 # shellcheck disable=SC2086

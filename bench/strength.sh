@@ -17,26 +17,13 @@ OPPONENTS="${OPPONENTS:-toga2 glaurung ethereal-chess stockfish}"
 SEED="${SEED:-1}"
 ensure_built always
 
-# Debian package name = binary name in /usr/games.
-for engine in $OPPONENTS; do
-    if [[ ! -x "/usr/games/$engine" ]]; then
-        echo "installing $engine ..." >&2
-        if [[ $(id -u) -eq 0 ]]; then apt-get install -y "$engine" >/dev/null; else sudo apt-get install -y "$engine" >/dev/null; fi
-    fi
-done
+ensure_peers $OPPONENTS
 
 args=(-tournament gauntlet -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
       -openings file="$OPENINGS" format=epd order=random seed="$SEED"
       -engine cmd="$QUINCE_BIN" name=quince option.Threads=1)
-# Per-opponent settings: the defaults differ (toga2: Hash 128 + own book; glaurung: 2 threads, book, ponder).
 for engine in $OPPONENTS; do
-    case "$engine" in
-        toga2)    args+=(-engine cmd=/usr/games/toga2 name=toga2 "option.Number of Threads=1" option.OwnBook=false) ;;
-        glaurung) args+=(-engine cmd=/usr/games/glaurung name=glaurung option.Threads=1 option.OwnBook=false) ;;
-        ethereal-chess) args+=(-engine cmd=/usr/games/ethereal-chess name=ethereal option.Threads=1) ;;
-        stockfish) args+=(-engine cmd=/usr/games/stockfish name=stockfish option.Threads=1) ;;
-        *) args+=(-engine cmd="/usr/games/$engine" name="$engine") ;;
-    esac
+    if [[ $engine == ethereal-chess ]]; then add_peer "$engine" ethereal; else add_peer "$engine"; fi
 done
 args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 "${ADJUDICATION[@]}" -pgnout "$PGN_OUT")
 

@@ -42,23 +42,19 @@ if [[ "${REPORT_ONLY:-}" != 1 ]]; then
     done
 fi
 
-# "Incidents a: time forfeits 0, crashes 0, illegal moves 0, missing bestmove 0, late moves inside the margin 0"
-games=0; done_chunks=0
+# Each complete log has "Summary: a vs b games=N …" and per engine "Incidents a: time forfeits 0, crashes 0, …".
+logs=()
 for (( k = 1; k <= chunks; ++k )); do
-    log="$OUT_DIR/chunk-$k.log"
-    complete "$log" || continue
-    done_chunks=$(( done_chunks + 1 ))
-    games=$(( games + $(grep -m1 -oE 'games=[0-9]+' "$log" | cut -d= -f2) ))
+    if complete "$OUT_DIR/chunk-$k.log"; then logs+=("$OUT_DIR/chunk-$k.log"); fi
 done
-echo "Threads=$THREADS tc=$TC: $done_chunks of $chunks chunks complete, $games games ($OUT_DIR)"
+# The sum of the numbers that follow KEY on the lines of the complete logs that match LINE.
+total() {
+    cat "${logs[@]}" /dev/null | awk -v line="$1" -v key="$2" '$0 ~ line {
+        s = $0; while ((i = index(s, key)) > 0) { s = substr(s, i + length(key)); n += s + 0 } } END { print n + 0 }'
+}
+echo "Threads=$THREADS tc=$TC: ${#logs[@]} of $chunks chunks complete, $(total '^Summary: ' 'games=') games ($OUT_DIR)"
 summary=()
 for kind in "time forfeits" "crashes" "illegal moves" "missing bestmove" "late moves inside the margin"; do
-    n=0
-    for (( k = 1; k <= chunks; ++k )); do
-        log="$OUT_DIR/chunk-$k.log"
-        complete "$log" || continue
-        for v in $(grep '^Incidents ' "$log" | grep -oE "$kind [0-9]+" | grep -oE '[0-9]+$'); do n=$(( n + v )); done
-    done
-    summary+=("$kind $n")
+    summary+=("$kind $(total '^Incidents ' "$kind")")
 done
 (IFS=,; echo "incidents (both engines): ${summary[*]}" | sed 's/,/, /g')

@@ -123,7 +123,7 @@ def scripted_game(polyglot, engine, folder):
                 done = line
         text = " ".join(features)
         check(done is not None, f"{name} adapter: protover 2 features end with done=1")
-        check('myname="Quince' in text or "myname=\"Quince" in text, f"{name} adapter names the engine Quince")
+        check('myname="Quince' in text, f"{name} adapter names the engine Quince")
         usermove[name] = "usermove=1" in text
         for cmd in ("accepted usermove", "new", "level 0 0:05 0.05", "post", "easy"):
             a.send(cmd)
@@ -179,15 +179,18 @@ def xboard_game(xboard, polyglot, engine, folder, out_dir):
     ini = write_ini(engine, folder, "quince.ini")
     xvfb = find("Xvfb")
     importer = find("import")
-    display = f":{90 + os.getpid() % 100}"
-    server = subprocess.Popen([xvfb, display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # Xvfb picks a free display itself and writes its number to the pipe (-displayfd).
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen([xvfb, "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                              pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    with os.fdopen(read_end) as pipe:
+        display = ":" + pipe.readline().strip()
     env = dict(os.environ, DISPLAY=display, HOME=folder)  # xboard keeps its settings file in HOME
     pgn = os.path.join(folder, "xboard.pgn")
     shot = os.path.join(out_dir, "xboard.png")
     try:
-        time.sleep(1.5)
-        check(server.poll() is None, f"Xvfb runs on display {display}")
+        check(server.poll() is None and display != ":", f"Xvfb runs on display {display}")
         cmd = [xboard, "-fcp", f"{polyglot} {ini}", "-fd", folder, "-scp", f"{polyglot} {ini}", "-sd", folder,
                "-matchGames", "1", "-tc", "0:08", "-saveGameFile", pgn,
                "-autoCallFlag", "true", "-popupExitMessage", "false", "-showThinking", "true",

@@ -6,7 +6,8 @@
 - One pairing: the rating is the pairing's logistic Elo, 400·log10(s / (1 − s)).
 - Three engines: the fit is the maximum-likelihood one — each engine's expected score over its games at the
   fitted ratings equals its actual score — computed here independently of the script.
-- Two files pool; a missing file and a set of pairings not connected to the anchor are errors.
+- Two files pool; a missing file, pairings not connected to the anchor and a perfect score (no finite
+  rating) are errors that say so.
 """
 import math
 import os
@@ -106,7 +107,12 @@ def main():
         with open(apart, "w") as f:
             f.write(pgn(pairing("A", "B", 5, 5, 5) + pairing("C", "D", 5, 5, 5)))
         r = run(match, [apart], "A")
-        check(r.returncode != 0 and "connect" in r.stderr, f"pairings not connected to the anchor: {r.stderr.strip()}")
+        check(r.returncode != 0 and "link C, D" in r.stderr, f"pairings not connected to the anchor: {r.stderr.strip()}")
+        perfect = os.path.join(d, "perfect.pgn")
+        with open(perfect, "w") as f:
+            f.write(pgn(pairing("A", "B", 6, 0, 0)))
+        r = run(match, [perfect], "B")
+        check(r.returncode != 0 and "diverge" in r.stderr, f"a perfect score has no finite rating: {r.stderr.strip()}")
     print("lineage: all checks passed" if failures == 0 else f"lineage: {failures} check(s) failed")
     return 1 if failures else 0
 
