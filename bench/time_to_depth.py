@@ -18,8 +18,8 @@ ENGINE = os.environ.get("QUINCE_BIN", "build/quince")
 
 
 class Engine:
-    def __init__(self, options):
-        self.p = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    def __init__(self, options, binary=None):
+        self.p = subprocess.Popen([binary or ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.send("uci")
         self.wait("uciok")
         for name, value in options:
@@ -41,13 +41,14 @@ class Engine:
             if line.startswith(prefix):
                 return lines
 
-    def search(self, fen, depth):
+    def search(self, fen, depth, limit=None):
+        """Searches `fen` from a fresh game with `go depth DEPTH` (or `go LIMIT`); returns (seconds, nodes)."""
         self.send("ucinewgame")
         self.send(f"position fen {fen}")
         self.send("isready")
         self.wait("readyok")
         start = time.monotonic()
-        self.send(f"go depth {depth}")
+        self.send(f"go {limit or f'depth {depth}'}")
         lines = self.wait("bestmove")
         elapsed = time.monotonic() - start
         nodes = 0
