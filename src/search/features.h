@@ -26,6 +26,7 @@ enum class Feature : unsigned {
     LMR,                 // late move reductions
     QsearchFutility,     // delta pruning of captures in quiescence
     QsearchSee,          // skip losing captures in quiescence
+    CorrectionHistory,   // static evaluation corrected by what searches found for its pawns and material
     Count
 };
 
@@ -42,7 +43,7 @@ inline constexpr FeatureInfo FEATURES[] = {
     {Feature::HistoryPruning, "histprune"},  {Feature::SeePruning, "seeprune"},
     {Feature::Singular, "singular"},         {Feature::CheckExtension, "checkext"},
     {Feature::LMR, "lmr"},                   {Feature::QsearchFutility, "qsfutility"},
-    {Feature::QsearchSee, "qssee"},
+    {Feature::QsearchSee, "qssee"},          {Feature::CorrectionHistory, "corrhist"},
 };
 static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
 

@@ -58,4 +58,45 @@ struct CounterMoves {
     void clear() { std::fill(&table[0][0], &table[0][0] + PIECE_SLOTS * SQUARE_NB, Move::none()); }
 };
 
+// Correction history: what searches found about the static evaluation of positions sharing a pawn
+// structure (pawn key) or a material balance (material index), per side to move. A hand-written
+// evaluation errs systematically on some structures; the search corrects for it before every
+// evaluation-based pruning decision. Entries are in 1/CORRECTION_GRAIN centipawns.
+constexpr int CORRECTION_SIZE = 16384;          // entries per side and table (a power of two)
+constexpr int CORRECTION_GRAIN = 256;           // entry units per centipawn
+constexpr int CORRECTION_MAX = 64 * CORRECTION_GRAIN;  // an entry corrects by at most 64 cp
+constexpr int CORRECTION_WEIGHT_LIMIT = 16;     // the newest result weighs at most 16/256 (deep searches)
+constexpr int CORRECTION_PAWN_WEIGHT = 2;       // corrected = raw + (2 pawn + 1 material) / 3 entries
+constexpr int CORRECTION_MATERIAL_WEIGHT = 1;
+
+struct CorrectionHistory {
+    std::int16_t pawn[COLOR_NB][CORRECTION_SIZE];
+    std::int16_t material[COLOR_NB][CORRECTION_SIZE];
+    void clear() {
+        std::memset(pawn, 0, sizeof pawn);
+        std::memset(material, 0, sizeof material);
+    }
+    static std::size_t slot(std::uint64_t key) { return std::size_t(key & (CORRECTION_SIZE - 1)); }
+    static std::size_t material_slot(int index) { return std::size_t(std::uint32_t(index) * 2654435761u) % CORRECTION_SIZE; }
+
+    // The correction in centipawns for a position with these keys and side to move.
+    int correction(Color us, std::uint64_t pawn_key, int material_index) const {
+        const int sum = CORRECTION_PAWN_WEIGHT * pawn[us][slot(pawn_key)] +
+                        CORRECTION_MATERIAL_WEIGHT * material[us][material_slot(material_index)];
+        return sum / ((CORRECTION_PAWN_WEIGHT + CORRECTION_MATERIAL_WEIGHT) * CORRECTION_GRAIN);
+    }
+
+    // Moves both entries towards `diff` (search result minus static evaluation, centipawns) by a
+    // weight growing with the depth of the search that found it.
+    void update(Color us, std::uint64_t pawn_key, int material_index, int diff, int depth) {
+        const int weight = std::min(depth + 1, CORRECTION_WEIGHT_LIMIT);
+        const int target = std::clamp(diff * CORRECTION_GRAIN, -CORRECTION_MAX, CORRECTION_MAX);
+        auto move_to = [&](std::int16_t& e) {
+            e = std::int16_t(std::clamp((e * (256 - weight) + target * weight) / 256, -CORRECTION_MAX, CORRECTION_MAX));
+        };
+        move_to(pawn[us][slot(pawn_key)]);
+        move_to(material[us][material_slot(material_index)]);
+    }
+};
+
 }  // namespace quince::search

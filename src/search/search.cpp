@@ -82,7 +82,8 @@ Worker::Worker(Engine& engine, int id)
       main_history_(std::make_unique<ButterflyHistory>()),
       capture_history_(std::make_unique<CaptureHistory>()),
       cont_history_(std::make_unique<ContinuationHistory>()),
-      counter_moves_(std::make_unique<CounterMoves>()) {
+      counter_moves_(std::make_unique<CounterMoves>()),
+      correction_history_(std::make_unique<CorrectionHistory>()) {
     clear();
 }
 
@@ -91,6 +92,7 @@ void Worker::clear() {
     capture_history_->clear();
     cont_history_->clear();
     counter_moves_->clear();
+    correction_history_->clear();
     evaluator_.clear();
 }
 
@@ -102,6 +104,12 @@ Value Worker::evaluate() {
                                         : eval::LazyWindow{};
     Value v = evaluator_.evaluate(pos, window);
     return std::clamp(v, VALUE_TB_LOSS_IN_MAX_PLY + 1, VALUE_TB_WIN_IN_MAX_PLY - 1);
+}
+
+Value Worker::corrected(Value raw) const {
+    if (!features_.on(Feature::CorrectionHistory)) return raw;
+    const int c = correction_history_->correction(pos.side_to_move(), pos.pawn_key(), pos.material_index());
+    return std::clamp(raw + c, VALUE_TB_LOSS_IN_MAX_PLY + 1, VALUE_TB_WIN_IN_MAX_PLY - 1);
 }
 
 void Worker::count_node() {
@@ -268,15 +276,18 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     Value eval;
     bool improving = false;
     if (in_check) {
-        ss->static_eval = eval = VALUE_NONE;
+        ss->static_eval = ss->raw_eval = eval = VALUE_NONE;
     } else {
-        if (tt_hit && tte.eval != VALUE_NONE) ss->static_eval = eval = tte.eval;
-        else if (excluded) eval = ss->static_eval;
+        // The TT keeps the raw evaluation; the correction is applied afresh (it keeps learning).
+        if (excluded) eval = ss->static_eval;  // set by this node's own search before the exclusion
         else {
-            ss->static_eval = eval = evaluate();
-            if (!tt_hit) tt.store(key, VALUE_NONE, ss->tt_pv, BOUND_NONE, -7, Move::none(), eval);
+            if (tt_hit && tte.eval != VALUE_NONE) ss->raw_eval = tte.eval;
+            else {
+                ss->raw_eval = evaluate();
+                if (!tt_hit) tt.store(key, VALUE_NONE, ss->tt_pv, BOUND_NONE, -7, Move::none(), ss->raw_eval);
+            }
+            ss->static_eval = eval = corrected(ss->raw_eval);
         }
-        if (eval == VALUE_NONE) ss->static_eval = eval = evaluate();
         // A bounded TT score is a better estimate than the static evaluation when it points the right way.
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > eval ? BOUND_LOWER : BOUND_UPPER))) eval = tt_value;
 
@@ -340,7 +351,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 if (engine_.stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
                 if (v >= probcut_beta) {
                     tt.store(key, value_to_tt(v, ply), ss->tt_pv, BOUND_LOWER, depth - (ProbCutReduction - 1), move,
-                             ss->static_eval);
+                             ss->raw_eval);
                     return v;
                 }
             }
@@ -496,7 +507,15 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
 
     if (!excluded && !(RootNode && pv_idx_ > 0)) {
         Bound bound = best_value >= beta ? BOUND_LOWER : (PvNode && best_move) ? BOUND_EXACT : BOUND_UPPER;
-        tt.store(key, value_to_tt(best_value, ply), ss->tt_pv, bound, depth, best_move, ss->static_eval);
+        tt.store(key, value_to_tt(best_value, ply), ss->tt_pv, bound, depth, best_move, ss->raw_eval);
+        // Correction history learns from results that say more than a bound on the wrong side of the
+        // static evaluation; a best capture is tactics, not an evaluation error.
+        if (!in_check && (!best_move || !pos.is_capture_or_promotion(best_move)) &&
+            std::abs(best_value) < VALUE_TB_WIN_IN_MAX_PLY &&
+            !(bound == BOUND_LOWER && best_value <= ss->static_eval) &&
+            !(bound == BOUND_UPPER && best_value >= ss->static_eval))
+            correction_history_->update(us, pos.pawn_key(), pos.material_index(), best_value - ss->static_eval,
+                                        depth);
     }
     return best_value;
 }
@@ -529,15 +548,16 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
 
     Value best_value, futility_base;
     if (in_check) {
-        ss->static_eval = VALUE_NONE;
+        ss->static_eval = ss->raw_eval = VALUE_NONE;
         best_value = futility_base = -VALUE_INFINITE;
     } else {
-        ss->static_eval = best_value = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate();
+        ss->raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate();
+        ss->static_eval = best_value = corrected(ss->raw_eval);
         if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? BOUND_LOWER : BOUND_UPPER)))
             best_value = tt_value;
         // Stand pat.
         if (best_value >= beta) {
-            if (!tt_hit) tt.store(key, value_to_tt(best_value, ply), false, BOUND_LOWER, -7, Move::none(), ss->static_eval);
+            if (!tt_hit) tt.store(key, value_to_tt(best_value, ply), false, BOUND_LOWER, -7, Move::none(), ss->raw_eval);
             return best_value;
         }
         if (PvNode && best_value > alpha) alpha = best_value;
@@ -590,7 +610,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     if (in_check && best_value == -VALUE_INFINITE) return mated_in(ply);
 
     Bound bound = best_value >= beta ? BOUND_LOWER : (PvNode && best_value > old_alpha) ? BOUND_EXACT : BOUND_UPPER;
-    tt.store(key, value_to_tt(best_value, ply), PvNode, bound, tt_depth, best_move, ss->static_eval);
+    tt.store(key, value_to_tt(best_value, ply), PvNode, bound, tt_depth, best_move, ss->raw_eval);
     return best_value;
 }
 
@@ -744,6 +764,7 @@ void Worker::iterative_deepening() {
             double instability = 1.0 + 1.2 * best_move_changes_;
             double stability = best_stable_for >= 6 ? 0.6 : best_stable_for >= 3 ? 0.8 : 1.1;
             double limit = double(engine_.budget_.soft) * falling * instability * stability;
+
             limit = std::min(limit, double(engine_.budget_.hard));
             if (double(engine_.elapsed_ms()) >= limit) engine_.stop_.store(true);
         }

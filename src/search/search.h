@@ -85,7 +85,8 @@ struct Stack {
     Piece moved_piece = NO_PIECE;  // of current_move (castling: the king)
     Move excluded_move;
     Move killers[2];
-    Value static_eval = VALUE_NONE;
+    Value static_eval = VALUE_NONE;  // corrected by the correction history
+    Value raw_eval = VALUE_NONE;     // the evaluation itself (what the TT stores)
     int stat_score = 0;
     int move_count = 0;
     bool in_check = false;
@@ -122,6 +123,7 @@ private:
     Value qsearch(Stack* ss, Value alpha, Value beta, int depth);
 
     Value evaluate();
+    Value corrected(Value raw) const;  // raw static evaluation + correction history
     void count_node();
     void update_pv(int ply, Move m);
     template <bool PvNode>
@@ -138,6 +140,7 @@ private:
     std::unique_ptr<CaptureHistory> capture_history_;
     std::unique_ptr<ContinuationHistory> cont_history_;
     std::unique_ptr<CounterMoves> counter_moves_;
+    std::unique_ptr<CorrectionHistory> correction_history_;
     int root_depth_ = 0;
     int sel_depth_ = 0;
     int pv_idx_ = 0;
