@@ -65,6 +65,7 @@ struct CounterMoves {
 constexpr int CORRECTION_SIZE = 16384;          // entries per side and table (a power of two)
 constexpr int CORRECTION_GRAIN = 256;           // entry units per centipawn
 constexpr int CORRECTION_MAX = 64 * CORRECTION_GRAIN;  // an entry corrects by at most 64 cp
+constexpr int CORRECTION_WEIGHT_SCALE = 256;    // update weights are in 1/256
 constexpr int CORRECTION_WEIGHT_LIMIT = 16;     // the newest result weighs at most 16/256 (deep searches)
 constexpr int CORRECTION_PAWN_WEIGHT = 2;       // corrected = raw + (2 pawn + 1 material) / 3 entries
 constexpr int CORRECTION_MATERIAL_WEIGHT = 1;
@@ -92,7 +93,8 @@ struct CorrectionHistory {
         const int weight = std::min(depth + 1, CORRECTION_WEIGHT_LIMIT);
         const int target = std::clamp(diff * CORRECTION_GRAIN, -CORRECTION_MAX, CORRECTION_MAX);
         auto move_to = [&](std::int16_t& e) {
-            e = std::int16_t(std::clamp((e * (256 - weight) + target * weight) / 256, -CORRECTION_MAX, CORRECTION_MAX));
+            e = std::int16_t(std::clamp((e * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE,
+                                        -CORRECTION_MAX, CORRECTION_MAX));
         };
         move_to(pawn[us][slot(pawn_key)]);
         move_to(material[us][material_slot(material_index)]);
