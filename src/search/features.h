@@ -27,6 +27,8 @@ enum class Feature : unsigned {
     QsearchFutility,     // delta pruning of captures in quiescence
     QsearchSee,          // skip losing captures in quiescence
     CorrectionHistory,   // static evaluation corrected by what searches found for its pawns and material
+    LmrAdjust,           // reduction adjusted by a singular TT move, the parent's move count and stat score
+    PriorMalus,          // continuation malus for the parent's refuted early move; update after LMR re-search
     Count
 };
 
@@ -44,6 +46,7 @@ inline constexpr FeatureInfo FEATURES[] = {
     {Feature::Singular, "singular"},         {Feature::CheckExtension, "checkext"},
     {Feature::LMR, "lmr"},                   {Feature::QsearchFutility, "qsfutility"},
     {Feature::QsearchSee, "qssee"},          {Feature::CorrectionHistory, "corrhist"},
+    {Feature::LmrAdjust, "lmradjust"},       {Feature::PriorMalus, "priormalus"},
 };
 static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
 

@@ -54,6 +54,9 @@
     X(LmrDivisor, 230, 150, 350, 10, 0.002)                                                                   \
     X(LmrHistDiv, 12000, 4000, 24000, 1000, 0.002) /* reduction -= stat score / this */                       \
     X(LmrHistOffset, 4000, 0, 8000, 400, 0.002)                                                               \
+    X(LmrOppMoveCount, 15, 6, 40, 2, 0.002)       /* one ply less when the parent's move came this late */     \
+    X(LmrStatGood, -100, -3000, 3000, 150, 0.002) /* stat score against the previous ply's: */               \
+    X(LmrStatBad, -150, -3000, 3000, 150, 0.002)  /* -1 when ours >= good > theirs, +1 when ours < bad <= theirs */ \
     X(QsFutilityMargin, 150, 50, 300, 12, 0.002)                                                              \
     X(StatBonusMul, 300, 100, 600, 25, 0.002)     /* history bonus min(mul * d - sub, max) */                 \
     X(StatBonusSub, 250, 0, 500, 25, 0.002)                                                                   \

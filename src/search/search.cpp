@@ -174,6 +174,16 @@ void Worker::update_quiet_stats(Stack* ss, Move m, int bonus) {
     }
 }
 
+void Worker::punish_refuted_prior(Stack* ss, int malus) {
+    // The opponent's quiet move that led here came early (its TT move or a good history) and is refuted
+    // at once: its continuation history pays, so that it is not tried first again in this context.
+    if (!features_.on(Feature::PriorMalus)) return;
+    const Move prev = (ss - 1)->current_move;
+    if (prev.is_ok() && prev.type() != PROMOTION && !pos.captured_piece() &&
+        ((ss - 1)->move_count == 1 || prev == (ss - 1)->killers[0]))
+        update_cont_histories(ss - 1, (ss - 1)->moved_piece, prev.to(), -malus);
+}
+
 void Worker::update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_count, Move* captures,
                               int capture_count, int depth) {
     int bonus = stat_bonus(depth + 1);
@@ -188,6 +198,7 @@ void Worker::update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_coun
         PieceType victim = best.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(best.to()));
         apply_bonus<HISTORY_LIMIT>(capture_history_->table[piece_slot(pos.moved_piece(best))][best.to()][victim], bonus);
     }
+    punish_refuted_prior(ss, bonus);
     for (int i = 0; i < capture_count; ++i) {
         Move m = captures[i];
         PieceType victim = m.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(m.to()));
@@ -225,6 +236,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     (ss + 1)->excluded_move = Move::none();
     (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
     ss->stat_score = 0;
+    ss->move_count = 0;  // children read it (a null move's child sees 0, not a sibling's count)
     Move prev_move = (ss - 1)->current_move;
     Square prev_sq = prev_move.is_ok() ? prev_move.to() : SQ_NONE;
 
@@ -241,7 +253,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
 
     if (!PvNode && !excluded && tt_hit && tte.depth >= depth && tt_value != VALUE_NONE &&
         (tte.bound & (tt_value >= beta ? BOUND_LOWER : BOUND_UPPER))) {
-        if (tt_move && tt_value >= beta && !tt_capture) update_quiet_stats(ss, tt_move, stat_bonus(depth));
+        if (tt_move && tt_value >= beta && !tt_capture) {
+            update_quiet_stats(ss, tt_move, stat_bonus(depth));
+            punish_refuted_prior(ss, stat_bonus(depth + 1));
+        }
         if (pos.rule50() < 90) return tt_value;
     }
 
@@ -374,6 +389,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     Move quiets_tried[64], captures_tried[32];
     int quiet_count = 0, capture_count = 0, move_count = 0;
     bool skip_quiets = false;
+    bool singular_tt = false;  // the TT move proved singular: the alternatives are less likely to matter
 
     while (Move move = mp.next(skip_quiets)) {
         if (move == excluded) continue;
@@ -431,7 +447,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 ss->excluded_move = move;
                 Value v = search<NON_PV>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
                 ss->excluded_move = Move::none();
-                if (v < singular_beta) extension = (!PvNode && v < singular_beta - DoubleExtMargin) ? 2 : 1;
+                if (v < singular_beta) {
+                    extension = (!PvNode && v < singular_beta - DoubleExtMargin) ? 2 : 1;
+                    singular_tt = true;
+                }
                 else if (singular_beta >= beta) return singular_beta;  // multi-cut: several moves beat beta
                 else if (tt_value >= beta) extension = -1;
             } else if (features_.on(Feature::CheckExtension) && gives_check && depth >= CHECK_EXTENSION_MIN_DEPTH &&
@@ -442,6 +461,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         new_depth += extension;
 
         if (PvNode) pv_len_[ply + 1] = ply + 1;  // a fail-high child searched without PV leaves no stale line
+        ss->move_count = move_count;  // the singular search below this node's frame may have changed it
         ss->current_move = move;
         ss->moved_piece = moved;
         ss->cont_hist = cont_history_->row(moved, move.to());
@@ -456,14 +476,29 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             if (tt_capture) r += 1;
             if (move == ss->killers[0] || move == ss->killers[1] || move == counter) r -= 1;
             if (gives_check) r -= 1;
+            const bool adjust = features_.on(Feature::LmrAdjust);
+            if (adjust && singular_tt) r -= 1;
+            // The parent tried many moves before the one that led here: this node is more likely on a line
+            // that matters than its move count says.
+            if (adjust && (ss - 1)->move_count > LmrOppMoveCount) r -= 1;
             if (!capture) {
                 ss->stat_score = 2 * main_history_->at(us, move) + cont[0]->get(moved, move.to()) +
                                  cont[1]->get(moved, move.to()) + cont[2]->get(moved, move.to()) - LmrHistOffset;
                 r -= ss->stat_score / LmrHistDiv;
+                // Our move's history against that of the opponent's move that led here.
+                if (adjust && ss->stat_score >= LmrStatGood && (ss - 1)->stat_score < LmrStatGood) r -= 1;
+                else if (adjust && ss->stat_score < LmrStatBad && (ss - 1)->stat_score >= LmrStatBad) r += 1;
             }
             int d = std::clamp(new_depth - r, 1, new_depth + 1);
             value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, d, true);
-            if (value > alpha && d < new_depth) value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+            if (value > alpha && d < new_depth) {
+                value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
+                // The re-search says whether the reduction was wrong: teach the continuation histories.
+                if (!capture && features_.on(Feature::PriorMalus)) {
+                    const int bonus = value > alpha ? stat_bonus(new_depth) : -stat_bonus(new_depth);
+                    update_cont_histories(ss, moved, move.to(), bonus);
+                }
+            }
         } else if (!PvNode || move_count > 1) {
             value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, new_depth, !cut_node);
         }

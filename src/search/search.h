@@ -130,6 +130,7 @@ private:
     bool record_value(int ply, Move move, Value value, Value beta, Value& alpha, Value& best_value, Move& best_move);
     void update_quiet_stats(Stack* ss, Move m, int bonus);
     void update_cont_histories(Stack* ss, Piece pc, Square to, int bonus);
+    void punish_refuted_prior(Stack* ss, int malus);  // continuation malus for the parent's refuted early move
     void update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_count, Move* captures, int capture_count,
                           int depth);
 
