@@ -6,7 +6,9 @@
 # Environment: QUINCE_BIN (engine under test, default build/quince), OPENINGS (EPD file),
 #              CONCURRENCY (default 2, at most 2), PGN_OUT (default build/strength.pgn), OPPONENTS (subset, e.g. "toga2 stockfish"),
 #              SEED (opening order, default 1: continue an interrupted run with another SEED into another PGN_OUT
-#              and pool the parts with `build/quince-match -rescore a.pgn b.pgn`).
+#              and pool the parts with `build/quince-match -rescore a.pgn b.pgn`),
+#              START (first opening of the shuffled order, default 1: a run against one opponent in parts of G
+#              games keeps SEED and sets START=1, 1+G/2, 1+G, ..., so that no opening is played twice).
 set -euo pipefail
 
 GAMES="${1:-100}"
@@ -15,12 +17,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"
 PGN_OUT="${PGN_OUT:-$BUILD/strength.pgn}"
 OPPONENTS="${OPPONENTS:-toga2 glaurung ethereal-chess stockfish}"
 SEED="${SEED:-1}"
+START="${START:-1}"
 ensure_built always
 
 ensure_peers $OPPONENTS
 
 args=(-tournament gauntlet -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
-      -openings file="$OPENINGS" format=epd order=random seed="$SEED"
+      -openings file="$OPENINGS" format=epd order=random seed="$SEED" start="$START"
       -engine cmd="$QUINCE_BIN" name=quince option.Threads=1)
 for engine in $OPPONENTS; do
     if [[ $engine == ethereal-chess ]]; then add_peer "$engine" ethereal; else add_peer "$engine"; fi

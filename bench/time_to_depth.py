@@ -51,6 +51,7 @@ class Engine:
         self.send(f"go {limit or f'depth {depth}'}")
         lines = self.wait("bestmove")
         elapsed = time.monotonic() - start
+        self.last_lines = lines  # for callers that read more than the node count (the score)
         nodes = 0
         for l in lines:
             if l.startswith("info") and " nodes " in l:
