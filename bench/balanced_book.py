@@ -19,15 +19,20 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from time_to_depth import ENGINE, Engine  # noqa: E402
 
+MAX_ROUNDS = 20  # batches of 2 x COUNT candidates before giving up (a too narrow --max-cp)
+
 
 def candidates(count, seed, plies):
-    out = subprocess.run([ENGINE, f"genfens {count} seed {seed} book None plies {plies}", "quit"],
-                         capture_output=True, text=True, check=True).stdout
+    try:
+        out = subprocess.run([ENGINE, f"genfens {count} seed {seed} book None plies {plies}", "quit"],
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"{ENGINE} genfens failed: {e} (set QUINCE_BIN or build build/quince)")
     prefix = "info string genfens "
     fens = [l[len(prefix):].strip() for l in out.splitlines() if l.startswith(prefix)]
     errors = [l for l in out.splitlines() if l.startswith("info string error")]
     if errors or len(fens) != count:
-        raise RuntimeError(f"{ENGINE} genfens gave {len(fens)} of {count} openings: {' '.join(errors)}")
+        sys.exit(f"{ENGINE} genfens gave {len(fens)} of {count} openings: {' '.join(errors)}")
     return fens
 
 
@@ -61,7 +66,7 @@ def main():
     judge = Engine([("Threads", "1"), ("Hash", "16")], binary=a.judge)
     kept, seen, batch, round_ = [], set(), max(2 * a.count, 50), 0
     while len(kept) < a.count:
-        if round_ == 20:
+        if round_ == MAX_ROUNDS:
             sys.exit(f"only {len(kept)} of {a.count} openings within ±{a.max_cp} cp after {round_} rounds")
         # Each round asks genfens for a new batch under a derived seed, so the book grows deterministically.
         for fen in candidates(batch, a.seed * 1000 + round_, a.plies):

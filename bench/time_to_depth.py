@@ -19,6 +19,7 @@ ENGINE = os.environ.get("QUINCE_BIN", "build/quince")
 
 class Engine:
     def __init__(self, options, binary=None):
+        self.last_lines = []  # the output of the last search, for callers that read more than the node count
         self.p = subprocess.Popen([binary or ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.send("uci")
         self.wait("uciok")
@@ -51,7 +52,7 @@ class Engine:
         self.send(f"go {limit or f'depth {depth}'}")
         lines = self.wait("bestmove")
         elapsed = time.monotonic() - start
-        self.last_lines = lines  # for callers that read more than the node count (the score)
+        self.last_lines = lines
         nodes = 0
         for l in lines:
             if l.startswith("info") and " nodes " in l:

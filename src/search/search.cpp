@@ -447,6 +447,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 ss->excluded_move = move;
                 Value v = search<NON_PV>(ss, singular_beta - 1, singular_beta, (depth - 1) / 2, cut_node);
                 ss->excluded_move = Move::none();
+                ss->move_count = move_count;  // the search above ran in this frame and counted its own moves
                 if (v < singular_beta) {
                     extension = (!PvNode && v < singular_beta - DoubleExtMargin) ? 2 : 1;
                     singular_tt = true;
@@ -461,7 +462,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         new_depth += extension;
 
         if (PvNode) pv_len_[ply + 1] = ply + 1;  // a fail-high child searched without PV leaves no stale line
-        ss->move_count = move_count;  // the singular search below this node's frame may have changed it
         ss->current_move = move;
         ss->moved_piece = moved;
         ss->cont_hist = cont_history_->row(moved, move.to());
@@ -476,18 +476,19 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             if (tt_capture) r += 1;
             if (move == ss->killers[0] || move == ss->killers[1] || move == counter) r -= 1;
             if (gives_check) r -= 1;
-            const bool adjust = features_.on(Feature::LmrAdjust);
-            if (adjust && singular_tt) r -= 1;
-            // The parent tried many moves before the one that led here: this node is more likely on a line
-            // that matters than its move count says.
-            if (adjust && (ss - 1)->move_count > LmrOppMoveCount) r -= 1;
             if (!capture) {
                 ss->stat_score = 2 * main_history_->at(us, move) + cont[0]->get(moved, move.to()) +
                                  cont[1]->get(moved, move.to()) + cont[2]->get(moved, move.to()) - LmrHistOffset;
                 r -= ss->stat_score / LmrHistDiv;
-                // Our move's history against that of the opponent's move that led here.
-                if (adjust && ss->stat_score >= LmrStatGood && (ss - 1)->stat_score < LmrStatGood) r -= 1;
-                else if (adjust && ss->stat_score < LmrStatBad && (ss - 1)->stat_score >= LmrStatBad) r += 1;
+            }
+            if (features_.on(Feature::LmrAdjust)) {
+                if (singular_tt) r -= 1;
+                // The parent tried many moves before the one that led here: this node is more likely on a
+                // line that matters than its move count says.
+                if ((ss - 1)->move_count > LmrOppMoveCount) r -= 1;
+                // Our quiet move's history against that of the opponent's move that led here.
+                if (!capture && ss->stat_score >= LmrStatGood && (ss - 1)->stat_score < LmrStatGood) r -= 1;
+                else if (!capture && ss->stat_score < LmrStatBad && (ss - 1)->stat_score >= LmrStatBad) r += 1;
             }
             int d = std::clamp(new_depth - r, 1, new_depth + 1);
             value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, d, true);
