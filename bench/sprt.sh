@@ -5,7 +5,8 @@
 # match does not change them, and keep the cores quiet: this is a timed match.
 # Usage: bench/sprt.sh NEW BASE [max games, default 2000] [tc, default 2+0.02]
 # Environment: OPENINGS (EPD, default $QUINCE_DATA_DIR/uho_8mvs_+90_+99.epd, see docs/data.md),
-#              SEED (opening order, default 1), SPRT (default "elo0=0 elo1=10 alpha=0.05 beta=0.05"),
+#              SEED (opening order, default 1), SPRT (default "elo0=0 elo1=10 alpha=0.05 beta=0.05";
+#              "off" plays all MAX_GAMES games, a match of fixed length),
 #              PGN_OUT (default build/sprt.pgn), CONCURRENCY (default 2), NEW_OPTIONS / BASE_OPTIONS
 #              (extra engine settings, e.g. "option.EvalFile=w.txt").
 # An interrupted run is continued with another SEED into another PGN_OUT; `quince-match -rescore a.pgn
@@ -24,6 +25,8 @@ USER_OPENINGS="${OPENINGS:-}"
 source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"
 OPENINGS="${USER_OPENINGS:-$QUINCE_DATA_DIR/uho_8mvs_+90_+99.epd}"
 SPRT="${SPRT:-elo0=0 elo1=10 alpha=0.05 beta=0.05}"
+SPRT_ARGS=()
+[[ "$SPRT" == off ]] || read -r -a SPRT_ARGS <<<"-sprt $SPRT"  # its words are quince-match arguments
 SEED="${SEED:-1}"
 PGN_OUT="${PGN_OUT:-$BUILD/sprt.pgn}"
 for bin in "$NEW" "$BASE"; do
@@ -38,5 +41,4 @@ exec "$BUILD/quince-match" -games "$MAX_GAMES" -concurrency "$CONCURRENCY" -rati
     -engine cmd="$NEW" name=new ${NEW_OPTIONS:-} \
     -engine cmd="$BASE" name=base ${BASE_OPTIONS:-} \
     -each tc="$TC" option.Hash=16 option.Threads=1 timemargin=50 \
-    "${ADJUDICATION[@]}" -pgnout "$PGN_OUT" \
-    -sprt $SPRT
+    "${ADJUDICATION[@]}" -pgnout "$PGN_OUT" "${SPRT_ARGS[@]}"
