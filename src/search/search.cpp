@@ -487,8 +487,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 // line that matters than its move count says.
                 if ((ss - 1)->move_count > LmrOppMoveCount) r -= 1;
                 // Our quiet move's history against that of the opponent's move that led here.
-                if (!capture && ss->stat_score >= LmrStatGood && (ss - 1)->stat_score < LmrStatGood) r -= 1;
-                else if (!capture && ss->stat_score < LmrStatBad && (ss - 1)->stat_score >= LmrStatBad) r += 1;
+                if (!capture) {
+                    if (ss->stat_score >= LmrStatGood && (ss - 1)->stat_score < LmrStatGood) r -= 1;
+                    else if (ss->stat_score < LmrStatBad && (ss - 1)->stat_score >= LmrStatBad) r += 1;
+                }
             }
             int d = std::clamp(new_depth - r, 1, new_depth + 1);
             value = -search<NON_PV>(ss + 1, -(alpha + 1), -alpha, d, true);
