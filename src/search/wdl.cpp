@@ -7,14 +7,15 @@ namespace quince::search {
 
 namespace {
 
-// Fitted by `quince wdlfit shard-000{00..18}.txt` (degree 3, |score| <= 3000) on Quince's self-play: 19
-// shards of `quince datagen --book 8moves_v3.epd --positions 750000 --threads 2 --seed 2026 --teacher
-// stockfish --teacher-nodes 3000` (5000 nodes per move, Quince 0.2 with bench 4412337): 225,197
-// positions (83,762 White wins, 75,361 draws, 66,074 Black wins); `cat shard-*.txt | sha256sum` =
-// f7bffe350c79bc72136a091c7911d2a95becdc165af68d3b132699289dcb39b5. Mean log-loss 0.6384 per position
-// (0.6968 with a and b independent of material). a(x) runs from 206 cp at 20 units of material to about
-// 85 in middlegames; b from 102 to 118.
-const WdlModel FITTED = {{-800.82, 2232.46, -2002.1, 663.401}, {-233.985, 690.765, -590.753, 232.733}};
+// Fitted by `quince wdlfit shard-000{00..16}.txt` (degree 3, |score| <= 3000) on Quince's self-play with
+// the `quince` profile: `quince datagen --book 8moves_v3.epd --positions 200000 --threads 2 --seed 2027`
+// (5000 nodes per move, no teacher; Quince 0.2 with bench 2995360): 210,060 positions of 3,400 games
+// (73,214 White wins, 76,018 draws, 60,828 Black wins); `cat shard-*.txt | sha256sum` =
+// 6475cb3dabe4024f7255d662954c2a8ff551e2687a697abdb856790c9da5c330. Mean log-loss 0.6409 per position
+// (0.6980 with a and b independent of material). a(x) runs from 219 cp at 20 units of material to 93-106
+// in middlegames; b from 76 to 117. (The model before, fitted on the `rybka1` profile's games at bench
+// 4412337, had a from 206 to about 85 and b from 102 to 118.)
+const WdlModel FITTED = {{-847.232, 2340.24, -2079.95, 692.645}, {-370.953, 1021.37, -830.652, 284.307}};
 
 double poly(const std::array<double, 4>& c, double x) { return ((c[0] * x + c[1]) * x + c[2]) * x + c[3]; }
 
