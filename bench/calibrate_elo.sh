@@ -7,8 +7,12 @@
 # Timed games: run it only on a machine with nothing else running.
 # Usage: bench/calibrate_elo.sh [games per opponent and level, default 100] [tc, default 10+0.1] [levels...]
 # Environment: ANCHORS (ratings of the opponents on one list, e.g. CCRL 40/15:
-#              "toga2=R1 glaurung=R2 ethereal-chess=R3"; required), QUINCE_BIN, OPENINGS,
-#              CONCURRENCY (default 2), OUT (default build/calibrate_elo.md).
+#              "toga2=R1 glaurung=R2 ethereal-chess=R3"; required). `stockfish@E` is Debian's Stockfish 15.1
+#              limited to UCI_Elo E (1350..2850, its own scale: calibrated by its authors at 60+0.6 against
+#              CCRL 40/4), rated E unless `=R` follows; such anchors can be matched to each level's strength
+#              (one run per level, APPEND=1), where the fixed peers are far too strong for the low levels.
+#              QUINCE_BIN, OPENINGS, CONCURRENCY (default 2), OUT (default build/calibrate_elo.md),
+#              APPEND=1 (add rows to OUT instead of starting it anew).
 set -euo pipefail
 
 GAMES="${1:-100}"
@@ -24,30 +28,50 @@ if [[ -z "${ANCHORS:-}" ]]; then
 fi
 ensure_built always
 
-declare -A RATING
-OPPONENTS=()
+OPPONENTS=()   # names as in ANCHORS (stockfish@E included)
+RATINGS=""     # "name=rating ..." for the summary below
 for a in $ANCHORS; do
-    RATING[${a%%=*}]=${a#*=}
-    OPPONENTS+=("${a%%=*}")
+    name=${a%%=*}
+    rating=${a#*=}
+    if [[ $name == stockfish@* ]]; then
+        elo=${name#stockfish@}
+        [[ $elo =~ ^[0-9]+$ ]] && (( elo >= 1350 && elo <= 2850 )) ||
+            { echo "calibrate_elo.sh: $name: UCI_Elo must be 1350..2850" >&2; exit 2; }
+        [[ $a == *=* ]] || rating=$elo
+    fi
+    [[ $rating =~ ^-?[0-9]+$ ]] || { echo "calibrate_elo.sh: $a: no rating (NAME=RATING)" >&2; exit 2; }
+    OPPONENTS+=("$name")
+    RATINGS+="$name=$rating "
 done
-ensure_peers "${OPPONENTS[@]}"
+PEERS=()
+for name in "${OPPONENTS[@]}"; do PEERS+=("${name%%@*}"); done
+ensure_peers "${PEERS[@]}"
 
-{
-    echo "| Skill Level | opponent | games | W-D-L | Elo difference (95%) | rating |"
-    echo "| --- | --- | --- | --- | --- | --- |"
-} >"$OUT"
+if [[ "${APPEND:-}" != 1 || ! -s "$OUT" ]]; then
+    {
+        echo "| Skill Level | opponent | games | W-D-L | Elo difference (95%) | rating |"
+        echo "| --- | --- | --- | --- | --- | --- |"
+    } >"$OUT"
+fi
 for level in "${LEVELS[@]}"; do
     args=(-tournament gauntlet -games "$GAMES" -concurrency "$CONCURRENCY" -ratinginterval 0
           -openings file="$OPENINGS" format=epd order=random seed=1
           -engine cmd="$QUINCE_BIN" name="quince-L$level" option.Threads=1 "option.Skill Level=$level")
-    for engine in "${OPPONENTS[@]}"; do add_peer "$engine"; done
+    for name in "${OPPONENTS[@]}"; do
+        if [[ $name == stockfish@* ]]; then
+            add_peer stockfish "$name"
+            args+=(option.UCI_LimitStrength=true "option.UCI_Elo=${name#stockfish@}")
+        else
+            add_peer "$name"
+        fi
+    done
     args+=(-each tc="$TC" option.Hash=16 option.Ponder=false timemargin=50 "${ADJUDICATION[@]}"
            -pgnout "$BUILD/calibrate_elo_L$level.pgn")
     LOG="$BUILD/calibrate_elo_L$level.log"
     echo "quince-match ${args[*]}" >"$LOG"
     "$BUILD/quince-match" "${args[@]}" >>"$LOG" 2>&1 || { echo "quince-match failed, see $LOG" >&2; exit 1; }
     # "Summary: quince-LN vs OPPONENT games=N W=w D=d L=l elo=e error=x": rating = anchor + e.
-    awk -v level="$level" -v anchors="$ANCHORS" '
+    awk -v level="$level" -v anchors="$RATINGS" '
         BEGIN { n = split(anchors, a, " "); for (i = 1; i <= n; ++i) { split(a[i], kv, "="); r[kv[1]] = kv[2] } }
         /^Summary: / {
             for (i = 5; i <= NF; ++i) { split($i, kv, "="); v[kv[1]] = kv[2] }
