@@ -2,10 +2,12 @@
 """Ratings of a round robin from its PGNs: the seeds' lineage (fruit21 → rybka1 → rybka232, and quince)
 told in Elo.
 
-    bench/lineage.py [--anchor NAME] [--match build/quince-match] GAMES.pgn [MORE.pgn ...]
+    bench/lineage.py [--anchor NAME] [--match build/quince-match] [--table RESULTS.md ...] [GAMES.pgn ...]
 
 The PGNs are pooled by `quince-match -rescore` (its "Summary:" line per pairing: W, D, L from the first
-engine's side). Ratings are the maximum-likelihood fit of the logistic (Elo) model to every pairing's score
+engine's side). A --table file holds pairing rows as this script prints them (`| A – B | games | W-D-L |
+…`), so a round robin played one pairing at a time, over several sessions or machines, is pooled from its
+recorded results when the PGNs are gone; rows of the same pairing (from tables and PGNs) are added up. Ratings are the maximum-likelihood fit of the logistic (Elo) model to every pairing's score
 — draws count half, as in Bradley-Terry with ties split — with the anchor at 0 (default: the first engine
 of the first pairing), and a 95% interval from the fit's sandwich covariance (observed score variance, so
 draws narrow it as they do for one pairing). Prints the
@@ -18,6 +20,8 @@ import re
 import subprocess
 import sys
 
+TABLE_ROW = re.compile(r"^\|\s*(\S+)\s+[–-]\s+(\S+)\s*\|\s*(\d+)\s*\|\s*(\d+)-(\d+)-(\d+)\s*\|")
+PAIRING_CELL = re.compile(r"^\|\s*\S+\s+–\s+\S+\s*\|")
 SUMMARY = re.compile(r"^Summary: (\S+) vs (\S+) games=(\d+) W=(\d+) D=(\d+) L=(\d+) elo=(\S+) error=(\S+)")
 LN10_400 = math.log(10) / 400
 
@@ -35,6 +39,54 @@ def pairings(match, pgns):
     if not rows:
         sys.exit("lineage.py: no finished games in " + " ".join(pgns))
     return rows
+
+
+def table_rows(path):
+    """Pairing rows of a Markdown results file; a row naming a pairing with wrong numbers is an error."""
+    rows = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        sys.exit(f"lineage.py: {path}: {e}")
+    for number, line in enumerate(lines, 1):
+        m = TABLE_ROW.match(line)
+        if not m:
+            if PAIRING_CELL.match(line):
+                sys.exit(f"lineage.py: {path}:{number}: a pairing row needs '| A – B | games | W-D-L |': {line}")
+            continue
+        a, b, n, w, d, l = m.groups()
+        n, w, d, l = int(n), int(w), int(d), int(l)
+        if a == b or n == 0 or n != w + d + l:
+            sys.exit(f"lineage.py: {path}:{number}: games must be W + D + L > 0 between two engines: {line}")
+        rows.append((a, b, n, w, d, l))
+    if not rows:
+        sys.exit(f"lineage.py: {path}: no pairing rows ('| A – B | games | W-D-L |')")
+    return rows
+
+
+def logistic_elo(n, w, d, l):
+    """A pairing's Elo and 95% error (trinomial), as strings like quince-match prints them."""
+    mean = (w + d / 2) / n
+    if mean <= 0 or mean >= 1:
+        return ("-inf" if mean <= 0 else "inf"), "inf"
+    var = (w * (1 - mean) ** 2 + d * (0.5 - mean) ** 2 + l * mean ** 2) / n
+    se = math.sqrt(var / n)
+    elo = lambda x: -400 * math.log10(1 / x - 1)  # noqa: E731
+    lo, hi = max(mean - 1.96 * se, 1e-9), min(mean + 1.96 * se, 1 - 1e-9)
+    return f"{elo(mean):.1f}", f"{(elo(hi) - elo(lo)) / 2:.1f}"
+
+
+def pool(rows):
+    """Adds up the rows of each pairing (either order), keeping the first-seen order and orientation."""
+    merged = {}
+    for a, b, n, w, d, l, *_ in rows:
+        if (b, a) in merged:
+            a, b, w, l = b, a, l, w
+        t = merged.setdefault((a, b), [0, 0, 0, 0])
+        for i, v in enumerate((n, w, d, l)):
+            t[i] += v
+    return [(a, b, n, w, d, l, *logistic_elo(n, w, d, l)) for (a, b), (n, w, d, l) in merged.items()]
 
 
 def expected(ra, rb):
@@ -142,12 +194,22 @@ def main():
     parser.add_argument("--anchor", help="engine rated 0 (default: the first engine of the first pairing)")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     parser.add_argument("--match", default=os.path.join(root, "build", "quince-match"))
-    parser.add_argument("pgn", nargs="+")
+    parser.add_argument("--table", action="append", default=[], metavar="RESULTS.md",
+                        help="pairing rows recorded earlier (this script's pairing table)")
+    parser.add_argument("pgn", nargs="*")
     args = parser.parse_args()
-    for p in args.pgn:
+    if not args.pgn and not args.table:
+        parser.error("give PGN files or --table files")
+    for p in args.pgn + args.table:
         if not os.path.isfile(p):
             sys.exit(f"lineage.py: {p}: no such file")
-    rows = pairings(args.match, args.pgn)
+    rows = []
+    for t in args.table:
+        rows += table_rows(t)
+    if args.pgn:
+        rows += pairings(args.match, args.pgn)
+    if args.table:
+        rows = pool(rows)
     anchor = args.anchor or rows[0][0]
     names, rating, error, totals = fit(rows, anchor)
     print("| pairing | games | W-D-L (first engine) | Elo (95%) |")

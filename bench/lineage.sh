@@ -6,6 +6,9 @@
 # Timed games: quiet cores only. 10 pairings × 100 games at 10+0.1 take about 3.5 hours on two cores; an
 # interrupted run is continued with another SEED into another PGN_OUT and pooled:
 #   bench/lineage.py --anchor fruit21 a.pgn b.pgn
+# Or one pairing at a time, e.g. PROFILES="fruit21 rybka1" OTHERS="" or PROFILES=quince OTHERS=toga2, each
+# run's pairing row copied into a results file, the ratings fitted from the rows when the PGNs are gone:
+#   bench/lineage.py --anchor fruit21 --table results.md
 # Usage: bench/lineage.sh [games per pairing, default 100] [tc, default 10+0.1]
 # Environment: QUINCE_BIN, OPENINGS (default 8moves_v3), SEED (default 1), PGN_OUT (default
 #              build/lineage.pgn), PROFILES (default "fruit21 rybka1 rybka232 quince"), OTHERS (default toga2;

@@ -6,7 +6,9 @@
 - One pairing: the rating is the pairing's logistic Elo, 400·log10(s / (1 − s)).
 - Three engines: the fit is the maximum-likelihood one — each engine's expected score over its games at the
   fitted ratings equals its actual score — computed here independently of the script.
-- Two files pool; a missing file, pairings not connected to the anchor and a perfect score (no finite
+- Two files pool; a results table (`--table`, pairing rows as the script prints them, split across a table
+  and a PGN, one pairing recorded in two rows with the engines in either order) gives the ratings of the
+  PGNs; a malformed pairing row is named by file and line; a missing file, pairings not connected to the anchor and a perfect score (no finite
   rating) are errors that say so.
 """
 import math
@@ -100,6 +102,29 @@ def main():
             worst = max(abs(expected[x] - actual[x]) for x in got)
             check(worst < 0.5, f"maximum likelihood: expected = actual score for every engine (worst {worst:.2f} points)")
             check(got["B"] < 0 < -got["C"], "order A > B > C")
+
+            # The same results recorded as table rows: B-C in two rows (one reversed), A-C from a PGN.
+            table = os.path.join(d, "results.md")
+            with open(table, "w", encoding="utf-8") as f:
+                f.write("# results\n\n| pairing | games | W-D-L (first engine) | Elo (95%) |\n|---|---|---|---|\n"
+                        "| A – B | 100 | 30-40-30 | 0.0 ± 1 |\n| B – C | 50 | 30-10-10 | x |\n"
+                        "| C – B | 50 | 10-10-30 | x |\n\n| engine | games |\n| A | 1 |\n")
+            ac = os.path.join(d, "ac.pgn")
+            with open(ac, "w") as f:
+                f.write(pgn(pairing("A", "C", 70, 20, 10)))
+            r = run(match, ["--table", table, ac], "A")
+            from_table = ratings(r.stdout)
+            check(r.returncode == 0 and from_table == got and "| B – C | 100 | 60-20-20 |" in r.stdout,
+                  f"--table rows pooled with a PGN give the same ratings: {from_table} ({r.stderr.strip()})")
+            bad = os.path.join(d, "bad.md")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write("| A – B | 100 | 30-40-20 | 0 |\n")
+            r = run(match, ["--table", bad], "A")
+            check(r.returncode != 0 and "bad.md:1" in r.stderr, f"a row whose W-D-L is not its games: {r.stderr.strip()}")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write("| A – B | many | 30-40-30 | 0 |\n")
+            r = run(match, ["--table", bad], "A")
+            check(r.returncode != 0 and "bad.md:1" in r.stderr, f"a malformed pairing row: {r.stderr.strip()}")
 
         r = run(match, [os.path.join(d, "missing.pgn")])
         check(r.returncode != 0 and "missing.pgn" in r.stderr, "a missing file is named in the error")
