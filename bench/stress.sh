@@ -8,7 +8,9 @@
 # Usage: bench/stress.sh [total games, default 10000] [tc, default 1+0.01]
 # Environment: THREADS (default 2), CHUNK (games per chunk, default 200), OUT_DIR (default
 #              build/stress-t$THREADS), QUINCE_BIN, OPENINGS (default 8moves_v3), CONCURRENCY (default 1: two
-#              threads per engine already fill two cores), REPORT_ONLY=1 (only the summary).
+#              threads per engine already fill two cores), REPORT_ONLY=1 (only the summary), FIRST_CHUNK
+#              (default 1: where a run whose earlier chunks were played elsewhere, their logs gone, goes on;
+#              the summary then counts only the chunks in OUT_DIR, to be added to the earlier counts).
 set -euo pipefail
 
 TOTAL="${1:-10000}"
@@ -24,8 +26,11 @@ mkdir -p "$OUT_DIR"
 complete() { [[ -f "$1" ]] && tail -n 2 "$1" | grep -q '^Incidents'; }
 
 chunks=$(( (TOTAL + CHUNK - 1) / CHUNK ))
+FIRST_CHUNK="${FIRST_CHUNK:-1}"
+[[ $FIRST_CHUNK =~ ^[1-9][0-9]*$ ]] && (( FIRST_CHUNK <= chunks )) ||
+    { echo "stress.sh: FIRST_CHUNK must be 1..$chunks" >&2; exit 2; }
 if [[ "${REPORT_ONLY:-}" != 1 ]]; then
-    for (( k = 1; k <= chunks; ++k )); do
+    for (( k = FIRST_CHUNK; k <= chunks; ++k )); do
         log="$OUT_DIR/chunk-$k.log"
         if complete "$log"; then continue; fi
         games=$(( k < chunks ? CHUNK : TOTAL - (chunks - 1) * CHUNK ))
