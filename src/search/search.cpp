@@ -793,9 +793,9 @@ void Worker::iterative_deepening() {
         else best_stable_for = 0;
         last_best = root_moves[0].move;
 
-        if (engine_.use_time_ && !engine_.pondering_.load() && !engine_.stop_.load()) {
+        if (engine_.use_time_ && !engine_.stop_.load()) {
             // With a single legal move there is nothing to think about.
-            if (root_moves.size() == 1 && completed_depth >= 4) engine_.stop_.store(true);
+            const bool forced = root_moves.size() == 1 && completed_depth >= 4;
             double falling = 1.0;
             if (prev_iteration_value != VALUE_NONE)
                 falling = std::clamp(1.0 + (prev_iteration_value - best_value) / 150.0, 0.7, 1.7);
@@ -804,7 +804,16 @@ void Worker::iterative_deepening() {
             double limit = double(engine_.budget_.soft) * falling * instability * stability;
 
             limit = std::min(limit, double(engine_.budget_.hard));
-            if (double(engine_.elapsed_ms()) >= limit) engine_.stop_.store(true);
+            // The thought a move deserves counts pondering (the opponent's time); the hard limit (in
+            // count_node) counts our clock only. Otherwise a ponderhit would restart the budget in the
+            // middle of a deep iteration, which then runs to the hard limit move after move.
+            if (forced || double(engine_.thinking_ms()) >= limit) {
+                if (!engine_.pondering_.load()) engine_.stop_.store(true);
+                else {
+                    engine_.stop_on_ponderhit_.store(true);
+                    if (!engine_.pondering_.load()) engine_.stop_.store(true);  // ponderhit came meanwhile
+                }
+            }
         }
         prev_iteration_value = best_value;
     }
@@ -855,6 +864,7 @@ std::uint64_t Engine::tb_hits() const {
 }
 
 std::int64_t Engine::elapsed_ms() const { return (now_ns() - start_ns_.load(std::memory_order_relaxed)) / 1000000; }
+std::int64_t Engine::thinking_ms() const { return (now_ns() - go_ns_.load(std::memory_order_relaxed)) / 1000000; }
 
 std::string Engine::format_move(Move m) const { return move_to_uci(m, options_.chess960); }
 
@@ -889,6 +899,8 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
     stop();
     wait();
     start_ns_.store(now_ns());
+    go_ns_.store(start_ns_.load());
+    stop_on_ponderhit_.store(false);
     root_pos_ = pos;
     limits_ = limits;
     options_ = options;
@@ -929,6 +941,7 @@ void Engine::ponderhit() {
     // The opponent played the expected move: our clock starts now.
     start_ns_.store(now_ns());
     pondering_.store(false);
+    if (stop_on_ponderhit_.load()) stop_.store(true);
 }
 
 void Engine::wait() {

@@ -199,7 +199,8 @@ public:
     TranspositionTable& tt() { return tt_; }
     std::uint64_t nodes_searched() const;
     std::uint64_t tb_hits() const;  // tablebase probes of the current (or last) search, all threads
-    std::int64_t elapsed_ms() const;
+    std::int64_t elapsed_ms() const;        // on our clock: since go, or since ponderhit
+    std::int64_t thinking_ms() const;       // since go, pondering included
 
 private:
     friend class Worker;
@@ -219,6 +220,9 @@ private:
     std::atomic<bool> stop_{false};
     std::atomic<bool> pondering_{false};
     std::atomic<std::int64_t> start_ns_{0};  // reset by ponderhit: the clock starts then
+    std::atomic<std::int64_t> go_ns_{0};     // not reset: thought spent on this move, pondering included
+    // Pondering has already thought as long as the move deserves: answer at once on ponderhit.
+    std::atomic<bool> stop_on_ponderhit_{false};
     Limits limits_;
     SearchOptions options_;
     TimeBudget budget_;

@@ -8,9 +8,10 @@
    script relaying moves as an xboard GUI does (`time`/`otim` before each move, `usermove` when the adapter
    announces it). Each adapter checks the other's moves with its own move generator and would answer
    `Illegal move`; the game must end by the rules or a result claim, or reach 300 plies.
-2. The same ini in the xboard GUI itself under Xvfb: a one-game match at 8 s a game (xboard's `-inc 0.1`
-   rounds to no increment), the game saved by xboard as PGN (a result not on time, moves), and a screenshot
-   of the screen during the game (OUT_DIR/xboard.png, with the PGN and the polyglot transcript).
+2. The same ini in the xboard GUI itself under Xvfb: a one-game match at 40 moves in 8 s (`-tc 0:08` with
+   xboard's default 40 moves a period; both sides ponder, xboard's default), the game saved by xboard as PGN
+   (a result not on time, moves), and a screenshot of the screen during the game (OUT_DIR/xboard.png, with
+   the PGN and the polyglot transcript).
 
 Needs polyglot, xboard, Xvfb and ImageMagick's `import` (scripts/deps.sh clients installs them).
 Exit code 0 = all checks passed.
@@ -200,7 +201,7 @@ def xboard_game(xboard, polyglot, engine, folder, out_dir):
         subprocess.run([importer, "-display", display, "-window", "root", shot], check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            gui.wait(timeout=90)  # 8 s a side, then xboard ends the match and exits
+            gui.wait(timeout=90)  # 40 moves in 8 s a side, repeating; then xboard ends the match and exits
         except subprocess.TimeoutExpired:
             gui.kill()
             gui.wait()

@@ -246,6 +246,18 @@ TEST(TimeManager, TypicalAllocations) {
     b = allocate_time(in);
     EXPECT_GT(b.soft, 20000);  // last move before the control: use the time
 
+    // Short periods keep the lag of every move still to come: 3 moves in 320 ms with 30 ms of lag
+    // leave 200 ms to share, and the last move on 96 ms thinks at most 32 ms.
+    in.time_left = 320;
+    in.moves_to_go = 3;
+    b = allocate_time(in);
+    EXPECT_LE(b.hard, 150);
+    in.time_left = 96;
+    in.moves_to_go = 1;
+    b = allocate_time(in);
+    EXPECT_LE(b.hard, 33);
+    EXPECT_GE(b.hard, 20);
+
     TimeInput fixed;
     fixed.move_time = 1000;
     fixed.overhead = 30;

@@ -397,6 +397,29 @@ TEST(Uci, PonderAndPonderhit) {
     ASSERT_TRUE(e.read_until("bestmove", 1000));
 }
 
+// Pondering counts as thought: when the ponder search has already thought as long as the move deserves
+// (here a single legal move, 1...g6 against 2.Qh5+, found at depth 4), ponderhit is answered at once,
+// not after the iteration in progress; a new budget at ponderhit made ponder games at 40 moves in 8 s
+// in xboard spend the hard limit move after move and lose on time.
+TEST(Uci, PonderhitAnswersAtOnceWhenPonderingSufficed) {
+    EngineProcess e;
+    handshake(e);
+    long total = 0;
+    for (int rep = 0; rep < 4; ++rep) {
+        e.send("position startpos moves e2e4 f7f5 d1h5");
+        e.send("go ponder wtime 600000 btime 600000");
+        EXPECT_FALSE(e.read_until("bestmove", 300 + 100 * rep));
+        auto t = Clock::now();
+        e.send("ponderhit");
+        auto lines = e.read_until("bestmove", 60000);
+        ASSERT_TRUE(lines);
+        total += ms_since(t);
+        EXPECT_EQ(best_of(*lines), "g7g6");
+    }
+    // The iteration in progress after 0.3-0.6 s of search would take about as long again.
+    EXPECT_LT(total, 60 * SLOW);
+}
+
 // `go perft 1` in the current position: its divide lines as one text ("e1g1: 1\n…"), empty on a timeout.
 std::string perft_divide_text(EngineProcess& e) {
     e.send("go perft 1");
