@@ -2,8 +2,8 @@
 # Calibration of UCI_Elo: each Skill Level plays a gauntlet against fixed opponents (Debian's toga2, glaurung,
 # ethereal-chess; Hash 16, one thread, no books, no ponder; 8moves_v3 openings, both colours; adjudication
 # of bench/match_common.sh) and gets a rating from the opponents' ratings (ANCHORS) and its score against
-# each. The resulting level -> Elo table is what SKILL_ELO_MIN / SKILL_ELO_MAX and elo_to_skill_level
-# (src/search/skill.h) should follow; until it has been run on quiet cores the map there is provisional.
+# each. The resulting level -> Elo rows are SKILL_CALIBRATION in src/search/skill.h (UCI_Elo picks the level
+# of nearest rating); the run behind them is in src/search/README.md ("Strength limit").
 # Timed games: run it only on a machine with nothing else running.
 # Usage: bench/calibrate_elo.sh [games per opponent and level, default 100] [tc, default 10+0.1] [levels...]
 # Environment: ANCHORS (ratings of the opponents on one list, e.g. CCRL 40/15:

@@ -1,14 +1,30 @@
 #include "search/skill.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "search/random_opening.h"
 
 namespace quince::search {
 
+static_assert(SKILL_CALIBRATION[0].level == 0 && SKILL_CALIBRATION[std::size(SKILL_CALIBRATION) - 1].level == SKILL_LEVEL_MAX - 1,
+              "the calibration spans the weakened levels");
+
+int skill_level_elo(int level) {
+    level = std::clamp(level, 0, SKILL_LEVEL_MAX - 1);
+    for (std::size_t i = 1; i < std::size(SKILL_CALIBRATION); ++i) {
+        const SkillRating lo = SKILL_CALIBRATION[i - 1], hi = SKILL_CALIBRATION[i];
+        if (level <= hi.level) return lo.elo + (hi.elo - lo.elo) * (level - lo.level) / (hi.level - lo.level);
+    }
+    return SKILL_ELO_MAX;
+}
+
 int elo_to_skill_level(int elo) {
     elo = std::clamp(elo, SKILL_ELO_MIN, SKILL_ELO_MAX);
-    return std::min(SKILL_LEVEL_MAX - 1, (elo - SKILL_ELO_MIN) * SKILL_LEVEL_MAX / (SKILL_ELO_MAX - SKILL_ELO_MIN));
+    int best = 0;
+    for (int level = 1; level < SKILL_LEVEL_MAX; ++level)
+        if (std::abs(skill_level_elo(level) - elo) <= std::abs(skill_level_elo(best) - elo)) best = level;
+    return best;
 }
 
 std::size_t pick_weakened(const std::vector<Value>& scores, int level, std::uint64_t seed) {

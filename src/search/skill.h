@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "core/types.h"
@@ -16,13 +17,24 @@ namespace quince::search {
 inline constexpr int SKILL_LEVEL_MAX = 20;
 inline constexpr int SKILL_LINES = 4;
 inline constexpr int SKILL_SPREAD_PER_LEVEL = 15;  // centipawns: level 0 may give up to 3 pawns
-// UCI_Elo range and its linear map onto levels 0..19. Provisional: the table measuring each level's
-// rating against fixed opponents is pending (bench/calibrate_elo.sh).
-inline constexpr int SKILL_ELO_MIN = 1000, SKILL_ELO_MAX = 2600;
+// Measured ratings of some levels on Stockfish 15.1's UCI_Elo scale (bench/calibrate_elo.sh at 10+0.1,
+// 40 games a level against Stockfish limited to a UCI_Elo near it; the table and its error bars are in
+// src/search/README.md). Levels between two rows are interpolated linearly; the rows never fall with the
+// level (16 and 19 measured the same against the same opponent).
+struct SkillRating {
+    int level;
+    int elo;
+};
+inline constexpr SkillRating SKILL_CALIBRATION[] = {{0, 1122}, {4, 1411}, {8, 1890}, {12, 1973}, {16, 2259}, {19, 2259}};
+// UCI_Elo range: the ratings of level 0 and level 19.
+inline constexpr int SKILL_ELO_MIN = SKILL_CALIBRATION[0].elo;
+inline constexpr int SKILL_ELO_MAX = SKILL_CALIBRATION[std::size(SKILL_CALIBRATION) - 1].elo;
 
 constexpr bool skill_enabled(int level) { return level < SKILL_LEVEL_MAX; }
 constexpr int skill_depth(int level) { return 1 + level; }
-// UCI_Elo (clamped to the range) -> level 0..19.
+// The rating of a weakened level 0..19 (interpolated between the calibrated levels).
+int skill_level_elo(int level);
+// UCI_Elo (clamped to the range) -> the level 0..19 whose rating is nearest; the highest of equal ones.
 int elo_to_skill_level(int elo);
 // Index of the line to play among `scores` (root move scores, best first; only the first SKILL_LINES
 // count). Mate scores keep their order: the bonus never turns a mated line into a choice over a non-mated one.

@@ -23,6 +23,23 @@ TEST(Skill, EloMapsOntoTheWeakenedLevels) {
     EXPECT_FALSE(skill_enabled(SKILL_LEVEL_MAX));
 }
 
+TEST(Skill, CalibratedLevelsKeepTheirMeasuredRating) {
+    int prev = 0;
+    for (const SkillRating& r : SKILL_CALIBRATION) {
+        EXPECT_EQ(skill_level_elo(r.level), r.elo);
+        // A measured rating asked for gets a level of that rating (the highest of equal ones).
+        EXPECT_EQ(skill_level_elo(elo_to_skill_level(r.elo)), r.elo);
+        EXPECT_GE(r.elo, prev);  // the rows never fall with the level
+        prev = r.elo;
+    }
+    for (int level = 1; level < SKILL_LEVEL_MAX; ++level) EXPECT_GE(skill_level_elo(level), skill_level_elo(level - 1));
+    EXPECT_EQ(elo_to_skill_level(SKILL_ELO_MAX), SKILL_LEVEL_MAX - 1);
+    // Between two calibrated levels: the interpolated rating, and the nearest level for a rating asked for.
+    EXPECT_EQ(skill_level_elo(2), (SKILL_CALIBRATION[0].elo + SKILL_CALIBRATION[1].elo) / 2);
+    EXPECT_EQ(elo_to_skill_level(skill_level_elo(2) + 5), 2);
+    EXPECT_EQ(elo_to_skill_level(SKILL_ELO_MAX + 1000), SKILL_LEVEL_MAX - 1);
+}
+
 TEST(Skill, FullStrengthPlaysTheBestLine) {
     for (std::uint64_t seed = 0; seed < 100; ++seed) EXPECT_EQ(pick_weakened({10, 9, 8, 7}, SKILL_LEVEL_MAX, seed), 0u);
 }

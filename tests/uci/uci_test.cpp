@@ -868,7 +868,7 @@ TEST(Uci, SkillLevelAndLimitStrength) {
             first_moves.insert(split(l.substr(l.find(" pv ") + 4))[0]);
     EXPECT_EQ(first_moves.size(), 4u);
     EXPECT_TRUE(first_moves.count(best_of(weak))) << best_of(weak);
-    e.send("setoption name UCI_Elo value 999");
+    e.send("setoption name UCI_Elo value " + std::to_string(search::SKILL_ELO_MIN - 1));
     auto err = e.read_line();
     ASSERT_TRUE(err);
     EXPECT_NE(err->find("info string error: setoption: UCI_Elo must be between"), std::string::npos) << *err;
