@@ -101,6 +101,24 @@ TEST(EpdProblem, RejectsIllegalMovesBadFensAndEmptyRecords) {
     EXPECT_NE(error.find("nothing to check"), std::string::npos);
 }
 
+// Found by fuzz_epd (fuzz/regressions/epd/points-out-of-range): a points value too long for an int made
+// std::stoi throw out of the parser and killed quince-epd; now the record is refused with the reason.
+TEST(EpdProblem, PointsOutOfRangeAreAnErrorNotACrash) {
+    const std::string fen = "1kr5/3n4/Q3p2p/p2n2p1/PppB1P2/5BPr/1P2Q2P/3R2K1 w - - ";
+    Record r;
+    Problem p;
+    std::string error;
+    ASSERT_TRUE(parse_record(fen + "bm f5; c0 \"f5=" + std::string(100, '8') + ", Be5+=2\";", &r, &error));
+    EXPECT_FALSE(make_problem(r, &p, &error));
+    EXPECT_NE(error.find("c0"), std::string::npos) << error;
+    EXPECT_NE(error.find("'f5'"), std::string::npos) << error;
+    EXPECT_NE(error.find("out of range"), std::string::npos) << error;
+    // The largest value allowed still reads as points.
+    ASSERT_TRUE(parse_record(fen + "bm f5; c0 \"f5=999999, Be5+=2\";", &r, &error));
+    ASSERT_TRUE(make_problem(r, &p, &error)) << error;
+    EXPECT_EQ(p.max_points(), 999999);
+}
+
 TEST(EpdSolve, FindsTheWinAndReportsWhen) {
     // WAC.004: Qxh7+ mates.
     Problem p = problem_of("r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - bm Qxh7+; id \"WAC.004\";");

@@ -50,19 +50,29 @@ bool parse_moves(const Position& pos, const std::string& opcode, const std::stri
     return true;
 }
 
-// STS points: c0 "f5=10, Be5+=2, Bf2=3". Other c0 texts (game references) are not points: empty result.
-std::vector<std::pair<Move, int>> parse_points(const Position& pos, const std::string& text) {
+// STS points: c0 "f5=10, Be5+=2, Bf2=3". Other c0 texts (game references) are not points: *out stays
+// empty. A points list with a value too large for a score is an error (false).
+bool parse_points(const Position& pos, const std::string& text, std::vector<std::pair<Move, int>>* out,
+                  std::string* error) {
+    constexpr std::size_t MAX_POINT_DIGITS = 6;  // STS gives 0..10; anything longer is a broken record
     std::vector<std::pair<Move, int>> points;
     std::istringstream in(text);
     for (std::string item; std::getline(in, item, ',');) {
         item = trim(item);
         std::size_t eq = item.rfind('=');
-        if (eq == std::string::npos || !all_digits(item.substr(eq + 1))) return {};
+        if (eq == std::string::npos || !all_digits(item.substr(eq + 1))) return true;
         Move m = parse_move(pos, item.substr(0, eq));
-        if (!m) return {};
-        points.emplace_back(m, std::stoi(item.substr(eq + 1)));
+        if (!m) return true;
+        const std::string value = item.substr(eq + 1);
+        if (value.size() > MAX_POINT_DIGITS) {
+            *error = "c0: the points of '" + printable(item.substr(0, eq)) + "' (a number of " +
+                     std::to_string(value.size()) + " digits) are out of range 0..999999";
+            return false;
+        }
+        points.emplace_back(m, std::stoi(value));
     }
-    return points;
+    *out = std::move(points);
+    return true;
 }
 
 bool contains(const std::vector<Move>& moves, Move m) { return std::find(moves.begin(), moves.end(), m) != moves.end(); }
@@ -147,7 +157,7 @@ bool make_problem(const Record& record, Problem* out, std::string* error) {
     if (const std::string* id = record.find("id")) p.id = *id;
     if (const std::string* bm = record.find("bm"); bm && !parse_moves(p.pos, "bm", *bm, &p.best, error)) return false;
     if (const std::string* am = record.find("am"); am && !parse_moves(p.pos, "am", *am, &p.avoid, error)) return false;
-    if (const std::string* c0 = record.find("c0")) p.points = parse_points(p.pos, *c0);
+    if (const std::string* c0 = record.find("c0"); c0 && !parse_points(p.pos, *c0, &p.points, error)) return false;
     if (p.best.empty() && p.avoid.empty() && p.points.empty()) {
         *error = "nothing to check (no bm, am or c0 points)";
         return false;
