@@ -308,6 +308,15 @@ TEST(MatchOptions, CommandLine) {
     EXPECT_FALSE(parse_command_line({"-engine", "cmd=a", "tc=1"}, &bad, &error));            // one engine
     EXPECT_FALSE(parse_command_line({"-engine", "cmd=a", "tc=x", "-engine", "cmd=b", "tc=1"}, &bad, &error));
     EXPECT_FALSE(parse_command_line({"-engine", "cmd=a", "foo=1", "-engine", "cmd=b"}, &bad, &error));
+    // A number past the 64-bit range is refused, not read as the largest one (strtoll saturates).
+    const std::vector<std::string> two = {"-engine", "cmd=a", "tc=1", "-engine", "cmd=b", "tc=1"};
+    auto with = [&](std::vector<std::string> extra) {
+        extra.insert(extra.end(), two.begin(), two.end());
+        return extra;
+    };
+    EXPECT_TRUE(parse_command_line(with({"-srand", "9223372036854775807"}), &bad, &error)) << error;
+    EXPECT_FALSE(parse_command_line(with({"-srand", "9223372036854775808"}), &bad, &error));
+    EXPECT_FALSE(parse_command_line(with({"-openings", "file=x.epd", "seed=99999999999999999999999"}), &bad, &error));
     TournamentConfig same;
     ASSERT_TRUE(parse_command_line({"-engine", "cmd=/a/e", "st=0.5", "-engine", "cmd=/b/e", "nodes=100"}, &same, &error));
     EXPECT_EQ(same.engines[0].name, "e");

@@ -2,6 +2,7 @@
 // and reports, per position and in total, what was solved, the STS points, and when the solution was found.
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -39,8 +40,9 @@ struct Settings {
 
 bool parse_number(const char* text, std::int64_t min, std::int64_t max, std::int64_t* out) {
     char* end = nullptr;
+    errno = 0;  // strtoll saturates out-of-range text at LLONG_MAX/MIN and says so only here
     long long v = std::strtoll(text, &end, 10);
-    if (end == text || *end || v < min || v > max) return false;
+    if (end == text || *end || errno == ERANGE || v < min || v > max) return false;
     *out = v;
     return true;
 }

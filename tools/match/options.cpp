@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -19,8 +20,9 @@ bool split_key_value(const std::string& token, std::string* key, std::string* va
 
 bool parse_int(const std::string& text, long long lo, long long hi, long long* out) {
     char* end = nullptr;
+    errno = 0;  // out-of-range text saturates at LLONG_MAX/MIN: only errno tells
     long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || end != text.c_str() + text.size() || v < lo || v > hi) return false;
+    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || v < lo || v > hi) return false;
     *out = v;
     return true;
 }
