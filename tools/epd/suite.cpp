@@ -59,14 +59,16 @@ bool parse_points(const Position& pos, const std::string& text, std::vector<std:
     std::istringstream in(text);
     for (std::string item; std::getline(in, item, ',');) {
         item = trim(item);
-        std::size_t eq = item.rfind('=');
-        if (eq == std::string::npos || !all_digits(item.substr(eq + 1))) return true;
-        Move m = parse_move(pos, item.substr(0, eq));
+        const std::size_t eq = item.rfind('=');
+        if (eq == std::string::npos) return true;
+        const std::string move_text = item.substr(0, eq), value = item.substr(eq + 1);
+        if (!all_digits(value)) return true;
+        Move m = parse_move(pos, move_text);
         if (!m) return true;
-        const std::string value = item.substr(eq + 1);
         if (value.size() > MAX_POINT_DIGITS) {
-            *error = "c0: the points of '" + printable(item.substr(0, eq)) + "' (a number of " +
-                     std::to_string(value.size()) + " digits) are out of range 0..999999";
+            *error = "c0: the points of '" + printable(move_text) + "' (a number of " +
+                     std::to_string(value.size()) + " digits) are out of range 0.." +
+                     std::string(MAX_POINT_DIGITS, '9');
             return false;
         }
         points.emplace_back(m, std::stoi(value));
