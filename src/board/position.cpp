@@ -237,12 +237,8 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
         }
 
         // 5. Counters
-        auto parse_int = [](const std::string& str, int& out) {
-            if (str.empty() || str.size() > 6) return false;
-            for (char c : str)
-                if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-            out = std::stoi(str);
-            return true;
+        auto parse_int = [](const std::string& str, int& out) {  // digits only: no sign
+            return !str.empty() && std::isdigit(static_cast<unsigned char>(str[0])) && parse_integer(str, &out);
         };
         int halfmove = 0, fullmove = 1;
         if (!parse_int(half, halfmove) || halfmove > 150)

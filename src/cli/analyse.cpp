@@ -91,13 +91,7 @@ bool parse_info_line(const std::string& line, const Position& root, PvLine* out)
     for (std::size_t i = 1; i < t.size(); ++i) {
         const std::string& k = t[i];
         auto next_int = [&](auto* v) {
-            if (i + 1 >= t.size()) return false;
-            try {
-                *v = static_cast<std::remove_pointer_t<decltype(v)>>(std::stoll(t[++i]));
-            } catch (...) {
-                return false;
-            }
-            return true;
+            return i + 1 < t.size() && parse_integer(t[++i], v);
         };
         if (k == "depth") { if (!next_int(&l.depth)) return false; }
         else if (k == "seldepth") { if (!next_int(&l.seldepth)) return false; }

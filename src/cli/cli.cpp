@@ -3,7 +3,6 @@
 #include "eval/profile.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -52,14 +51,11 @@ bool parse_args(const Args& args, const std::vector<OptionSpec>& specs, ParsedAr
 
 bool parse_number(const std::string& text, long long lo, long long hi, const std::string& what, long long* out,
                   std::string* error) {
-    long long v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < lo || v > hi) {
+    if (!parse_integer(text, lo, hi, out)) {
         *error = what + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
                  ", got '" + printable(text) + "'";
         return false;
     }
-    *out = v;
     return true;
 }
 

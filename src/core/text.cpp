@@ -1,5 +1,6 @@
 #include "core/text.h"
 
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 
@@ -89,6 +90,18 @@ std::string describe_character(std::string_view s, std::size_t i, std::size_t* l
     char buf[16];
     std::snprintf(buf, sizeof buf, " (U+%04X)", unsigned(code_point(s, i, n)));
     return r.append(buf);
+}
+
+bool parse_integer(std::string_view text, long long lo, long long hi, long long* out) {
+    const char* first = text.data();
+    const char* last = first + text.size();
+    if (first != last && *first == '+') ++first;  // from_chars takes '-' but not '+'
+    if (first == last || (*first == '-' && first != text.data())) return false;  // "+" alone, "+-5"
+    long long v = 0;
+    auto [ptr, ec] = std::from_chars(first, last, v);
+    if (ec != std::errc() || ptr != last || v < lo || v > hi) return false;
+    *out = v;
+    return true;
 }
 
 }  // namespace quince

@@ -3,11 +3,11 @@
 #include "eval/params.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <set>
 #include <sstream>
 
+#include "core/text.h"
 #include "core/types.h"
 
 namespace quince::eval {
@@ -250,32 +250,7 @@ std::string trim(const std::string& s) {
 }
 
 // A strict decimal integer; false on anything else (no trailing characters, no overflow).
-bool parse_int(const std::string& t, long long& v) {
-    if (t.empty() || t.size() > 20) return false;
-    std::size_t i = (t[0] == '-' || t[0] == '+') ? 1 : 0;
-    if (i == t.size()) return false;
-    for (std::size_t k = i; k < t.size(); ++k)
-        if (t[k] < '0' || t[k] > '9') return false;
-    errno = 0;
-    char* end = nullptr;
-    v = std::strtoll(t.c_str(), &end, 10);
-    return errno == 0 && *end == '\0';
-}
-
-// Printable form of a token for an error message: ASCII as is, other bytes as \xNN (keeps the output
-// valid UTF-8 whatever the file holds).
-std::string shown(const std::string& t) {
-    std::string out;
-    for (unsigned char c : t.substr(0, 40)) {
-        if (c >= 0x20 && c < 0x7f) out += char(c);
-        else {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", c);
-            out += buf;
-        }
-    }
-    return t.size() > 40 ? out + "..." : out;
-}
+bool parse_int(const std::string& t, long long& v) { return parse_integer(t, &v); }
 
 }  // namespace
 
@@ -400,13 +375,13 @@ bool parse_weights(const std::string& text, const std::string& source, Weights& 
             if (vals.size() != 1) return fail("'base' takes one profile name");
             if (have_base || have_weight) return fail("'base' must come once, before any weight");
             const std::string keep = w.name;
-            if (!base_of || !base_of(vals[0], w)) return fail("unknown base profile '" + shown(vals[0]) + "'");
+            if (!base_of || !base_of(vals[0], w)) return fail("unknown base profile '" + printable(vals[0]) + "'");
             if (have_name) w.name = keep;
             have_base = true;
             continue;
         }
         const ParamDesc* d = find_param(name);
-        if (!d) return fail("unknown weight '" + shown(name) + "'");
+        if (!d) return fail("unknown weight '" + printable(name) + "'");
         if (!seen.insert(name).second) return fail("weight '" + name + "' given twice");
         have_weight = true;
         if (int(vals.size()) != d->count)
@@ -414,7 +389,7 @@ bool parse_weights(const std::string& text, const std::string& source, Weights& 
                         ", got " + std::to_string(vals.size()));
         if (d->kind == Kind::Bool) {
             if (vals[0] != "true" && vals[0] != "false")
-                return fail("weight '" + name + "': expected true or false, got '" + shown(vals[0]) + "'");
+                return fail("weight '" + name + "': expected true or false, got '" + printable(vals[0]) + "'");
             *d->flag(w) = vals[0] == "true";
         } else if (d->kind == Kind::Enum) {
             int v = -1;
@@ -423,14 +398,14 @@ bool parse_weights(const std::string& text, const std::string& source, Weights& 
                 if (vals[0] == d->enum_names[i]) v = int(i);
                 names += std::string(i ? ", " : "") + d->enum_names[i];
             }
-            if (v < 0) return fail("weight '" + name + "': expected one of " + names + ", got '" + shown(vals[0]) + "'");
+            if (v < 0) return fail("weight '" + name + "': expected one of " + names + ", got '" + printable(vals[0]) + "'");
             d->set_enum(w, v);
         } else {
             int* dst = d->ints(w);
             for (int i = 0; i < d->count; ++i) {
                 long long v = 0;
                 const std::string where = "weight '" + name + "'" + (d->count > 1 ? " value " + std::to_string(i + 1) : "");
-                if (!parse_int(vals[std::size_t(i)], v)) return fail(where + ": '" + shown(vals[std::size_t(i)]) + "' is not an integer");
+                if (!parse_int(vals[std::size_t(i)], v)) return fail(where + ": '" + printable(vals[std::size_t(i)]) + "' is not an integer");
                 if (v < d->lo || v > d->hi)
                     return fail(where + ": " + std::to_string(v) + " is out of range [" + std::to_string(d->lo) + ", " +
                                 std::to_string(d->hi) + "]");

@@ -46,15 +46,7 @@ std::vector<std::string> tokenize(const std::string& line) {
     return tokens;
 }
 
-bool parse_int(const std::string& s, std::int64_t* out) {
-    std::int64_t v = 0;
-    const char* first = s.data();
-    if (!s.empty() && s[0] == '+') ++first;
-    auto [ptr, ec] = std::from_chars(first, s.data() + s.size(), v);
-    if (ec != std::errc() || ptr != s.data() + s.size() || first == s.data() + s.size()) return false;
-    *out = v;
-    return true;
-}
+bool parse_int(const std::string& s, std::int64_t* out) { return parse_integer(s, out); }
 
 }  // namespace
 

@@ -308,7 +308,9 @@ TEST(CliArgs, OptionsInBothFormsAndPositionalWords) {
     long long v = 0;
     EXPECT_TRUE(cli::parse_number("20", 1, 20, "DEPTH", &v, &error));
     EXPECT_EQ(v, 20);
-    for (const char* bad : {"", "x", "-1", "0", "21", "3x", " 3", "+3"}) EXPECT_FALSE(cli::parse_number(bad, 1, 20, "DEPTH", &v, &error)) << bad;
+    EXPECT_TRUE(cli::parse_number("+3", 1, 20, "DEPTH", &v, &error));  // core's parse_integer: a sign is allowed
+    EXPECT_EQ(v, 3);
+    for (const char* bad : {"", "x", "-1", "0", "21", "3x", " 3", "+-3", "99999999999999999999"}) EXPECT_FALSE(cli::parse_number(bad, 1, 20, "DEPTH", &v, &error)) << bad;
 }
 
 TEST(CliArgs, ReadPositionFromWords) {

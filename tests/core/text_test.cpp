@@ -1,5 +1,8 @@
-// Echoing input in messages: whole UTF-8 characters, `\xNN` for anything else.
+// Reading whole numbers strictly; echoing input in messages: whole UTF-8 characters, `\xNN` for anything else.
 #include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdint>
 
 #include "core/text.h"
 
@@ -42,4 +45,33 @@ TEST(Text, DescribeCharacterNamesTheCodePoint) {
     EXPECT_EQ(describe_character("Z", 0, &n), "'Z'");
     EXPECT_EQ(describe_character("\xEF", 0, &n), "'\\xEF' (not UTF-8)");
     EXPECT_EQ(n, 1u);
+}
+
+TEST(Text, ParseIntegerIsStrict) {
+    long long v = 7;
+    EXPECT_TRUE(parse_integer("42", 0, 100, &v));
+    EXPECT_EQ(v, 42);
+    EXPECT_TRUE(parse_integer("+5", -10, 10, &v));
+    EXPECT_EQ(v, 5);
+    EXPECT_TRUE(parse_integer("-10", -10, 10, &v));
+    EXPECT_EQ(v, -10);
+    EXPECT_TRUE(parse_integer("9223372036854775807", LLONG_MIN, LLONG_MAX, &v));
+    EXPECT_EQ(v, LLONG_MAX);
+    v = 7;
+    // Refused, and the old value left alone: empty, signs alone or doubled, spaces, trailing text,
+    // fractions, hex, out of the range, past 64 bits (strtoll would clamp these to LLONG_MAX).
+    for (const char* bad : {"", "+", "-", "+-5", "-+5", "--5", " 5", "5 ", "5x", "1.5", "0x10", "11", "-11",
+                            "9223372036854775808", "99999999999999999999999", "-99999999999999999999999"})
+        EXPECT_FALSE(parse_integer(bad, -10, 10, &v)) << '"' << bad << '"';
+    EXPECT_EQ(v, 7);
+
+    int i = 0;
+    EXPECT_TRUE(parse_integer("2147483647", &i));
+    EXPECT_EQ(i, 2147483647);
+    EXPECT_FALSE(parse_integer("2147483648", &i));  // past int, whatever long long holds
+    EXPECT_FALSE(parse_integer("-1", &i, 0, 100));
+    std::uint64_t u = 0;
+    EXPECT_FALSE(parse_integer("-1", &u));  // unsigned: from 0
+    EXPECT_TRUE(parse_integer("9223372036854775807", &u));
+    EXPECT_EQ(u, 9223372036854775807ULL);
 }

@@ -114,7 +114,7 @@ TEST(EvalParams, MalformedFilesAreRejectedWithFileLineAndWeight) {
     no_tables.erase(no_tables.find("pst_king_eg"), no_tables.find('\n', no_tables.find("pst_king_eg")) - no_tables.find("pst_king_eg"));
     EXPECT_EQ(parse_error(no_tables), "test.txt: weight 'pst_king_eg' missing (give every weight, or start with 'base PROFILE')");
     // Bytes that are not UTF-8 are shown escaped, so that the error line stays valid UTF-8.
-    EXPECT_EQ(parse_error(ok + "tempo \xef\xbb\n"), "test.txt:3: weight 'tempo': '\\xef\\xbb' is not an integer");
+    EXPECT_EQ(parse_error(ok + "tempo \xef\xbb\n"), "test.txt:3: weight 'tempo': '\\xEF\\xBB' is not an integer");
 }
 
 TEST(EvalParams, LoadProfileFileNamesMissingFiles) {

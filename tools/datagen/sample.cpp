@@ -1,9 +1,9 @@
 #include "sample.h"
 
-#include <charconv>
 #include <vector>
 
 #include "board/position.h"
+#include "core/text.h"
 
 namespace quince::datagen {
 
@@ -17,15 +17,7 @@ std::string trim(const std::string& s) {
 }
 
 bool parse_score(const std::string& text, int* out) {
-    int v = 0;
-    const char* first = text.data();
-    const char* last = text.data() + text.size();
-    if (first != last && *first == '+') ++first;
-    auto [ptr, ec] = std::from_chars(first, last, v);
-    if (ec != std::errc() || ptr != last || first == last || v < -MAX_SAMPLE_SCORE || v > MAX_SAMPLE_SCORE)
-        return false;
-    *out = v;
-    return true;
+    return parse_integer(text, out, -MAX_SAMPLE_SCORE, MAX_SAMPLE_SCORE);
 }
 
 }  // namespace

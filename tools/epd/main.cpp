@@ -2,7 +2,6 @@
 // and reports, per position and in total, what was solved, the STS points, and when the solution was found.
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -13,6 +12,7 @@
 #include <thread>
 
 #include "board/notation.h"
+#include "core/text.h"
 #include "suite.h"
 
 using namespace quince;
@@ -38,15 +38,6 @@ struct Settings {
     bool quiet = false;
 };
 
-bool parse_number(const char* text, std::int64_t min, std::int64_t max, std::int64_t* out) {
-    char* end = nullptr;
-    errno = 0;  // strtoll saturates out-of-range text at LLONG_MAX/MIN and says so only here
-    long long v = std::strtoll(text, &end, 10);
-    if (end == text || *end || errno == ERANGE || v < min || v > max) return false;
-    *out = v;
-    return true;
-}
-
 // Returns false with a message for anything it does not understand.
 bool parse_arguments(int argc, char** argv, std::string* file, Settings* s, std::string* error) {
     bool limit_given = false;
@@ -65,7 +56,7 @@ bool parse_arguments(int argc, char** argv, std::string* file, Settings* s, std:
         const char* v = argv[++i];
         std::int64_t n = 0;
         auto number = [&](std::int64_t min, std::int64_t max) {
-            if (parse_number(v, min, max, &n)) return true;
+            if (parse_integer(v, &n, min, max)) return true;
             *error = a + ": expected a number from " + std::to_string(min) + " to " + std::to_string(max);
             return false;
         };

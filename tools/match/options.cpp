@@ -1,10 +1,11 @@
 #include "options.h"
 
-#include <cerrno>
 #include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include "core/text.h"
 
 namespace quince::match {
 
@@ -15,15 +16,6 @@ bool split_key_value(const std::string& token, std::string* key, std::string* va
     if (eq == std::string::npos || eq == 0) return false;
     *key = token.substr(0, eq);
     *value = token.substr(eq + 1);
-    return true;
-}
-
-bool parse_int(const std::string& text, long long lo, long long hi, long long* out) {
-    char* end = nullptr;
-    errno = 0;  // out-of-range text saturates at LLONG_MAX/MIN: only errno tells
-    long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || v < lo || v > hi) return false;
-    *out = v;
     return true;
 }
 
@@ -67,16 +59,16 @@ bool apply_engine_setting(EngineConfig* e, const std::string& key, const std::st
         if (!ms || *ms <= 0) return bad("expected seconds per move");
         e->tc.movetime_ms = *ms;
     } else if (key == "nodes") {
-        if (!parse_int(value, 1, 1LL << 50, &n)) return bad("");
+        if (!parse_integer(value, 1, 1LL << 50, &n)) return bad("");
         e->tc.nodes = n;
     } else if (key == "depth") {
-        if (!parse_int(value, 1, 1000, &n)) return bad("");
+        if (!parse_integer(value, 1, 1000, &n)) return bad("");
         e->tc.depth = int(n);
     } else if (key == "timemargin") {
-        if (!parse_int(value, 0, 3600000, &n)) return bad("expected milliseconds");
+        if (!parse_integer(value, 0, 3600000, &n)) return bad("expected milliseconds");
         e->time_margin_ms = n;
     } else if (key == "timeout") {
-        if (!parse_int(value, 1, 86400000, &n)) return bad("expected milliseconds");
+        if (!parse_integer(value, 1, 86400000, &n)) return bad("expected milliseconds");
         e->search_timeout_ms = n;
     } else if (key == "proto") {
         if (value != "uci") return bad("only uci is supported");
@@ -146,7 +138,7 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
             config->type = value;
         } else if (flag == "-games" || flag == "-rounds" || flag == "-concurrency" || flag == "-ratinginterval" ||
                    flag == "-maxmoves") {
-            if (!next_value(&value) || !parse_int(value, flag == "-ratinginterval" || flag == "-maxmoves" ? 0 : 1, 100000000, &n))
+            if (!next_value(&value) || !parse_integer(value, flag == "-ratinginterval" || flag == "-maxmoves" ? 0 : 1, 100000000, &n))
                 return fail(flag + " expects a number");
             if (flag == "-games") config->games = int(n);
             else if (flag == "-rounds") config->rounds = int(n);
@@ -165,7 +157,7 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
         } else if (flag == "-event") {
             if (!next_value(&config->event)) return fail("-event expects a name");
         } else if (flag == "-srand") {
-            if (!next_value(&value) || !parse_int(value, 0, INT64_MAX, &n)) return fail("-srand expects a number");
+            if (!next_value(&value) || !parse_integer(value, 0, INT64_MAX, &n)) return fail("-srand expects a number");
             config->openings.seed = std::uint64_t(n);
         } else if (flag == "-recover" || flag == "-repeat") {
             // Always on: crashed engines are restarted, each opening is played with both colours.
@@ -183,21 +175,21 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
                     if (key == "file") config->openings.file = value;
                     else if (key == "format") ok = value == "epd" || value == "pgn", config->openings.format = value;
                     else if (key == "order") ok = value == "sequential" || value == "random", config->openings.order = value;
-                    else if (key == "plies") ok = parse_int(value, 0, 10000, &n), config->openings.plies = int(n);
-                    else if (key == "start") ok = parse_int(value, 1, INT32_MAX, &n), config->openings.start = int(n);
-                    else if (key == "seed") ok = parse_int(value, 0, INT64_MAX, &n), config->openings.seed = std::uint64_t(n);
+                    else if (key == "plies") ok = parse_integer(value, 0, 10000, &n), config->openings.plies = int(n);
+                    else if (key == "start") ok = parse_integer(value, 1, INT32_MAX, &n), config->openings.start = int(n);
+                    else if (key == "seed") ok = parse_integer(value, 0, INT64_MAX, &n), config->openings.seed = std::uint64_t(n);
                     else if (key == "policy") ok = true;  // cutechess compatibility; openings always repeat once
                     else ok = false;
                 } else if (flag == "-draw") {
                     auto& a = config->adjudication;
-                    if (key == "movenumber") ok = parse_int(value, 0, 10000, &n), a.draw_move_number = int(n);
-                    else if (key == "movecount") ok = parse_int(value, 1, 10000, &n), a.draw_move_count = int(n);
-                    else if (key == "score") ok = parse_int(value, 0, 100000, &n), a.draw_score = int(n);
+                    if (key == "movenumber") ok = parse_integer(value, 0, 10000, &n), a.draw_move_number = int(n);
+                    else if (key == "movecount") ok = parse_integer(value, 1, 10000, &n), a.draw_move_count = int(n);
+                    else if (key == "score") ok = parse_integer(value, 0, 100000, &n), a.draw_score = int(n);
                     else ok = false;
                 } else if (flag == "-resign") {
                     auto& a = config->adjudication;
-                    if (key == "movecount") ok = parse_int(value, 1, 10000, &n), a.resign_move_count = int(n);
-                    else if (key == "score") ok = parse_int(value, 1, 100000, &n), a.resign_score = int(n);
+                    if (key == "movecount") ok = parse_integer(value, 1, 10000, &n), a.resign_move_count = int(n);
+                    else if (key == "score") ok = parse_integer(value, 1, 100000, &n), a.resign_score = int(n);
                     else if (key == "twosided") ok = value == "true" || value == "false", a.resign_two_sided = value == "true";
                     else ok = false;
                 } else {
