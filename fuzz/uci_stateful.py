@@ -70,6 +70,21 @@ NASTY_NUMBERS = ["0", "-1", "1", "+5", "2147483648", "-9223372036854775808", "99
                  "1e3", "0x10", "", "07", "3.5"]
 
 
+def searchmoves_of(words):
+    """The root moves a `go` restricts the search to, as the engine reads them: every word after a
+    `searchmoves` up to the next parameter name, and the lists of a repeated `searchmoves` add up
+    (`go searchmoves a b searchmoves c` searches a, b and c, as Stockfish does)."""
+    moves, collecting = [], False
+    for w in words[1:]:
+        if w == "searchmoves":
+            collecting = True
+        elif w in SEARCH_WORDS:
+            collecting = False
+        elif collecting:
+            moves.append(w)
+    return moves
+
+
 class Broken(Exception):
     """A protocol promise was broken: the fuzzer's failure."""
 
@@ -377,13 +392,8 @@ class Fuzzer:
         older = list(self.searches)
         is_perft = is_go and "perft" in words
         if is_go and not is_perft:  # owed a bestmove, tentatively: withdrawn below if the engine rejects the go
-            searchmoves = []
-            if "searchmoves" in words:
-                for w in words[words.index("searchmoves") + 1:]:
-                    if w in SEARCH_WORDS:
-                        break
-                    searchmoves.append(w)
-            s = {"go": line, "position": self.position, "chess960": self.position_chess960, "searchmoves": searchmoves}
+            s = {"go": line, "position": self.position, "chess960": self.position_chess960,
+                 "searchmoves": searchmoves_of(words)}
             self.searches.append(s)
         self.send(line)
         window = self.sync(line)

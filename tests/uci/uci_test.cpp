@@ -752,6 +752,27 @@ TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
     EXPECT_EQ(best_of(*lines), "a1b1");
 }
 
+// The move lists of a repeated `searchmoves` add up (Stockfish's reading; the stateful fuzzer's model once
+// kept only the first list and took the engine's answer for a broken promise). Rxd5 wins the queen, so it
+// is the answer whenever it is among the moves searched, whichever list names it.
+TEST(Uci, RepeatedSearchmovesListsAddUp) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position fen 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    for (const char* go : {"go depth 4 searchmoves e1e2 searchmoves d1d5",   // not only the first list
+                           "go depth 4 searchmoves d1d5 searchmoves e1e2",   // not only the last list
+                           "go depth 4 searchmoves e1e2 depth 4 searchmoves e1f1 d1d5"}) {
+        e.send(go);
+        auto lines = e.read_until("bestmove", 5000);
+        ASSERT_TRUE(lines) << go;
+        EXPECT_EQ(best_of(*lines), "d1d5") << go;
+    }
+    e.send("go depth 2 searchmoves e1e2 searchmoves e1e8");  // an illegal move in a later list: refused
+    auto error = e.read_until("info string error", 3000);
+    ASSERT_TRUE(error);
+    EXPECT_NE(error->back().find("'e1e8'"), std::string::npos) << error->back();
+}
+
 namespace {
 
 // Nodes of the last `info ... nodes N` line of a finished `go`.
