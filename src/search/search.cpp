@@ -522,7 +522,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 rm.upper_bound = value <= alpha;
                 rm.pv.assign(1, move);
                 for (int i = ply + 1; i < pv_len_[ply + 1]; ++i) rm.pv.push_back(pv_table_[ply + 1][i]);
-                if (move_count > 1 && id_ == 0) best_move_changes_ += 1;
+                if (move_count > 1) best_move_changes.fetch_add(1, std::memory_order_relaxed);
             } else {
                 rm.score = -VALUE_INFINITE;
             }
@@ -719,7 +719,8 @@ void Worker::iterative_deepening() {
     completed_depth = 0;
     lazy_window_active_ = false;  // no root score yet: every new search starts with full evaluations
     root_side_ = pos.side_to_move();
-    best_move_changes_ = 0;
+    best_move_changes.store(0, std::memory_order_relaxed);
+    tot_best_move_changes_ = 0;
     nmp_min_ply_ = 0;
     features_ = engine_.options_.features;
     calls_until_check_ = 1024;
@@ -735,7 +736,7 @@ void Worker::iterative_deepening() {
     for (root_depth_ = start_depth; root_depth_ < MAX_PLY; ++root_depth_) {
         if (engine_.stop_.load()) break;
         if (limits.depth && root_depth_ > limits.depth) break;
-        best_move_changes_ *= 0.5;
+        tot_best_move_changes_ *= 0.5;
         for (RootMove& rm : root_moves) rm.prev_score = rm.score;
 
         Value best_value = -VALUE_INFINITE;
@@ -799,7 +800,9 @@ void Worker::iterative_deepening() {
             double falling = 1.0;
             if (prev_iteration_value != VALUE_NONE)
                 falling = std::clamp(1.0 + (prev_iteration_value - best_value) / 150.0, 0.7, 1.7);
-            double instability = 1.0 + 1.2 * best_move_changes_;
+            for (auto& w : engine_.workers_)
+                tot_best_move_changes_ += w->best_move_changes.exchange(0, std::memory_order_relaxed);
+            double instability = 1.0 + 1.2 * tot_best_move_changes_ / double(engine_.workers_.size());
             double stability = best_stable_for >= 6 ? 0.6 : best_stable_for >= 3 ? 0.8 : 1.1;
             double limit = double(engine_.budget_.soft) * falling * instability * stability;
 
