@@ -105,6 +105,11 @@ Uci::Uci(std::ostream& out) : out_(out) {
                                  }
                                  eval_profile_ = v;
                                  apply_eval_profile();
+                                 // A weights file outranks the profile: say so rather than seem to obey.
+                                 if (eval_file_)
+                                     send("info string EvalProfile: " + v + " is kept for later; EvalFile " +
+                                          find_option("EvalFile")->value + " (profile '" + eval_file_->w.name +
+                                          "') stays in force until EvalFile is set to <empty>");
                                  return true;
                              }));
     // A weights file (format: `quince weights NAME`); empty = the EvalProfile's built-in weights. A file
@@ -112,6 +117,7 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option(Option::string("EvalFile", [this](const std::string& v, std::string* err) {
         if (v.empty() || v == "<empty>") {
             eval_file_.reset();
+            send("info string EvalFile: none; EvalProfile " + eval_profile_ + " in force");
         } else {
             auto p = eval::load_profile_file(v, err);
             if (!p) return false;

@@ -155,6 +155,17 @@ TEST(Cli, OtherFirstWordsAreUciCommandLinesRunInOrder) {
     EXPECT_EQ(bad.out, "info string error: unknown command 'frobnicate'\n");
 }
 
+TEST(Cli, UciLinesStopAtTheFirstError) {
+    // e2e5 is illegal: the search that follows would be of the start position, not the one asked for.
+    auto r = run_command(ENGINE, {"position startpos moves e2e5", "go depth 3", "isready"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "info string error: position: illegal move 'e2e5'\n");
+    // The same in-process, after lines that worked.
+    std::ostringstream out;
+    EXPECT_EQ(cli::run_uci_lines({"isready", "setoption name Hash value 0", "isready"}, out), cli::EXIT_FAILED);
+    EXPECT_EQ(out.str(), "readyok\ninfo string error: setoption: Hash must be between 1 and 65536\n");
+}
+
 TEST(Cli, UciEvalRejectsArgumentsAndStillWorksWithout) {
     auto r = run_command(ENGINE, {}, "eval bogus\neval\nquit\n");
     auto lines = lines_of(r.out);

@@ -193,6 +193,21 @@ TEST(SyzygyInit, ReportsTablesAndKeepsThemOnABadPath) {
     EXPECT_EQ(syzygy::max_pieces(), 0);
 }
 
+TEST(SyzygyInit, AMissingDirectoryAmongSeveralIsLeftOutAndNamed) {
+    // As Fathom and Stockfish: the tables of the folders that exist are loaded, the missing one is named.
+    const std::string line = syzygy::init("/no/such/directory:" + TB_DIR + ":/no/other");
+    EXPECT_EQ(line, "Syzygy: found 6 tables (6 with DTZ) up to 4 pieces in " + TB_DIR +
+                        "; skipped '/no/such/directory': not a directory; skipped '/no/other': not a directory");
+    EXPECT_EQ(syzygy::max_pieces(), 4);
+    syzygy::Wdl wdl;
+    EXPECT_TRUE(syzygy::probe_wdl(from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), &wdl));
+    // Only missing folders: refused, the tables loaded stay.
+    EXPECT_EQ(syzygy::init("/no/such/directory:/no/other"), 
+              "error: SyzygyPath: none of the directories in '/no/such/directory:/no/other' exists");
+    EXPECT_EQ(syzygy::max_pieces(), 4);
+    syzygy::init("");
+}
+
 TEST_F(Syzygy, WdlAndDtzMatchTheFathomCommand) {
     const std::string exe = fathom_command();
     if (exe.empty()) GTEST_SKIP() << "Debian's fathom command is not installed (scripts/deps.sh installs it)";
@@ -383,6 +398,21 @@ TEST(SyzygyUci, BadPathGivesOneLineAndPlayGoesOn) {
     EXPECT_EQ(errors, 1);
     EXPECT_TRUE(bestmove);
     EXPECT_FALSE(tbhits);
+}
+
+TEST(SyzygyUci, AMissingDirectoryIsNamedAndTheOthersAreUsed) {
+    std::ostringstream out;
+    {
+        uci::Uci u(out);
+        u.execute("setoption name SyzygyPath value " + TB_DIR + ":/no/such/directory");
+        EXPECT_EQ(u.errors(), 0);
+        EXPECT_EQ(syzygy::max_pieces(), 4);
+        u.execute("setoption name SyzygyPath value <empty>");
+    }
+    EXPECT_NE(out.str().find("info string Syzygy: found 6 tables (6 with DTZ) up to 4 pieces in " + TB_DIR +
+                             "; skipped '/no/such/directory': not a directory\n"),
+              std::string::npos)
+        << out.str();
 }
 
 TEST(SyzygyUci, GoodPathIsReportedAndInfoHasTbhits) {
