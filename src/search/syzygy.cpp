@@ -42,7 +42,7 @@ const Status& status() { return g_none; }
 int max_pieces() { return 0; }
 bool probe_wdl(const Position&, Wdl*) { return false; }
 bool probe_dtz(const Position&, Wdl*, int*) { return false; }
-bool rank_root_moves(const Position&, bool, std::vector<RankedMove>*, bool*) { return false; }
+bool rank_root_moves(const Position&, bool, std::vector<RankedMove>*, bool*, bool) { return false; }
 
 #else
 
@@ -206,16 +206,19 @@ bool probe_dtz(const Position& pos, Wdl* wdl, int* dtz) {
     return true;
 }
 
-bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMove>* out, bool* used_dtz) {
+bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMove>* out, bool* used_dtz,
+                     bool fastest_win) {
     if (!probeable(pos)) return false;
     const FathomPosition f = adapt(pos);
     auto moves = std::make_unique<TbRootMoves>();
     bool dtz_ok, wdl_ok = false;
     {
         std::lock_guard<std::mutex> lock(g_probe_mutex);
+        // Fathom ranks winning moves by DTZ (1000 - (dtz + rule50)) once the position has repeated, all
+        // alike (1000) otherwise; fastest_win asks for the DTZ ranking always.
         dtz_ok = tb_probe_root_dtz(f.white, f.black, f.kings, f.queens, f.rooks, f.bishops, f.knights, f.pawns,
-                                   f.rule50, 0, f.ep, f.white_to_move, pos.has_repeated(), use_rule50,
-                                   moves.get()) != 0;
+                                   f.rule50, 0, f.ep, f.white_to_move, pos.has_repeated() || fastest_win,
+                                   use_rule50, moves.get()) != 0;
         if (!dtz_ok)
             wdl_ok = tb_probe_root_wdl(f.white, f.black, f.kings, f.queens, f.rooks, f.bishops, f.knights, f.pawns,
                                        f.rule50, 0, f.ep, f.white_to_move, use_rule50, moves.get()) != 0;

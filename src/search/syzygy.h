@@ -51,7 +51,11 @@ struct RankedMove {
     int rank = 0;
     Wdl wdl = Wdl::DRAW;
 };
-bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMove>* out, bool* used_dtz);
+// With fastest_win, winning moves are ranked by their distance to zeroing (the nearest conversion
+// ranks highest) rather than all alike, so the moves of the best rank make progress: the search then
+// only chooses among those, and a won ending is converted instead of wandering among winning moves.
+bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMove>* out, bool* used_dtz,
+                     bool fastest_win = false);
 
 // The rank at and above which a root move wins (900 with the fifty-move rule: the position is won
 // within it; 1 without).
