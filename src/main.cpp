@@ -97,6 +97,7 @@ struct Subcommand {
     const char* summary;
     int (*run)(const cli::Args& args);
     const char* const* details = nullptr;  // more text for `quince NAME --help`
+    bool own_help = false;                 // the tool answers `--help` itself (its options, in full)
 };
 
 // One line per subcommand: adding one is adding a line here.
@@ -119,11 +120,11 @@ const Subcommand SUBCOMMANDS[] = {
      [](const cli::Args& a) { return cli::run_bench(a, std::cout, std::cerr); }},
     {"weights", "PROFILE|FILE", "print a profile's weights in the weight-file format (a FILE is loaded and checked)",
      [](const cli::Args& a) { return with_argv("weights", a, run_weights); }},
-    {"tune", "--data FILE --out FILE [options]", "fit a profile's weights to training positions (see --help)",
-     [](const cli::Args& a) { return with_argv("tune", a, tune::run_tune_cli); }},
+    {"tune", "--data FILE --out FILE [options]", "fit a profile's weights to training positions ('quince tune --help' lists the options)",
+     [](const cli::Args& a) { return with_argv("tune", a, tune::run_tune_cli); }, nullptr, true},
     {"datagen", "--out DIR (--games N | --positions N) [options] | --from-pgn FILE... --out DIR",
-     "training data: self-play at a fixed node budget, or PGNs with score comments (see --help)",
-     [](const cli::Args& a) { return with_argv("datagen", a, datagen::run_datagen_cli); }},
+     "training data: self-play at a fixed node budget, or PGNs with score comments ('quince datagen --help')",
+     [](const cli::Args& a) { return with_argv("datagen", a, datagen::run_datagen_cli); }, nullptr, true},
     {"wdlfit", "[--degree N] [--max-score CP] FILE...",
      "fit the UCI_ShowWDL model (win/draw/loss from score and material) to training files of Quince's games",
      [](const cli::Args& a) { return wdlfit::run_wdlfit_cli(a, std::cout, std::cerr); }},
@@ -179,7 +180,7 @@ int main(int argc, char** argv) {
     for (const Subcommand& s : SUBCOMMANDS) {
         if (first != s.name) continue;
         const cli::Args rest(args.begin() + 1, args.end());
-        if (rest.size() == 1 && (rest[0] == "--help" || rest[0] == "-h")) {
+        if (rest.size() == 1 && (rest[0] == "--help" || rest[0] == "-h") && !s.own_help) {
             std::cout << "usage: quince " << s.name << " " << s.arguments << "\n" << s.summary << "\n";
             if (s.details) std::cout << *s.details;
             return cli::EXIT_OK;

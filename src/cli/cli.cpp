@@ -241,8 +241,11 @@ int run_uci_lines(const Args& lines, std::ostream& out) {
     for (const std::string& line : lines) {
         if (!uci.execute(line)) break;
         uci.wait_idle();
+        // The lines after a refused one were meant for the state it would have made: running them on
+        // the old state (a search of the wrong position) would answer a question nobody asked.
+        if (uci.errors()) return EXIT_FAILED;
     }
-    return uci.errors() ? EXIT_FAILED : EXIT_OK;
+    return EXIT_OK;
 }
 
 }  // namespace quince::cli

@@ -52,7 +52,7 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err);
 int run_compare(const Args& args, std::ostream& out, std::ostream& err);
 extern const char* const COMPARE_DETAILS;  // `quince compare --help`
 // Each argument is one UCI command line, run in order; a search started by one (`go depth 10`)
-// finishes before the next line runs. Exit status 1 if any line was answered with an error.
+// finishes before the next line runs. The first line answered with an error ends the run, exit status 1.
 int run_uci_lines(const Args& lines, std::ostream& out);
 
 }  // namespace quince::cli

@@ -23,6 +23,11 @@ bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 bool threats(const Weights& w) { return w.threats; }
 
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
+// One unit of material from 10 to 200 centipawns (internal units are 1/32 cp). At 200 cp the largest
+// material difference of a legal position (112 units: nine queens, two rooks, bishops and knights against
+// a bare king) is 22,400 cp, below the tablebase and mate scores; a larger unit would make ordinary
+// material gains outrank proven wins and overflow the phase interpolation.
+constexpr int PAWN_UNIT_MIN = 320, PAWN_UNIT_MAX = 6400;
 
 #define QI(field, group, role, lo, hi, used, doc)                                                          \
     ParamDesc{#field, group, Kind::Int, 1, Role::role, lo, hi, [](Weights& w) { return &w.field; }, nullptr, \
@@ -40,7 +45,7 @@ constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawn
 std::vector<ParamDesc> make_descs() {
     std::vector<ParamDesc> d = {
         // ---- Material (§1, §2) ----
-        QI(pawn_unit, "material", Both, 1, W, always, "value of one unit of D = 10dQ + 5dR + 3dB + 3dN + dP (§1)"),
+        QI(pawn_unit, "material", Both, PAWN_UNIT_MIN, PAWN_UNIT_MAX, always, "value of one unit of D = 10dQ + 5dR + 3dB + 3dN + dP (§1)"),
         QI(pawn_endgame_extra, "material", Eg, -W, W, always, "endgame only, per pawn of the difference (Fruit 80/90 cp)"),
         QI(knight_extra, "imbalance", Both, -W, W, always, "mat_value: knight = 3 units + this (§2.3)"),
         QI(bishop_extra, "imbalance", Both, -W, W, always, "mat_value: bishop = 3 units + this"),

@@ -70,6 +70,8 @@ int mate_in_moves(Value v) {
 
 std::string format_score(Value v) {
     if (v >= VALUE_MATE_IN_MAX_PLY || v <= VALUE_MATED_IN_MAX_PLY) return "mate " + std::to_string(mate_in_moves(v));
+    if (v >= VALUE_TB_WIN_IN_MAX_PLY) return "cp " + std::to_string(TB_WIN_CP - (VALUE_TB - v));
+    if (v <= VALUE_TB_LOSS_IN_MAX_PLY) return "cp " + std::to_string(-(TB_WIN_CP - (VALUE_TB + v)));
     return "cp " + std::to_string(v);
 }
 
@@ -685,12 +687,15 @@ void Worker::report(int depth) {
         Value v = updated ? rm.score : rm.prev_score;
         if (d < 1 || v == -VALUE_INFINITE) continue;
         // A root in the tablebases: their result, unless the search has proven a mate.
-        if (engine_.root_in_tb_ && std::abs(v) < VALUE_MATE_IN_MAX_PLY) v = rm.tb_score;
+        const bool tb_result = engine_.root_in_tb_ && std::abs(v) < VALUE_MATE_IN_MAX_PLY;
+        if (tb_result) v = rm.tb_score;
         std::ostringstream out;
         out << "info depth " << d << " seldepth " << std::max(rm.sel_depth, d) << " multipv " << i + 1 << " score "
             << format_score(v);
         if (engine_.options_.show_wdl) {
-            const Wdl wdl = score_to_wdl(v, wdl_material(pos));
+            // A tablebase draw is certain, not the model's guess for a level score.
+            const bool tb_draw = tb_result && std::abs(v) < VALUE_TB_WIN_IN_MAX_PLY;
+            const Wdl wdl = tb_draw ? Wdl{0, 1000, 0} : score_to_wdl(v, wdl_material(pos));
             out << " wdl " << wdl.win << ' ' << wdl.draw << ' ' << wdl.loss;
         }
         if (i == pv_idx_ && rm.lower_bound) out << " lowerbound";
@@ -974,7 +979,8 @@ Value Engine::static_eval(const Position& pos) {
 }
 
 // Root in the tablebases: only the moves of the best rank are searched (with DTZ ranks, those that keep
-// the result and, under the fifty-move rule, win in time), and the search needs no further probes
+// the result and, in a won position, reach the next conversion soonest, so that the win is played out
+// rather than circled around; Ethereal plays the DTZ-best move outright), and the search needs no further probes
 // unless only WDL ranks were available for a won position (then in-search probes steer it to a
 // conversion). Main thread, before the helpers start: Fathom's root probes are not thread-safe.
 void Engine::rank_root_moves_by_tablebase(std::vector<RootMove>& root_moves) {
@@ -985,8 +991,16 @@ void Engine::rank_root_moves_by_tablebase(std::vector<RootMove>& root_moves) {
         return;
     std::vector<syzygy::RankedMove> ranked;
     bool used_dtz = false;
-    if (!syzygy::rank_root_moves(root_pos_, options_.syzygy_50_move_rule, &ranked, &used_dtz)) return;
+    if (!syzygy::rank_root_moves(root_pos_, options_.syzygy_50_move_rule, &ranked, &used_dtz, true)) return;
     workers_[0]->tb_hits.store(ranked.size());
+    // A win or loss is scored by its distance to the conversion (DTZ plies), as the in-search probes
+    // score theirs by their ply: VALUE_TB - DTZ. Without DTZ tables the distance is unknown: the far end
+    // of the band.
+    syzygy::Wdl root_wdl;
+    int root_dtz = 0;
+    const int distance = used_dtz && syzygy::probe_dtz(root_pos_, &root_wdl, &root_dtz)
+                             ? std::min(std::abs(root_dtz), MAX_PLY)
+                             : MAX_PLY;
     const int draw_score = options_.syzygy_50_move_rule ? 1 : 0;
     int best_rank = -1000000;
     for (RootMove& rm : root_moves) {
@@ -994,8 +1008,8 @@ void Engine::rank_root_moves_by_tablebase(std::vector<RootMove>& root_moves) {
         if (it == ranked.end()) return;  // cannot happen: both lists hold every legal move
         const int w = int(it->wdl);
         rm.tb_rank = it->rank;
-        rm.tb_score = w < -draw_score ? -VALUE_TB_WIN_IN_MAX_PLY
-                      : w > draw_score ? VALUE_TB_WIN_IN_MAX_PLY
+        rm.tb_score = w < -draw_score ? -VALUE_TB + distance
+                      : w > draw_score ? VALUE_TB - distance
                                        : VALUE_DRAW + 2 * w * draw_score;
         best_rank = std::max(best_rank, rm.tb_rank);
     }

@@ -240,6 +240,9 @@ private:
 
 // Distance-to-mate in moves for UCI ("mate N"), or 0 when the score is not a mate.
 int mate_in_moves(Value v);
-std::string format_score(Value v);  // "cp X" or "mate N"
+// "cp X" or "mate N". A tablebase win (VALUE_TB - ply) is shown as Stockfish shows it, in a band below
+// mate scores: cp TB_WIN_CP - ply (a loss: cp -(TB_WIN_CP - ply)), so a nearer conversion scores higher.
+inline constexpr int TB_WIN_CP = 20000;
+std::string format_score(Value v);
 
 }  // namespace quince::search

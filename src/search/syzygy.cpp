@@ -42,7 +42,7 @@ const Status& status() { return g_none; }
 int max_pieces() { return 0; }
 bool probe_wdl(const Position&, Wdl*) { return false; }
 bool probe_dtz(const Position&, Wdl*, int*) { return false; }
-bool rank_root_moves(const Position&, bool, std::vector<RankedMove>*, bool*) { return false; }
+bool rank_root_moves(const Position&, bool, std::vector<RankedMove>*, bool*, bool) { return false; }
 
 #else
 
@@ -127,15 +127,23 @@ std::string init(const std::string& path) {
         g_path.clear();
         return "Syzygy: tablebases off";
     }
-    std::vector<std::string> dirs;
-    std::string dir;
+    // A folder that is missing (an unplugged drive, a typo) among several is left out, as Fathom and
+    // Stockfish do, and named in the answer; only a path without any folder is refused.
+    std::vector<std::string> dirs, missing;
+    std::string dir, usable;
     std::istringstream in(path);
     while (std::getline(in, dir, ':')) {
         if (dir.empty()) continue;
         std::error_code ec;
-        if (!std::filesystem::is_directory(dir, ec)) return "error: SyzygyPath: '" + dir + "' is not a directory";
+        if (!std::filesystem::is_directory(dir, ec)) {
+            missing.push_back(dir);
+            continue;
+        }
         dirs.push_back(dir);
+        usable += (usable.empty() ? "" : ":") + dir;
     }
+    if (dirs.empty() && missing.size() == 1) return "error: SyzygyPath: '" + missing[0] + "' is not a directory";
+    if (dirs.empty() && !missing.empty()) return "error: SyzygyPath: none of the directories in '" + path + "' exists";
     if (dirs.empty()) return "error: SyzygyPath: no directory in '" + path + "'";
     Status found;
     std::vector<std::string> incomplete;
@@ -143,7 +151,7 @@ std::string init(const std::string& path) {
     if (found.wdl_tables == 0)
         return "error: SyzygyPath: no Syzygy table (.rtbw file) in '" + path + "'" +
                (incomplete.empty() ? "" : " (" + std::to_string(incomplete.size()) + " incomplete files)");
-    const bool loaded = tb_init(path.c_str());
+    const bool loaded = tb_init(usable.c_str());
     std::fflush(stdout);  // Fathom reports incomplete files with printf: before our own line, not at exit
     if (!loaded || TB_LARGEST == 0) {
         tb_init(g_path.c_str());  // Fathom rejected them: back to the previous tables
@@ -151,11 +159,12 @@ std::string init(const std::string& path) {
     }
     found.max_pieces = int(TB_LARGEST);
     g_status = found;
-    g_path = path;
+    g_path = usable;
     std::string line = "Syzygy: found " + std::to_string(found.wdl_tables) + " tables (" +
                        std::to_string(found.dtz_tables) + " with DTZ) up to " + std::to_string(found.max_pieces) +
-                       " pieces in " + path;
+                       " pieces in " + usable;
     if (!incomplete.empty()) line += "; skipped " + std::to_string(incomplete.size()) + " incomplete files";
+    for (const std::string& m : missing) line += "; skipped '" + m + "': not a directory";
     return line;
 }
 
@@ -197,16 +206,19 @@ bool probe_dtz(const Position& pos, Wdl* wdl, int* dtz) {
     return true;
 }
 
-bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMove>* out, bool* used_dtz) {
+bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMove>* out, bool* used_dtz,
+                     bool fastest_win) {
     if (!probeable(pos)) return false;
     const FathomPosition f = adapt(pos);
     auto moves = std::make_unique<TbRootMoves>();
     bool dtz_ok, wdl_ok = false;
     {
         std::lock_guard<std::mutex> lock(g_probe_mutex);
+        // Fathom ranks winning moves by DTZ (1000 - (dtz + rule50)) once the position has repeated, all
+        // alike (1000) otherwise; fastest_win asks for the DTZ ranking always.
         dtz_ok = tb_probe_root_dtz(f.white, f.black, f.kings, f.queens, f.rooks, f.bishops, f.knights, f.pawns,
-                                   f.rule50, 0, f.ep, f.white_to_move, pos.has_repeated(), use_rule50,
-                                   moves.get()) != 0;
+                                   f.rule50, 0, f.ep, f.white_to_move, pos.has_repeated() || fastest_win,
+                                   use_rule50, moves.get()) != 0;
         if (!dtz_ok)
             wdl_ok = tb_probe_root_wdl(f.white, f.black, f.kings, f.queens, f.rooks, f.bishops, f.knights, f.pawns,
                                        f.rule50, 0, f.ep, f.white_to_move, use_rule50, moves.get()) != 0;

@@ -24,8 +24,9 @@ struct Status {
 };
 
 // Loads the tables found in `path` (directories separated by ':'); an empty path or "<empty>" unloads
-// them. Returns the one line to tell the user (what was found, or what was wrong). A path with a
-// missing directory or without any table leaves tablebases off (max_pieces() == 0).
+// them. Returns the one line to tell the user (what was found and which missing directories were left
+// out, or what was wrong: "error: …"). A path without any existing directory or without any table is
+// refused and the previous tables stay (max_pieces() == 0 when there were none).
 std::string init(const std::string& path);
 const Status& status();
 // "KQvKR" and the like: a Syzygy material name (a king, up to six more men on each side).
@@ -50,7 +51,11 @@ struct RankedMove {
     int rank = 0;
     Wdl wdl = Wdl::DRAW;
 };
-bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMove>* out, bool* used_dtz);
+// With fastest_win, winning moves are ranked by their distance to zeroing (the nearest conversion
+// ranks highest) rather than all alike, so the moves of the best rank make progress: the search then
+// only chooses among those, and a won ending is converted instead of wandering among winning moves.
+bool rank_root_moves(const Position& pos, bool use_rule50, std::vector<RankedMove>* out, bool* used_dtz,
+                     bool fastest_win = false);
 
 // The rank at and above which a root move wins (900 with the fifty-move rule: the position is won
 // within it; 1 without).

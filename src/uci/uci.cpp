@@ -50,102 +50,125 @@ bool parse_int(const std::string& s, std::int64_t* out) { return parse_integer(s
 
 }  // namespace
 
+Option Option::spin(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max,
+                    OnChange on_change) {
+    return {.name = std::move(name), .type = SPIN, .default_value = std::to_string(default_value), .min = min,
+            .max = max, .on_change = std::move(on_change)};
+}
+Option Option::check(std::string name, bool default_value, OnChange on_change) {
+    return {.name = std::move(name), .type = CHECK, .default_value = default_value ? "true" : "false",
+            .on_change = std::move(on_change)};
+}
+Option Option::string(std::string name, OnChange on_change) {
+    return {.name = std::move(name), .type = STRING, .on_change = std::move(on_change)};
+}
+Option Option::combo(std::string name, std::string default_value, std::vector<std::string> choices,
+                     OnChange on_change) {
+    return {.name = std::move(name), .type = COMBO, .default_value = std::move(default_value),
+            .choices = std::move(choices), .on_change = std::move(on_change)};
+}
+Option Option::button(std::string name, OnChange on_press) {
+    return {.name = std::move(name), .type = BUTTON, .on_change = std::move(on_press)};
+}
+
 Uci::Uci(std::ostream& out) : out_(out) {
     engine_.set_output([this](const std::string& line) { send(line); });
 
-    add_option({"Hash", Option::SPIN, "16", 1, 65536, {}, "", [this](const std::string& v, std::string* err) {
-                    if (engine_.set_hash(std::size_t(std::stoll(v)))) return true;
-                    *err = "cannot allocate " + v + " MB for the hash table";
-                    return false;
-                }});
-    add_option({"Threads", Option::SPIN, "1", 1, 256, {}, "", [this](const std::string& v, std::string*) {
-                    engine_.set_threads(int(std::stoll(v)));
-                    return true;
-                }});
-    add_option({"MultiPV", Option::SPIN, "1", 1, 256, {}, "", nullptr});
-    add_option({"Ponder", Option::CHECK, "false", 0, 0, {}, "", nullptr});
-    add_option({"Move Overhead", Option::SPIN, "30", 0, 5000, {}, "", nullptr});
+    add_option(Option::spin("Hash", 16, 1, 65536, [this](const std::string& v, std::string* err) {
+        if (engine_.set_hash(std::size_t(std::stoll(v)))) return true;
+        *err = "cannot allocate " + v + " MB for the hash table";
+        return false;
+    }));
+    add_option(Option::spin("Threads", 1, 1, 256, [this](const std::string& v, std::string*) {
+        engine_.set_threads(int(std::stoll(v)));
+        return true;
+    }));
+    add_option(Option::spin("MultiPV", 1, 1, 256));
+    add_option(Option::check("Ponder", false));
+    add_option(Option::spin("Move Overhead", 30, 0, 5000));
     // Playing weaker (search/skill.h): UCI_LimitStrength with UCI_Elo overrides Skill Level.
-    add_option({"Skill Level", Option::SPIN, std::to_string(search::SKILL_LEVEL_MAX), 0, search::SKILL_LEVEL_MAX, {}, "",
-                nullptr});
-    add_option({"UCI_LimitStrength", Option::CHECK, "false", 0, 0, {}, "", nullptr});
-    add_option({"UCI_Elo", Option::SPIN, std::to_string(search::SKILL_ELO_MAX), search::SKILL_ELO_MIN,
-                search::SKILL_ELO_MAX, {}, "", nullptr});
+    add_option(Option::spin("Skill Level", search::SKILL_LEVEL_MAX, 0, search::SKILL_LEVEL_MAX));
+    add_option(Option::check("UCI_LimitStrength", false));
+    add_option(Option::spin("UCI_Elo", search::SKILL_ELO_MAX, search::SKILL_ELO_MIN, search::SKILL_ELO_MAX));
     // Win/draw/loss per mille after the score (`wdl W D L`), from the model of search/wdl.h.
-    add_option({"UCI_ShowWDL", Option::CHECK, "false", 0, 0, {}, "", nullptr});
-    add_option({"UCI_Chess960", Option::CHECK, "false", 0, 0, {}, "", [this](const std::string& v, std::string*) {
-                    pos_.set_chess960(v == "true");
-                    return true;
-                }});
+    add_option(Option::check("UCI_ShowWDL", false));
+    add_option(Option::check("UCI_Chess960", false, [this](const std::string& v, std::string*) {
+        pos_.set_chess960(v == "true");
+        return true;
+    }));
     // Evaluation profile (weight table) of every search thread; `eval` traces the same profile.
-    const std::vector<std::string> profiles = eval::profile_names();
-    add_option({"EvalProfile", Option::COMBO, eval::default_profile(), 0, 0, profiles, "",
-                [this](const std::string& v, std::string* err) {
-                    if (!eval::Evaluator().set_profile(v)) {
-                        if (err) *err = "unknown evaluation profile '" + v + "'";
-                        return false;
-                    }
-                    eval_profile_ = v;
-                    apply_eval_profile();
-                    return true;
-                }});
+    add_option(Option::combo("EvalProfile", eval::default_profile(), eval::profile_names(),
+                             [this](const std::string& v, std::string* err) {
+                                 if (!eval::Evaluator().set_profile(v)) {
+                                     if (err) *err = "unknown evaluation profile '" + v + "'";
+                                     return false;
+                                 }
+                                 eval_profile_ = v;
+                                 apply_eval_profile();
+                                 // A weights file outranks the profile: say so rather than seem to obey.
+                                 if (eval_file_)
+                                     send("info string EvalProfile: " + v + " is kept for later; EvalFile " +
+                                          find_option("EvalFile")->value + " (profile '" + eval_file_->w.name +
+                                          "') stays in force until EvalFile is set to <empty>");
+                                 return true;
+                             }));
     // A weights file (format: `quince weights NAME`); empty = the EvalProfile's built-in weights. A file
     // that does not load leaves the weights in force unchanged.
-    add_option({"EvalFile", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
-                    if (v.empty() || v == "<empty>") {
-                        eval_file_.reset();
-                    } else {
-                        auto p = eval::load_profile_file(v, err);
-                        if (!p) return false;
-                        eval_file_ = std::move(p);
-                        send("info string EvalFile: loaded profile '" + eval_file_->w.name + "' from " + v);
-                    }
-                    apply_eval_profile();
-                    return true;
-                }});
+    add_option(Option::string("EvalFile", [this](const std::string& v, std::string* err) {
+        if (v.empty() || v == "<empty>") {
+            eval_file_.reset();
+            send("info string EvalFile: none; EvalProfile " + eval_profile_ + " in force");
+        } else {
+            auto p = eval::load_profile_file(v, err);
+            if (!p) return false;
+            eval_file_ = std::move(p);
+            send("info string EvalFile: loaded profile '" + eval_file_->w.name + "' from " + v);
+        }
+        apply_eval_profile();
+        return true;
+    }));
     // Lazy evaluation (spec §12.3) can be switched off to measure its effect.
-    add_option({"LazyEval", Option::CHECK, "true", 0, 0, {}, "", [this](const std::string& v, std::string*) {
-                    const bool on = v == "true";
-                    engine_.set_evaluator_setting("lazy", [on](eval::Evaluator& e) { e.set_lazy(on); });
-                    return true;
-                }});
+    add_option(Option::check("LazyEval", true, [this](const std::string& v, std::string*) {
+        const bool on = v == "true";
+        engine_.set_evaluator_setting("lazy", [on](eval::Evaluator& e) { e.set_lazy(on); });
+        return true;
+    }));
     // Search features to switch off, to measure what each one is worth in a match (see search/features.h).
-    add_option({"SearchDisable", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
-                    return search_features_.parse_disabled(v, err);
-                }});
+    add_option(Option::string("SearchDisable", [this](const std::string& v, std::string* err) {
+        return search_features_.parse_disabled(v, err);
+    }));
     // Syzygy tablebases: directories separated by ':'. A wrong path is reported and changes nothing.
-    add_option({"SyzygyPath", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
-                    const std::string message = syzygy::init(v);
-                    if (message.rfind("error: ", 0) == 0) {
-                        *err = message.substr(7) + (syzygy::max_pieces() ? "; the previous tables stay in use"
-                                                                         : "; playing without tablebases");
-                        return false;
-                    }
-                    send("info string " + message);
-                    return true;
-                }});
-    add_option({"SyzygyProbeDepth", Option::SPIN, "1", 1, 100, {}, "", nullptr});
-    add_option({"Syzygy50MoveRule", Option::CHECK, "true", 0, 0, {}, "", nullptr});
-    add_option({"SyzygyProbeLimit", Option::SPIN, "7", 0, 7, {}, "", nullptr});
+    add_option(Option::string("SyzygyPath", [this](const std::string& v, std::string* err) {
+        const std::string message = syzygy::init(v);
+        if (message.rfind("error: ", 0) == 0) {
+            *err = message.substr(7) + (syzygy::max_pieces() ? "; the previous tables stay in use"
+                                                             : "; playing without tablebases");
+            return false;
+        }
+        send("info string " + message);
+        return true;
+    }));
+    add_option(Option::spin("SyzygyProbeDepth", 1, 1, 100));
+    add_option(Option::check("Syzygy50MoveRule", true));
+    add_option(Option::spin("SyzygyProbeLimit", 7, 0, 7));
     // Polyglot opening book: a bad file is reported and the previous book (if any) stays.
-    add_option({"OwnBook", Option::CHECK, "false", 0, 0, {}, "", nullptr});
-    add_option({"BookFile", Option::STRING, "", 0, 0, {}, "", [this](const std::string& v, std::string* err) {
-                    if (v.empty() || v == "<empty>") {
-                        book_.close();
-                        send("info string Book: none");
-                        return true;
-                    }
-                    std::string why;
-                    if (!book_.open(v, &why)) {
-                        *err = "BookFile: " + why +
-                               (book_.loaded() ? "; still using '" + book_.path() + "'" : "; no book loaded");
-                        return false;
-                    }
-                    send("info string Book: " + std::to_string(book_.size()) + " entries in " + v);
-                    return true;
-                }});
-    add_option({"BookDepth", Option::SPIN, "255", 1, 1000, {}, "", nullptr});
-    add_option({"BookBestMove", Option::CHECK, "false", 0, 0, {}, "", nullptr});
+    add_option(Option::check("OwnBook", false));
+    add_option(Option::string("BookFile", [this](const std::string& v, std::string* err) {
+        if (v.empty() || v == "<empty>") {
+            book_.close();
+            send("info string Book: none");
+            return true;
+        }
+        std::string why;
+        if (!book_.open(v, &why)) {
+            *err = "BookFile: " + why + (book_.loaded() ? "; still using '" + book_.path() + "'" : "; no book loaded");
+            return false;
+        }
+        send("info string Book: " + std::to_string(book_.size()) + " entries in " + v);
+        return true;
+    }));
+    add_option(Option::spin("BookDepth", 255, 1, 1000));
+    add_option(Option::check("BookBestMove", false));
     // Every term of the static evaluation of the current position, as a table; `eval compare [PROFILE …]`
     // the same under several profiles side by side (src/workbench/).
     add_command("eval", [this](const std::vector<std::string>& t) {
@@ -173,10 +196,10 @@ Uci::Uci(std::ostream& out) : out_(out) {
         while (!table.empty() && table.back() == '\n') table.pop_back();
         send(table);
     });
-    add_option({"Clear Hash", Option::BUTTON, "", 0, 0, {}, "", [this](const std::string&, std::string*) {
-                    engine_.clear_hash();
-                    return true;
-                }});
+    add_option(Option::button("Clear Hash", [this](const std::string&, std::string*) {
+        engine_.clear_hash();
+        return true;
+    }));
     if (search::param::TUNABLE) add_tuning_options();
 }
 
@@ -197,21 +220,19 @@ std::vector<std::string> spsa_input() {
 void Uci::add_tuning_options() {
     for (const auto& p : search::param::search_params()) {
         const std::string name = p.name;
-        add_option({name, Option::SPIN, std::to_string(p.default_value), p.min, p.max, {}, "",
-                    [name](const std::string& v, std::string* err) {
-                        return search::param::set_search_param(name, int(std::stoll(v)), err);
-                    }});
+        add_option(Option::spin(name, p.default_value, p.min, p.max, [name](const std::string& v, std::string* err) {
+            return search::param::set_search_param(name, int(std::stoll(v)), err);
+        }));
     }
     eval::Weights w;
     eval::builtin_weights(eval::default_profile(), w);
     for (const auto& s : eval::spsa_weights(w)) {
         const int index = s.index;
-        add_option({s.name, Option::SPIN, std::to_string(s.value), s.min, s.max, {}, "",
-                    [this, index](const std::string& v, std::string*) {
-                        tuned_weights_[index] = int(std::stoll(v));
-                        apply_eval_profile();
-                        return true;
-                    }});
+        add_option(Option::spin(s.name, s.value, s.min, s.max, [this, index](const std::string& v, std::string*) {
+            tuned_weights_[index] = int(std::stoll(v));
+            apply_eval_profile();
+            return true;
+        }));
     }
 }
 

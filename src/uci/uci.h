@@ -31,17 +31,29 @@
 
 namespace quince::uci {
 
-// One UCI option. Names are matched case-insensitively.
+// One UCI option. Names are matched case-insensitively. Built with the factories below, one per UCI
+// option type, so that a row of the option table reads as `Option::spin("Hash", 16, 1, 65536, …)`.
 struct Option {
     enum Type { SPIN, CHECK, BUTTON, STRING, COMBO };
-    std::string name;
-    Type type = SPIN;
-    std::string default_value;
-    std::int64_t min = 0, max = 0;     // SPIN
-    std::vector<std::string> choices;  // COMBO
-    std::string value;                 // current value (as text)
     // Called with the new (validated) value; returns false with *error to reject it.
-    std::function<bool(const std::string& value, std::string* error)> on_change;
+    using OnChange = std::function<bool(const std::string& value, std::string* error)>;
+    // Every member has a default, so that the factories name only what their type uses.
+    std::string name{};
+    Type type = SPIN;
+    std::string default_value{};
+    std::int64_t min = 0, max = 0;       // SPIN
+    std::vector<std::string> choices{};  // COMBO
+    std::string value{};                 // current value (as text)
+    OnChange on_change{};
+
+    static Option spin(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max,
+                       OnChange on_change = nullptr);
+    static Option check(std::string name, bool default_value, OnChange on_change = nullptr);
+    // A string option; its default is empty (`<empty>` in the `uci` answer).
+    static Option string(std::string name, OnChange on_change = nullptr);
+    static Option combo(std::string name, std::string default_value, std::vector<std::string> choices,
+                        OnChange on_change = nullptr);
+    static Option button(std::string name, OnChange on_press);
 };
 
 class Uci {

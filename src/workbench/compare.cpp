@@ -251,7 +251,14 @@ bool compare_epd(std::istream& in, const std::string& source, const std::vector<
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const std::string fen = epd_fen(line);
-        if (fen.empty()) continue;
+        if (fen.empty()) {
+            const std::size_t first = line.find_first_not_of(" \t\r");
+            if (first == std::string::npos || line[first] == '#') continue;  // blank or comment
+            // A line cut short (fewer than the four FEN fields) is an error, not a position left out.
+            *error = source + ":" + std::to_string(number) + ": expected a FEN (board, side to move, castling, en "
+                     "passant) at the start of the line, got '" + printable(line, 60) + "'";
+            return false;
+        }
         Position pos;
         std::string why;
         if (!pos.set_fen(fen, false, &why) && !pos.set_fen(fen, true, nullptr)) {

@@ -77,7 +77,8 @@ struct EpdSummary {
     TermSummary terms[eval::TERM_NB];
     TermSummary final;  // the final score, White's view
 };
-// Reads EPD lines (blank and # lines skipped); false and *error ("FILE:LINE: …") at the first bad one.
+// Reads EPD lines (blank and # lines skipped); false and *error ("FILE:LINE: …") at the first bad one:
+// an invalid FEN or a line with fewer than the four FEN fields.
 bool compare_epd(std::istream& in, const std::string& source, const std::vector<ProfileColumn>& profiles, int top,
                  EpdSummary* out, std::string* error);
 std::string epd_summary_text(const EpdSummary& s);

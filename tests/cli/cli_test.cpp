@@ -51,7 +51,15 @@ TEST(Cli, HelpGoesToStdoutWithExitZero) {
     EXPECT_EQ(r.out.rfind("usage: quince perft DEPTH", 0), 0u) << r.out;
     r = run_command(ENGINE, {"analyse", "--help"});
     EXPECT_EQ(r.status, 0);
-    EXPECT_NE(r.out.find("--json"), std::string::npos);
+    EXPECT_NE(r.out.find("--json"), std::string::npos);    // The tools list their own options, not a pointer back to --help.
+    for (const auto& [tool, options] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"tune", {"--data", "--out", "--profile", "--epochs", "--lambda", "--teacher", "--freeze"}},
+             {"datagen", {"--out", "--games", "--positions", "--nodes", "--book", "--teacher-nodes", "--from-pgn"}}}) {
+        r = run_command(ENGINE, {tool, "--help"});
+        EXPECT_EQ(r.status, 0) << tool;
+        EXPECT_EQ(r.out.rfind("usage: quince " + tool, 0), 0u) << r.out;
+        for (const std::string& o : options) EXPECT_NE(r.out.find(o), std::string::npos) << tool << " " << o;
+    }
 }
 
 TEST(Cli, VersionNamesTheVersionAndTheBenchSignatureOfThisBuild) {
@@ -153,6 +161,17 @@ TEST(Cli, OtherFirstWordsAreUciCommandLinesRunInOrder) {
     auto bad = run_command(ENGINE, {"frobnicate"});
     EXPECT_EQ(bad.status, 1);
     EXPECT_EQ(bad.out, "info string error: unknown command 'frobnicate'\n");
+}
+
+TEST(Cli, UciLinesStopAtTheFirstError) {
+    // e2e5 is illegal: the search that follows would be of the start position, not the one asked for.
+    auto r = run_command(ENGINE, {"position startpos moves e2e5", "go depth 3", "isready"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "info string error: position: illegal move 'e2e5'\n");
+    // The same in-process, after lines that worked.
+    std::ostringstream out;
+    EXPECT_EQ(cli::run_uci_lines({"isready", "setoption name Hash value 0", "isready"}, out), cli::EXIT_FAILED);
+    EXPECT_EQ(out.str(), "readyok\ninfo string error: setoption: Hash must be between 1 and 65536\n");
 }
 
 TEST(Cli, UciEvalRejectsArgumentsAndStillWorksWithout) {

@@ -94,6 +94,9 @@ TEST(EvalParams, MalformedFilesAreRejectedWithFileLineAndWeight) {
     EXPECT_EQ(parse_error(ok + "tempo 201\n"), "test.txt:3: weight 'tempo': 201 is out of range [-200, 200]");
     EXPECT_EQ(parse_error(ok + "passed_op 0 0 0 0 0 0 0 100001\n"),
               "test.txt:3: weight 'passed_op' value 8: 100001 is out of range [-100000, 100000]");
+    // A unit of material past 200 cp would put ordinary material above tablebase wins: refused.
+    EXPECT_EQ(parse_error(ok + "pawn_unit 100000\n"), "test.txt:3: weight 'pawn_unit': 100000 is out of range [320, 6400]");
+    EXPECT_EQ(parse_error(ok + "pawn_unit 6400\n"), "");
     EXPECT_EQ(parse_error(ok + "tempo\n"), "test.txt:3: weight 'tempo': expected 1 value, got 0");
     EXPECT_EQ(parse_error(ok + "tempo 1\ntempo 2\n"), "test.txt:4: weight 'tempo' given twice");
     EXPECT_EQ(parse_error(ok + "lazy_window yes\n"), "test.txt:3: weight 'lazy_window': expected true or false, got 'yes'");

@@ -193,6 +193,21 @@ TEST(SyzygyInit, ReportsTablesAndKeepsThemOnABadPath) {
     EXPECT_EQ(syzygy::max_pieces(), 0);
 }
 
+TEST(SyzygyInit, AMissingDirectoryAmongSeveralIsLeftOutAndNamed) {
+    // As Fathom and Stockfish: the tables of the folders that exist are loaded, the missing one is named.
+    const std::string line = syzygy::init("/no/such/directory:" + TB_DIR + ":/no/other");
+    EXPECT_EQ(line, "Syzygy: found 6 tables (6 with DTZ) up to 4 pieces in " + TB_DIR +
+                        "; skipped '/no/such/directory': not a directory; skipped '/no/other': not a directory");
+    EXPECT_EQ(syzygy::max_pieces(), 4);
+    syzygy::Wdl wdl;
+    EXPECT_TRUE(syzygy::probe_wdl(from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), &wdl));
+    // Only missing folders: refused, the tables loaded stay.
+    EXPECT_EQ(syzygy::init("/no/such/directory:/no/other"), 
+              "error: SyzygyPath: none of the directories in '/no/such/directory:/no/other' exists");
+    EXPECT_EQ(syzygy::max_pieces(), 4);
+    syzygy::init("");
+}
+
 TEST_F(Syzygy, WdlAndDtzMatchTheFathomCommand) {
     const std::string exe = fathom_command();
     if (exe.empty()) GTEST_SKIP() << "Debian's fathom command is not installed (scripts/deps.sh installs it)";
@@ -385,6 +400,21 @@ TEST(SyzygyUci, BadPathGivesOneLineAndPlayGoesOn) {
     EXPECT_FALSE(tbhits);
 }
 
+TEST(SyzygyUci, AMissingDirectoryIsNamedAndTheOthersAreUsed) {
+    std::ostringstream out;
+    {
+        uci::Uci u(out);
+        u.execute("setoption name SyzygyPath value " + TB_DIR + ":/no/such/directory");
+        EXPECT_EQ(u.errors(), 0);
+        EXPECT_EQ(syzygy::max_pieces(), 4);
+        u.execute("setoption name SyzygyPath value <empty>");
+    }
+    EXPECT_NE(out.str().find("info string Syzygy: found 6 tables (6 with DTZ) up to 4 pieces in " + TB_DIR +
+                             "; skipped '/no/such/directory': not a directory\n"),
+              std::string::npos)
+        << out.str();
+}
+
 TEST(SyzygyUci, GoodPathIsReportedAndInfoHasTbhits) {
     std::ostringstream out;
     {
@@ -403,4 +433,111 @@ TEST(SyzygyUci, GoodPathIsReportedAndInfoHasTbhits) {
     EXPECT_NE(text.find("bestmove "), std::string::npos) << text;
     EXPECT_NE(text.find("info string Syzygy: tablebases off"), std::string::npos) << text;
     EXPECT_EQ(syzygy::max_pieces(), 0);
+}
+
+TEST(SyzygyValues, TablebaseScoresShowInABandBelowMate) {
+    // As Stockfish shows them: cp 20000 minus the ply of the conversion, below every mate score.
+    EXPECT_EQ(format_score(VALUE_TB - 7), "cp 19993");
+    EXPECT_EQ(format_score(-VALUE_TB + 7), "cp -19993");
+    EXPECT_EQ(format_score(VALUE_TB_WIN_IN_MAX_PLY), "cp " + std::to_string(TB_WIN_CP - MAX_PLY));
+    EXPECT_EQ(format_score(VALUE_TB_WIN_IN_MAX_PLY - 1), "cp " + std::to_string(VALUE_TB_WIN_IN_MAX_PLY - 1));
+    EXPECT_EQ(format_score(mate_in(5)), "mate 3");
+    EXPECT_EQ(format_score(-123), "cp -123");
+}
+
+namespace {
+
+// The last `info depth` line and the bestmove of one `go` through the UCI front end.
+struct UciAnswer {
+    std::string info, bestmove;
+};
+UciAnswer go(uci::Uci& u, std::ostringstream& out, const std::string& position, const std::string& limit) {
+    out.str("");
+    u.execute(position);
+    u.execute("go " + limit);
+    u.wait_idle();
+    UciAnswer a;
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("info depth", 0) == 0) a.info = line;
+        if (line.rfind("bestmove ", 0) == 0) a.bestmove = line.substr(9, line.find(' ', 9) - 9);
+    }
+    return a;
+}
+
+// "cp 19979" or "mate 3" out of an info line.
+std::string score_of(const std::string& info) {
+    const std::size_t at = info.find(" score ");
+    if (at == std::string::npos) return "";
+    const std::size_t end = info.find(' ', info.find(' ', at + 7) + 1);
+    return info.substr(at + 7, end - at - 7);
+}
+
+}  // namespace
+
+TEST(SyzygyUci, TablebaseRootsReportTheirResult) {
+    std::ostringstream out;
+    uci::Uci u(out);
+    u.execute("setoption name SyzygyPath value " + TB_DIR);
+    u.execute("setoption name UCI_ShowWDL value true");
+    // A tablebase draw is certain: 0 1000 0, not the model's guess for a level score.
+    UciAnswer a = go(u, out, "position fen 8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", "depth 6");
+    EXPECT_NE(a.info.find(" score cp 0 wdl 0 1000 0 "), std::string::npos) << a.info;
+    // A tablebase win: cp 20000 minus its distance to the conversion (DTZ plies), for the winner and the loser.
+    for (const char* fen : {"8/8/8/8/8/3k4/8/R3K3 w - - 0 1", "8/8/8/8/8/3k4/8/R3K3 b - - 0 1"}) {
+        syzygy::Wdl wdl;
+        int dtz = 0;
+        ASSERT_TRUE(syzygy::probe_dtz(from_fen(fen), &wdl, &dtz));
+        a = go(u, out, std::string("position fen ") + fen, "depth 3");
+        const std::string want = dtz > 0 ? "cp " + std::to_string(TB_WIN_CP - dtz) : "cp -" + std::to_string(TB_WIN_CP + dtz);
+        EXPECT_EQ(score_of(a.info), want) << fen << ": " << a.info;
+        EXPECT_NE(a.info.find(dtz > 0 ? " wdl 1000 0 0 " : " wdl 0 0 1000 "), std::string::npos) << a.info;
+    }
+    u.execute("setoption name SyzygyPath value <empty>");
+}
+
+TEST(SyzygyUci, KqvkAndKrvkAreConvertedAndTheMateIsReported) {
+    // The engine plays both sides at a fixed node count. The winner makes progress every move (the game
+    // ends in mate within the root's DTZ, the longest the loser can resist), its scores stay in the
+    // tablebase band until its search proves the mate, and it reports that mate before playing it.
+    const int nodes = sanitized() ? 500 : 2000;
+    for (const char* fen : {"8/8/8/8/8/3k4/8/Q3K3 w - - 0 1", "8/8/8/3k4/8/8/8/R6K w - - 0 1",
+                            "K7/8/8/8/4k3/8/8/7q w - - 0 1"}) {
+        std::ostringstream out;
+        uci::Uci u(out);
+        u.execute("setoption name SyzygyPath value " + TB_DIR);
+        syzygy::Wdl wdl;
+        int dtz = 0;
+        ASSERT_TRUE(syzygy::probe_dtz(from_fen(fen), &wdl, &dtz));
+        const Color winner = (dtz > 0) == (from_fen(fen).side_to_move() == WHITE) ? WHITE : BLACK;
+        std::string moves;
+        Position pos = from_fen(fen);
+        bool mate_reported = false;
+        int plies = 0;
+        for (; MoveList<LEGAL>(pos).size() > 0 && plies < 120; ++plies) {
+            const UciAnswer a = go(u, out, std::string("position fen ") + fen + (moves.empty() ? "" : " moves" + moves),
+                                   "nodes " + std::to_string(nodes));
+            const std::string score = score_of(a.info);
+            if (pos.side_to_move() == winner) {
+                if (score.rfind("mate ", 0) == 0) {
+                    EXPECT_GT(std::stoi(score.substr(5)), 0) << a.info;
+                    mate_reported = true;
+                } else {
+                    ASSERT_EQ(score.rfind("cp ", 0), 0u) << a.info;
+                    const int cp = std::stoi(score.substr(3));
+                    EXPECT_GT(cp, TB_WIN_CP - MAX_PLY) << a.info;
+                    EXPECT_LT(cp, TB_WIN_CP) << a.info;
+                }
+            }
+            const Move m = uci_to_move(pos, a.bestmove);
+            ASSERT_TRUE(m) << fen << " moves" << moves << ": " << a.bestmove;
+            moves += " " + a.bestmove;
+            pos.do_move(m);
+        }
+        EXPECT_TRUE(pos.in_check() && MoveList<LEGAL>(pos).size() == 0) << fen << " moves" << moves;
+        EXPECT_EQ(pos.side_to_move(), ~winner) << fen << " moves" << moves;
+        EXPECT_LE(plies, std::abs(dtz) + 1) << fen << " moves" << moves;
+        EXPECT_TRUE(mate_reported) << fen << " moves" << moves;
+        u.execute("setoption name SyzygyPath value <empty>");
+    }
 }

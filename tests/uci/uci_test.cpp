@@ -185,8 +185,24 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
     ASSERT_TRUE(ev);
     EXPECT_NE((*ev)[0].find("profile tempo9"), std::string::npos) << (*ev)[0];
     skip_legend();
-    // Empty: back to EvalProfile's built-in weights.
+    // EvalProfile changed while a file is in force: the file stays, and the engine says so.
+    e.send("setoption name EvalProfile value fruit21");
+    auto kept = e.read_line();
+    ASSERT_TRUE(kept);
+    EXPECT_EQ(*kept, "info string EvalProfile: fruit21 is kept for later; EvalFile " + good +
+                         " (profile 'tempo9') stays in force until EvalFile is set to <empty>");
+    e.send("eval");
+    ev = e.read_until("final score:");
+    ASSERT_TRUE(ev);
+    EXPECT_NE((*ev)[0].find("profile tempo9"), std::string::npos) << (*ev)[0];
+    skip_legend();
+    e.send("setoption name EvalProfile value rybka1");
+    ASSERT_TRUE(e.read_until("info string EvalProfile: rybka1 is kept for later"));
+    // Empty: back to EvalProfile's built-in weights, which the engine names.
     e.send("setoption name EvalFile value <empty>");
+    auto back = e.read_line();
+    ASSERT_TRUE(back);
+    EXPECT_EQ(*back, "info string EvalFile: none; EvalProfile rybka1 in force");
     e.send("eval");
     ev = e.read_until("final score:");
     ASSERT_TRUE(ev);

@@ -171,6 +171,17 @@ try:
           "--epd mean of the final score")
     status, text, err = run(["compare", "--epd", epd])
     check(status == 0 and "where they disagree most" in text and "mean |cp - rybka1's cp|" in text, f"--epd text: {text[:200]}")
+    # A line cut short (two FEN fields of four) is named, not skipped: the summary would silently cover
+    # fewer positions than the file holds.
+    with open(epd) as f:
+        whole = f.read()
+    with open(epd, "a") as f:
+        f.write("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w\n")
+    status, out, err = run(["compare", "--epd", epd])
+    check(status == 2 and out == "" and len(err.splitlines()) == 1 and f"{epd}:{len(sample) + 3}: expected a FEN" in err,
+          f"--epd names the short line: {status} {err!r}")
+    with open(epd, "w") as f:
+        f.write(whole)
     with open(epd, "a") as f:
         f.write("not a position at all\n")
     status, out, err = run(["compare", "--epd", epd])

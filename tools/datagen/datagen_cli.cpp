@@ -21,6 +21,27 @@ const char* USAGE =
     "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n"
     "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N]\n";
 
+// `quince datagen --help`: the usage and what each option does.
+const char* OPTIONS =
+    "\nSelf-play at a fixed node budget, or the positions of PGNs with score comments, written as training\n"
+    "samples (FEN | score | result [| teacher]) in shards of DIR; a rerun with the same options continues\n"
+    "after the last complete shard.\n"
+    "  --out DIR              output directory (shards and a manifest)\n"
+    "  --games N | --positions N   how much self-play (games rounded up to whole shards)\n"
+    "  --seed S (1)           everything random in game i comes from (S, i)\n"
+    "  --nodes N (5000)       nodes per move, one search thread per game\n"
+    "  --threads T (1)        games played in parallel\n"
+    "  --book FILE.epd[.xz]   opening positions (default: the start position)\n"
+    "  --random-plies K (8)   random legal plies after the book position\n"
+    "  --max-opening-score CP (200)  openings scored beyond +-CP are rejected\n"
+    "  --opening-nodes N (2000)      nodes of that verification search (0 = none)\n"
+    "  --games-per-shard G (200)     games per shard file\n"
+    "  --hash MB (8)          hash per game thread\n"
+    "  --teacher \"CMD [ARGS]\" --teacher-nodes N   label every position with a UCI engine's score\n"
+    "  --from-pgn FILE...     read PGN games (score comments) instead of playing\n"
+    "  --quiet                no progress line on stderr\n"
+    "See tools/datagen/README.md.\n";
+
 template <typename T>
 bool parse_number(const std::string& text, T* out) {
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
@@ -44,6 +65,10 @@ int run_datagen_cli(int argc, char** argv) {
     };
     for (int i = 2; i < argc; ++i) {
         const std::string opt = argv[i];
+        if (opt == "--help" || opt == "-h") {
+            std::cout << USAGE << OPTIONS;
+            return 0;
+        }
         auto value = [&](std::string* out) {
             if (i + 1 >= argc) return false;
             *out = argv[++i];
