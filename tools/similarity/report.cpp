@@ -131,7 +131,13 @@ std::string report_json(const Report& r) {
         for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + item(i);
         return out + "]";
     };
-    const auto interval = [](const Share& x) { return "[" + json_number(x.low) + ", " + json_number(x.high) + "]"; };
+    const auto interval = [](const Share& x) {
+        std::string out = "[";
+        out += json_number(x.low);
+        out += ", ";
+        out += json_number(x.high);
+        return out + "]";
+    };
     os << "{\n  \"engines\": " << list([&](std::size_t i) { return json_string(r.engines[i].label); }) << ",\n";
     os << "  \"commands\": " << list([&](std::size_t i) { return json_string(r.engines[i].text); }) << ",\n";
     os << "  \"id_names\": " << list([&](std::size_t i) { return json_string(r.id_names[i]); }) << ",\n";
@@ -199,8 +205,11 @@ std::string report_svg(const Report& r) {
     const int n = int(r.engines.size());
     const std::vector<int> order = leaf_order(r.tree, n);
     // Layout: the tree on the left, row labels, the matrix; column labels above it, legend below.
-    const int TREE_W = 160, LABEL_W = 150, CELL_W = 78, CELL_H = 40, TOP = 150, LEFT = 20, BOTTOM = 110;
-    const int grid_x = LEFT + TREE_W + LABEL_W, width = grid_x + n * CELL_W + 40, height = TOP + n * CELL_H + BOTTOM;
+    std::size_t longest = 4;
+    for (const EngineSpec& e : r.engines) longest = std::max(longest, e.label.size());
+    const int TREE_W = 160, LABEL_W = 8 * int(longest) + 20, CELL_W = 78, CELL_H = 40, TOP = 170, LEFT = 20, BOTTOM = 110;
+    const int grid_x = LEFT + TREE_W + LABEL_W, width = std::max(grid_x + n * CELL_W + 6 * int(longest) + 20, 640);
+    const int height = TOP + n * CELL_H + BOTTOM;
     std::ostringstream os;
     os << "<?xml version='1.0' encoding='UTF-8'?>\n<svg xmlns='http://www.w3.org/2000/svg' width='" << width
        << "' height='" << height << "' viewBox='0 0 " << width << " " << height
@@ -208,7 +217,7 @@ std::string report_svg(const Report& r) {
     os << "<text x='" << LEFT << "' y='24' font-size='16' font-weight='bold'>Same move, % of " << s.positions
        << " positions (" << xml(r.limit.text()) << ")</text>\n";
     os << "<text x='" << LEFT << "' y='44' fill='#555555'>diagonal: the engine against itself, same limit (=) and twice "
-          "the limit (2x); tree: average linkage on 1 - share</text>\n";
+          "the limit (2x)</text>\n<text x='" << LEFT << "' y='62' fill='#555555'>tree: average linkage on 1 - share</text>\n";
     // Colour: white at the lowest share of the matrix, dark blue at 100 %.
     double low = 1;
     for (int i = 0; i < n; ++i)
