@@ -115,7 +115,8 @@ TEST(Similarity, EngineWords) {
     EXPECT_TRUE(p.is_profile);
     EXPECT_EQ(p.label, "rybka1");
     EXPECT_EQ(p.command, QUINCE_ENGINE_PATH);
-    EXPECT_EQ(p.options, (std::vector<std::pair<std::string, std::string>>{{"Threads", "1"}, {"Hash", "16"}, {"EvalProfile", "rybka1"}}));
+    EXPECT_EQ(p.options, (std::vector<std::pair<std::string, std::string>>{{"Threads", "1"}, {"Hash", "16"}, {"Move Overhead", "0"}, {"EvalProfile", "rybka1"}}));
+    EXPECT_EQ(p.key(), "profile:rybka1 {Threads=1, Hash=16, Move Overhead=0, EvalProfile=rybka1}");
     EngineSpec h = engine("profile:fruit21:Hash=32");
     EXPECT_EQ(h.options[1], (std::pair<std::string, std::string>{"Hash", "32"}));
     EngineSpec u = engine("/usr/games/toga2 -x 1:Number of Threads=1:OwnBook=false");
@@ -239,7 +240,7 @@ TEST(Similarity, InterruptedRunContinuesFromTheStateFile) {
     EXPECT_TRUE(first.interrupted);
     EXPECT_EQ(first.searched, 7);
     // A last line cut short by the interruption is skipped.
-    std::ofstream(state, std::ios::app) << "profile:rybka1\ttest\tgo nodes 2000\t" << FENS[4];
+    std::ofstream(state, std::ios::app) << s.engines[0].key() << "\ttest\tgo nodes 2000\t" << FENS[4];
 
     stop = false;
     s.progress = nullptr;

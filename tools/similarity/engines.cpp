@@ -50,7 +50,8 @@ bool parse_engine(const std::string& text, const std::string& quince_path, Engin
         spec.profile = parts[1];
         first_option = 2;
         spec.command = quince_path;
-        spec.options = {{"Threads", "1"}, {"Hash", "16"}};
+        // No Move Overhead: there is no clock to protect, and a search of `go movetime` should use all of it.
+        spec.options = {{"Threads", "1"}, {"Hash", "16"}, {"Move Overhead", "0"}};
         if (eval::find_profile_shared(spec.profile)) {
             spec.options.push_back({"EvalProfile", spec.profile});
             spec.label = spec.profile;
@@ -101,6 +102,13 @@ void label_engines(std::vector<EngineSpec>& engines) {
         const int n = ++seen[e.label];
         if (n > 1) e.label += " (" + std::to_string(n) + ")";
     }
+}
+
+std::string EngineSpec::key() const {
+    if (!is_profile) return text;
+    std::string k = text + " {";
+    for (std::size_t i = 0; i < options.size(); ++i) k += (i ? ", " : "") + options[i].first + "=" + options[i].second;
+    return k + "}";
 }
 
 match::EngineConfig engine_config(const EngineSpec& spec) {

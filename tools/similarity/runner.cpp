@@ -53,7 +53,7 @@ std::string join_tabs(std::initializer_list<std::string> fields) {
 }
 
 std::string run_key(const EngineSpec& e, const SearchLimit& limit, Run run) {
-    return join_tabs({e.text, RUN_NAMES[run], limit.go(run)});
+    return join_tabs({e.key(), RUN_NAMES[run], limit.go(run)});
 }
 
 // Reads the results of an earlier invocation; a missing file is an empty state. Lines that do not parse

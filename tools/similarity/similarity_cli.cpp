@@ -20,7 +20,8 @@ const char* const SIMILARITY_SUMMARY =
 const char* const SIMILARITY_DETAILS =
     "\nENGINE: profile:NAME (Quince with a built-in profile), profile:FILE (a weights file), or a UCI engine\n"
     "command; options follow as :Name=Value, e.g. /usr/games/stockfish:Threads=1:Hash=16,\n"
-    "'/usr/games/toga2:Number of Threads=1:OwnBook=false'. Quince's profiles run with Threads=1 Hash=16.\n\n"
+    "'/usr/games/toga2:Number of Threads=1:OwnBook=false'. Quince's profiles run with Threads=1 Hash=16\n"
+    "and Move Overhead=0 (the whole movetime).\n\n"
     "  --positions FILE  EPD positions (default: the shipped set of 3000 quiet positions with several good moves)\n"
     "  --limit N         the first N positions only\n"
     "  --movetime MS     time per search (default 100); or --nodes N\n"
