@@ -220,6 +220,21 @@ TEST(Similarity, RealRunWithTwoProfilesAndAFakeEngine) {
     EXPECT_EQ(json.rfind("{\n  \"engines\": [\"rybka1\", \"fruit21\", ", 0), 0u) << json;
     EXPECT_NE(json.find("\"positions\": 5,"), std::string::npos);
     EXPECT_NE(json.find("\"same_move\": [\n    [1.00000, "), std::string::npos) << json;
+    // The text names every engine and the controls; the picture has a cell per pair and the tree.
+    std::vector<std::vector<double>> distance(3, std::vector<double>(3));
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 3; ++j) distance[i][j] = 1 - sim.same_move[i][j].value();
+    r.tree = average_linkage(distance);
+    const std::string text = report_text(r);
+    EXPECT_NE(text.find("same move, % of positions"), std::string::npos) << text;
+    EXPECT_NE(text.find("quince_fake_engine"), std::string::npos) << text;
+    EXPECT_NE(text.find("controls, the engine against itself"), std::string::npos) << text;
+    const std::string svg = report_svg(r);
+    EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+    std::size_t cells = 0;
+    for (std::size_t at = svg.find("<rect x="); at != std::string::npos; at = svg.find("<rect x=", at + 1)) ++cells;
+    EXPECT_GE(cells, 9u);
+    EXPECT_NE(svg.find("<path d='M"), std::string::npos);
 }
 
 TEST(Similarity, InterruptedRunContinuesFromTheStateFile) {
