@@ -21,6 +21,7 @@
 #include "eval/params.h"
 #include "eval/profile.h"
 #include "search/params.h"
+#include "similarity_cli.h"
 #include "tuner.h"
 #include "uci/uci.h"
 #include "wdlfit.h"
@@ -41,6 +42,22 @@ int analyse(const cli::Args& args) {
         std::signal(SIGINT, SIG_DFL);
     });
     return cli::run_analyse(args, std::cout, std::cerr, settings);
+}
+
+// `quince similarity`: engines are child processes; this program plays the profile:NAME engines, and
+// Ctrl-C stops after the searches under way (the results so far stay in the --state file).
+int similarity(const cli::Args& args) {
+    similarity::CliContext context;
+    char path[4096];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    context.quince_path = n > 0 ? std::string(path, std::size_t(n)) : "quince";
+    context.interrupt = &interrupted;
+    context.progress = isatty(STDERR_FILENO);
+    std::signal(SIGINT, [](int) {
+        interrupted.store(true);
+        std::signal(SIGINT, SIG_DFL);
+    });
+    return similarity::run_similarity_cli(args, std::cout, std::cerr, context);
 }
 
 // `quince weights NAME|FILE`: a built-in profile, or a weights file after loading (checked and
@@ -128,6 +145,7 @@ const Subcommand SUBCOMMANDS[] = {
     {"wdlfit", "[--degree N] [--max-score CP] FILE...",
      "fit the UCI_ShowWDL model (win/draw/loss from score and material) to training files of Quince's games",
      [](const cli::Args& a) { return wdlfit::run_wdlfit_cli(a, std::cout, std::cerr); }},
+    {"similarity", similarity::SIMILARITY_ARGUMENTS, similarity::SIMILARITY_SUMMARY, similarity, &similarity::SIMILARITY_DETAILS},
     {"spsa", "", "tuning build: OpenBench's SPSA input, one line per UCI tuning option (name, int, value, min, max, c_end, r_end)",
      run_spsa},
 };

@@ -231,7 +231,17 @@ bool compare_epd(std::istream& in, const std::string& source, const std::vector<
         evaluators.back()->set_profile(p.profile);
     }
     std::vector<std::vector<double>> sums(TERM_NB + 1, std::vector<double>(n, 0.0));
+    // For the correlations: per term and profile, the sums of cp and cp squared, and per pair of profiles
+    // the sum of products.
+    std::vector<std::vector<double>> sum_x(TERM_NB + 1, std::vector<double>(n, 0.0)), sum_xx = sum_x;
+    std::vector<std::vector<std::vector<double>>> sum_xy(TERM_NB + 1, std::vector<std::vector<double>>(n, std::vector<double>(n, 0.0)));
+    int term_index = 0;
     const auto note = [&](TermSummary& ts, std::vector<double>& sum, const std::vector<double>& cps, const std::string& fen) {
+        for (std::size_t i = 0; i < n; ++i) {
+            sum_x[std::size_t(term_index)][i] += cps[i];
+            sum_xx[std::size_t(term_index)][i] += cps[i] * cps[i];
+            for (std::size_t j = 0; j < n; ++j) sum_xy[std::size_t(term_index)][i][j] += cps[i] * cps[j];
+        }
         Disagreement d;
         d.fen = fen;
         d.cp = cps;
@@ -271,10 +281,12 @@ bool compare_epd(std::istream& in, const std::string& source, const std::vector<
         for (int t = 0; t < TERM_NB; ++t) {
             std::vector<double> cps;
             for (std::size_t i = 0; i < n; ++i) cps.push_back(s.has[i][std::size_t(t)] ? reports[i].term_cp(t) : 0.0);
+            term_index = t;
             note(s.terms[t], sums[std::size_t(t)], cps, fen);
         }
         std::vector<double> finals;
         for (const auto& r : reports) finals.push_back(r.stm == WHITE ? r.t.final_cp : -r.t.final_cp);
+        term_index = TERM_NB;
         note(s.final, sums[TERM_NB], finals, fen);
     }
     if (s.positions == 0) {
@@ -284,6 +296,18 @@ bool compare_epd(std::istream& in, const std::string& source, const std::vector<
     for (int t = 0; t <= TERM_NB; ++t) {
         TermSummary& ts = t < TERM_NB ? s.terms[t] : s.final;
         for (std::size_t i = 0; i < n; ++i) ts.mean_abs_diff.push_back(sums[std::size_t(t)][i] / s.positions);
+        const std::size_t k = std::size_t(t);
+        const double count = s.positions;
+        ts.correlation.assign(n, std::vector<double>(n, std::nan("")));
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) {
+                const double vi = sum_xx[k][i] - sum_x[k][i] * sum_x[k][i] / count;
+                const double vj = sum_xx[k][j] - sum_x[k][j] * sum_x[k][j] / count;
+                const double cov = sum_xy[k][i][j] - sum_x[k][i] * sum_x[k][j] / count;
+                // A variance below rounding noise is a constant term: no correlation to speak of.
+                const double floor_i = 1e-9 * std::max(1.0, sum_xx[k][i]), floor_j = 1e-9 * std::max(1.0, sum_xx[k][j]);
+                if (vi > floor_i && vj > floor_j) ts.correlation[i][j] = std::clamp(cov / std::sqrt(vi * vj), -1.0, 1.0);
+            }
     }
     *out = std::move(s);
     return true;
@@ -341,6 +365,13 @@ std::string epd_summary_json(const EpdSummary& s) {
         }
         os << ", \"mean_abs_diff\": [";
         for (std::size_t i = 0; i < ts.mean_abs_diff.size(); ++i) os << (i ? ", " : "") << json_number(ts.mean_abs_diff[i]);
+        os << "], \"correlation\": [";
+        for (std::size_t i = 0; i < ts.correlation.size(); ++i) {
+            os << (i ? ", " : "") << "[";
+            for (std::size_t j = 0; j < ts.correlation[i].size(); ++j)
+                os << (j ? ", " : "") << (std::isnan(ts.correlation[i][j]) ? std::string("null") : json_number(ts.correlation[i][j]));
+            os << "]";
+        }
         os << "], \"top\": [";
         for (std::size_t k = 0; k < ts.top.size(); ++k) {
             const Disagreement& d = ts.top[k];

@@ -69,6 +69,9 @@ struct Disagreement {
 struct TermSummary {
     std::vector<double> mean_abs_diff;  // per profile (the first: 0)
     std::vector<Disagreement> top;      // largest spread first
+    // [i][j]: Pearson's r of the term's cp under profiles i and j over the positions; NaN when either is
+    // constant there (an absent term, or one that never fires).
+    std::vector<std::vector<double>> correlation;
 };
 struct EpdSummary {
     std::vector<std::string> labels;

@@ -108,6 +108,15 @@ def eval_json(fen, profile):
     return eval_cache[fen, profile]
 
 
+def pearson(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    vx, vy = sum((x - mx) ** 2 for x in xs), sum((y - my) ** 2 for y in ys)
+    if vx <= 1e-9 * max(1, sum(x * x for x in xs)) or vy <= 1e-9 * max(1, sum(y * y for y in ys)):
+        return None
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / (vx * vy) ** 0.5
+
+
 tested_broken = False
 for n, fen in enumerate(positions):
     for args in ([], profiles if n % 4 == 0 else []):
@@ -162,6 +171,11 @@ try:
         cps = [[0 if c["terms"][i].get("absent") else c["terms"][i]["cp"] for c in p["profiles"]] for p in per]
         mean = sum(abs(c[1] - c[0]) for c in cps) / len(cps)
         check(abs(term["mean_abs_diff"][1] - mean) < 1e-4, f"--epd mean of {term['name']}: {term['mean_abs_diff'][1]} != {mean}")
+        # Pearson's r between the two profiles' cp of the term (None: constant under one of them).
+        r = pearson([c[0] for c in cps], [c[1] for c in cps])
+        got = term["correlation"][0][1]
+        check(got == term["correlation"][1][0] and (got is None if r is None else got is not None and abs(got - r) < 1e-4),
+              f"--epd correlation of {term['name']}: {got} != {r}")
         spreads = sorted((abs(c[1] - c[0]) for c in cps), reverse=True)[:3]
         got = [t["spread"] for t in term["top"]]
         check(all(abs(a - b) < 1e-4 for a, b in zip(got, spreads)) and len(got) == 3,
