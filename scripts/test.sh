@@ -42,7 +42,8 @@ for b in $builds; do
               [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
                                                    cmake --build build-test-release -j"$jobs" --target quince; }
               QUINCE_WEB_BUILD=build-test-web scripts/web.sh
-              python3 tests/web/web_test.py build-test-release/quince web build-test-web ;;
+              python3 tests/web/web_test.py build-test-release/quince web build-test-web
+              node tests/web/web_test.mjs build-test-web ;;
     clients)  echo "=== clients: polyglot, xboard (Xvfb) and node-uci against the Release build ==="
               scripts/deps.sh clients
               [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -1,0 +1,221 @@
+// The analysis board in a real browser: playwright-core (web/package.json) drives Debian's chromium over
+// the page served from web/ on the loopback address.
+//
+//   node tests/web/web_test.mjs OUTPUT_DIR
+//
+// Plays a move by clicks and one by drag, checks the term comparison follows the position with the
+// `quince` profile shown, imports a PGN and steps through it with the arrow keys, counts the frames the
+// page paints while a depth-20 search runs (a requestAnimationFrame counter: a frozen page paints none),
+// stops the search, analyses the game (an eval per ply on the graph, the blunder marked), exports the
+// annotated PGN, reloads it from its shareable address, and saves screenshots at 1280x800 and 390x844
+// that it checks for size, non-blank content and the board above the fold. Needs web/quince.js and
+// web/vendor/ (scripts/web.sh). Prints "N passed, N failed"; exit 1 on any failure.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const WEB = path.resolve(here, '../../web');
+const require = createRequire(path.join(WEB, 'package.json'));
+const { chromium } = require('playwright-core');
+const OUT = path.resolve(process.argv[2] || 'build-web-test');
+fs.mkdirSync(OUT, { recursive: true });
+
+let passed = 0, failed = 0;
+function check(ok, what) {
+  if (ok) passed++; else { failed++; console.log('FAIL:', what); }
+}
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const server = http.createServer((req, res) => {
+  const file = path.join(WEB, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+  if (!file.startsWith(WEB) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    const index = path.join(WEB, 'index.html');
+    if (new URL(req.url, 'http://x').pathname === '/') { res.writeHead(200, { 'content-type': 'text/html' }); res.end(fs.readFileSync(index)); return; }
+    res.writeHead(404); res.end(); return;
+  }
+  res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+  res.end(fs.readFileSync(file));
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const BASE = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+  // A fresh --user-data-dir: playwright makes one per launch (it refuses the flag here).
+});
+const measures = {};
+
+// Decodes an 8-bit RGB(A) PNG's rows enough to count its distinct colours (a blank page has one or two).
+function distinctColours(file) {
+  const buf = fs.readFileSync(file);
+  let off = 8, width = 0, height = 0, channels = 4;
+  const idat = [];
+  while (off < buf.length) {
+    const len = buf.readUInt32BE(off), type = buf.toString('ascii', off + 4, off + 8);
+    if (type === 'IHDR') { width = buf.readUInt32BE(off + 8); height = buf.readUInt32BE(off + 12); channels = buf[off + 17] === 6 ? 4 : 3; }
+    if (type === 'IDAT') idat.push(buf.subarray(off + 8, off + 8 + len));
+    off += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const colours = new Set();
+  const stride = width * channels + 1;
+  for (let y = 0; y < height; y += 7) for (let x = 0; x < width; x += 7) {
+    const i = y * stride + 1 + x * channels;  // filter bytes make these approximate, enough to tell blank from not
+    colours.add(raw[i] << 16 | raw[i + 1] << 8 | raw[i + 2]);
+  }
+  return { width, height, colours: colours.size };
+}
+
+async function open(url, viewport) {
+  const page = await browser.newPage({ viewport, acceptDownloads: true });
+  page.on('pageerror', (e) => check(false, 'page error: ' + e.message));
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+  await page.waitForSelector('#compare[data-fen]', { timeout: 120000 });
+  return { page, ms: Date.now() - t0 };
+}
+
+// The centre of a square on the board, in page coordinates (White at the bottom).
+async function square(page, sq) {
+  const box = await page.locator('#board').boundingBox();
+  const flipped = (await page.locator('#board').getAttribute('data-orientation')) === 'black';
+  let file = sq.charCodeAt(0) - 97, rank = Number(sq[1]) - 1;
+  if (flipped) { file = 7 - file; rank = 7 - rank; }
+  return { x: box.x + (file + 0.5) * box.width / 8, y: box.y + (7 - rank + 0.5) * box.height / 8 };
+}
+const sans = (page) => page.$$eval('#moves .move', (els) => els.map((e) => e.dataset.san));
+const currentPly = (page) => page.$eval('#moves', (e) => Number(e.dataset.ply));
+
+try {
+  // 1. Load, click e2 then e4, drag g8 to f6.
+  const { page, ms } = await open(BASE + 'index.html', { width: 1280, height: 800 });
+  measures.time_to_interactive_ms = ms;
+  let p = await square(page, 'e2'); await page.mouse.click(p.x, p.y);
+  p = await square(page, 'e4'); await page.mouse.click(p.x, p.y);
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
+  const a = await square(page, 'g8'), b = await square(page, 'f6');
+  await page.mouse.move(a.x, a.y); await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 }); await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 10000 }).catch(() => {});
+  check(JSON.stringify(await sans(page)) === '["e4","Nf6"]', 'click e2-e4 and drag g8-f6 give e4 Nf6: ' + JSON.stringify(await sans(page)));
+  // The workbench follows the position, with the quince profile shown.
+  const fenAfter = 'rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2';
+  await page.waitForSelector(`#compare[data-fen="${fenAfter}"]`, { timeout: 60000 }).catch(() => {});
+  check(await page.$eval('#compare', (e) => e.dataset.fen) === fenAfter, 'the term comparison follows the position');
+  check(await page.$$eval('#compare th[data-profile="quince"]', (e) => e.length) === 1, 'the quince profile is shown');
+  check(await page.$$eval('#boards svg', (e) => e.length) > 0, 'the picture is shown');
+  // An illegal drag (e4 to e6) is refused: still two moves.
+  const c = await square(page, 'e4'), d = await square(page, 'e6');
+  await page.mouse.move(c.x, c.y); await page.mouse.down(); await page.mouse.move(d.x, d.y, { steps: 5 }); await page.mouse.up();
+  check((await sans(page)).length === 2, 'an illegal drag plays nothing');
+  await page.screenshot({ path: path.join(OUT, 'web_board_1280x800.png') });
+
+  // 2. Import a PGN (with a blunder: 4.Qxf7?? would be Black's... here Black's 3...Nxe4?? allows mate-ish play).
+  const pgn = '[Event "Test"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n';
+  await page.fill('#pgn-text', pgn);
+  await page.click('#pgn-load');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 7);
+  check(JSON.stringify(await sans(page)) === '["e4","e5","Bc4","Nc6","Qh5","Nf6","Qxf7#"]', 'the PGN is imported');
+  check(await currentPly(page) === 7, 'the imported game is shown at its end');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowLeft'); await page.keyboard.press('ArrowLeft');
+  check(await currentPly(page) === 5, 'ArrowLeft steps back');
+  check(await page.$eval('#moves .move.current', (e) => e.dataset.san) === 'Qh5', 'the current move is highlighted');
+  await page.keyboard.press('Home');
+  check(await currentPly(page) === 0, 'Home goes to the start');
+  await page.keyboard.press('ArrowRight');
+  check(await currentPly(page) === 1, 'ArrowRight steps forward');
+  await page.keyboard.press('End');
+  check(await currentPly(page) === 7, 'End goes to the end');
+  await page.click('#flip');
+  check(await page.$eval('#board', (e) => e.dataset.orientation) === 'black', 'flip turns the board');
+  await page.click('#flip');
+
+  // 3. Frames while a depth-20 search runs, then stop it.
+  await page.keyboard.press('Home');
+  await page.fill('#depth', '20'); await page.fill('#multipv', '1');
+  await page.click('#go');
+  await page.waitForSelector('#lines[data-state="running"]');
+  const frames = await page.evaluate(() => new Promise((resolve) => {
+    let n = 0; const t0 = performance.now();
+    const tick = () => { n++; if (performance.now() - t0 < 3000) requestAnimationFrame(tick); else resolve({ n, ms: performance.now() - t0 }); };
+    requestAnimationFrame(tick);
+  }));
+  const state = await page.$eval('#lines', (e) => e.dataset.state);
+  const depth = Number(await page.$eval('#lines', (e) => e.dataset.depth || '0'));
+  measures.fps_during_depth20_search = Math.round(frames.n / frames.ms * 1000 * 10) / 10;
+  measures.depth_reached_in_3s = depth;
+  check(frames.n >= 10, `the page kept painting during the search: ${frames.n} frames in ${Math.round(frames.ms)} ms`);
+  check(depth >= 1, 'the search streamed its lines per depth (depth ' + depth + ')');
+  if (state === 'running') {
+    await page.click('#stop');
+    check(await page.$eval('#lines', (e) => e.dataset.state) === 'stopped', 'stop stops the search');
+    check(await page.$eval('#stop', (e) => e.disabled), 'the stop button is disabled after stopping');
+  } else check(false, 'the depth-20 search ended within 3 s (nothing to stop): state ' + state);
+  // A new search runs after a stop (the worker was replaced), MultiPV 2 gives two lines.
+  await page.fill('#depth', '6'); await page.fill('#multipv', '2');
+  await page.click('#go');
+  await page.waitForSelector('#lines[data-state="done"]', { timeout: 60000 });
+  check(await page.$$eval('#lines .pvline', (e) => e.length) === 2, 'MultiPV 2 shows two lines');
+
+  // 4. Analyse the game: an eval per position on the graph, Black's 3...Nf6?? marked.
+  await page.fill('#game-depth', '6');
+  await page.click('#analyse');
+  await page.waitForSelector('#analyse-status[data-done="true"]', { timeout: 180000 });
+  const points = await page.$$eval('#graph [data-ply]', (e) => e.map((x) => [x.dataset.ply, x.dataset.eval]));
+  check(points.length === 8 && points.every(([, e]) => e && e.length), 'the graph has an eval for every ply: ' + JSON.stringify(points));
+  const nf6 = await page.$eval('#moves .move[data-ply="6"]', (e) => e.textContent);
+  check(nf6 === 'Nf6??', 'the blunder 3...Nf6 is marked ??: ' + nf6);
+  await page.click('#graph [data-ply="3"]');
+  check(await currentPly(page) === 3, 'a click on the graph jumps to its ply');
+  await page.screenshot({ path: path.join(OUT, 'web_board_analysed_1280x800.png') });
+
+  // 5. Export the annotated PGN.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#pgn-export')]);
+  const exported = fs.readFileSync(await download.path(), 'utf8');
+  fs.writeFileSync(path.join(OUT, 'web_board_export.pgn'), exported);
+  check(/\[White "A"\]/.test(exported) && /\[%eval [-0-9.#]+\]/.test(exported) && /Nf6\?\?/.test(exported) && /1-0\s*$/.test(exported),
+    'the exported PGN carries the tags, evals and NAGs: ' + exported);
+
+  // 6. The shareable address carries the game.
+  const url = page.url();
+  check(url.includes('pgn='), 'the address carries the game: ' + url);
+  const second = await open(url, { width: 390, height: 844 });
+  check(JSON.stringify(await sans(second.page)) === '["e4","e5","Bc4","Nc6","Qh5","Nf6","Qxf7#"]', 'the address restores the game');
+  check(await currentPly(second.page) === 3, 'the address restores the ply');
+  await second.page.screenshot({ path: path.join(OUT, 'web_board_390x844.png') });
+  const boardBox = await second.page.locator('#board').boundingBox();
+  check(boardBox.x >= 0 && boardBox.x + boardBox.width <= 390, 'the board fits a phone width');
+  // The board above the fold at 1280x800.
+  const box = await page.locator('#board').boundingBox();
+  check(box.y + box.height <= 800 && box.width >= 400, `the board is above the fold at 1280x800: ${JSON.stringify(box)}`);
+  // The old ?fen=&moves= address still works; a bad one is reported.
+  const third = await open(BASE + 'index.html?fen=startpos&moves=e2e4%20e7e5%20Nf3', { width: 1280, height: 800 });
+  check(JSON.stringify(await sans(third.page)) === '["e4","e5","Nf3"]', '?fen=&moves= is read');
+  const fourth = await open(BASE + 'index.html?fen=8/8/8/8%20w%20-%20-%200%201', { width: 1280, height: 800 });
+  check((await fourth.page.$eval('#error', (e) => e.textContent)).includes('not used'), 'a bad FEN in the address is reported');
+
+  for (const name of ['web_board_1280x800.png', 'web_board_analysed_1280x800.png', 'web_board_390x844.png']) {
+    const file = path.join(OUT, name);
+    const info = distinctColours(file);
+    check(fs.statSync(file).size > 20000 && info.colours > 20, `${name}: ${fs.statSync(file).size} bytes, ${info.colours} colours`);
+  }
+  const wasm = fs.statSync(path.join(WEB, 'quince.js')).size;
+  measures.quince_js_bytes = wasm;
+} catch (e) {
+  check(false, 'exception: ' + (e.stack || e));
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log('measures:', JSON.stringify(measures));
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
