@@ -1,10 +1,10 @@
 // The analysis board in a real browser: playwright-core (web/package.json) drives Debian's chromium over
 // the page served from web/ on the loopback address.
 //
-//   node tests/web/web_test.mjs OUTPUT_DIR
+//   node tests/web/web_test.mjs build/quince OUTPUT_DIR
 //
 // Plays a move by clicks and one by drag, checks the term comparison follows the position with the
-// `quince` profile shown, imports a PGN and steps through it with the arrow keys, counts the frames the
+// `quince` profile shown and every number of it equals the native build's `quince compare --json`, imports a PGN and steps through it with the arrow keys, counts the frames the
 // page paints while a depth-20 search runs (a requestAnimationFrame counter: a frozen page paints none),
 // stops the search, analyses the game (an eval per ply on the graph, the blunder marked), exports the
 // annotated PGN, reloads it from its shareable address, and saves screenshots at 1280x800 and 390x844
@@ -15,13 +15,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WEB = path.resolve(here, '../../web');
 const require = createRequire(path.join(WEB, 'package.json'));
 const { chromium } = require('playwright-core');
-const OUT = path.resolve(process.argv[2] || 'build-web-test');
+const ENGINE = path.resolve(process.argv[2] || 'build/quince');
+const OUT = path.resolve(process.argv[3] || 'build-web-test');
 fs.mkdirSync(OUT, { recursive: true });
 
 let passed = 0, failed = 0;
@@ -112,6 +114,24 @@ try {
   check(await page.$eval('#compare', (e) => e.dataset.fen) === fenAfter, 'the term comparison follows the position');
   check(await page.$$eval('#compare th[data-profile="quince"]', (e) => e.length) === 1, 'the quince profile is shown');
   check(await page.$$eval('#boards svg', (e) => e.length) > 0, 'the picture is shown');
+  // Every cell equals the native build's numbers for the same position and profiles.
+  const shown = await page.$$eval('#compare th[data-profile]', (e) => e.map((x) => x.dataset.profile));
+  const want = JSON.parse(execFileSync(ENGINE, ['compare', '--json', fenAfter, ...shown], { encoding: 'utf8' }));
+  const cells = await page.$$eval('#compare [data-term]', (e) => e.map((x) => ({ ...x.dataset })));
+  const finals = await page.$$eval('#compare [data-final]', (e) => Object.fromEntries(e.map((x) => [x.dataset.profile, x.dataset.final])));
+  let mismatches = 0, compared = 0;
+  for (const prof of want.profiles) {
+    if (finals[prof.profile] !== String(prof.final_cp_white_view)) mismatches++;
+    for (const t of prof.terms) {
+      const mine = cells.filter((c) => c.profile === prof.profile && c.term === t.name);
+      if (!mine.length) mismatches++;
+      for (const c of mine) {
+        compared++;
+        if (t.absent ? c.absent !== 'true' || c.cp !== undefined : Math.abs(Number(c.cp) - t.cp) > 1e-9) mismatches++;
+      }
+    }
+  }
+  check(compared > 50 && mismatches === 0, `the table equals quince compare --json: ${compared} cells, ${mismatches} differ`);
   // An illegal drag (e4 to e6) is refused: still two moves.
   const c = await square(page, 'e4'), d = await square(page, 'e6');
   await page.mouse.move(c.x, c.y); await page.mouse.down(); await page.mouse.move(d.x, d.y, { steps: 5 }); await page.mouse.up();
