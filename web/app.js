@@ -255,8 +255,8 @@ function renderLines(it, fen) {
 }
 
 async function startSearch() {
+  if (state.analysing) return;  // the game analysis has the search worker
   const token = ++searchToken;
-  if (state.analysing) return;
   searchEngine.stop();
   await searchEngine.ready;
   if (token !== searchToken) return;
@@ -502,7 +502,7 @@ function readAddress() {
       }
     }
   } catch (e) {
-    showError('The address\'s game was not used: ' + e.message);
+    state.addressProblem = 'The address\'s game was not used: ' + e.message;
     loadGame(new Chess(), {});
     return 0;
   }
@@ -585,6 +585,7 @@ async function main() {
   });
   $('graph').addEventListener('click', graphClick);
   goTo(ply);
+  if (state.addressProblem) showError(state.addressProblem);
   $('status').textContent = '';
   document.body.dataset.ready = 'true';
 }

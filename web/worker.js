@@ -6,18 +6,10 @@
 'use strict';
 importScripts('quince.js');
 let current = 0;
-const module = createQuince({
-  print: () => {}, printErr: () => {},
-  onLine: (line) => postMessage({ id: current, type: 'line', line }),
-});
-const api = {
-  run: module.cwrap('quince_run', 'number', ['string']),
-  stream: module.cwrap('quince_analyse_stream', 'number', ['string']),
-  out: module.cwrap('quince_out', 'string', []),
-  err: module.cwrap('quince_err', 'string', []),
-  profiles: module.cwrap('quince_profiles', 'string', []),
-};
-onmessage = (e) => {
+let api = null;
+const queued = [];
+
+function answer(e) {
   const { id, cmd, args } = e.data;
   current = id;
   try {
@@ -32,5 +24,27 @@ onmessage = (e) => {
   } catch (err) {
     postMessage({ id, type: 'done', status: -1, out: '', err: String(err) });
   }
-};
-postMessage({ id: 0, type: 'ready' });
+}
+
+onmessage = (e) => (api ? answer(e) : queued.push(e));
+
+function start(module) {
+  api = {
+    run: module.cwrap('quince_run', 'number', ['string']),
+    stream: module.cwrap('quince_analyse_stream', 'number', ['string']),
+    out: module.cwrap('quince_out', 'string', []),
+    err: module.cwrap('quince_err', 'string', []),
+    profiles: module.cwrap('quince_profiles', 'string', []),
+  };
+  postMessage({ id: 0, type: 'ready' });
+  queued.splice(0).forEach(answer);
+}
+
+// Compiled synchronously (tools/web/CMakeLists.txt) the factory may hand back the module itself; a build
+// with asynchronous compilation hands back a promise of it.
+const made = createQuince({
+  print: () => {}, printErr: () => {},
+  onLine: (line) => postMessage({ id: current, type: 'line', line }),
+});
+if (made && typeof made.then === 'function') made.then(start);
+else start(made);
