@@ -159,16 +159,20 @@ try {
   check(await page.$eval('#board', (e) => e.dataset.orientation) === 'black', 'flip turns the board');
   await page.click('#flip');
 
-  // 3. Frames while a depth-20 search runs, then stop it.
-  await page.keyboard.press('Home');
-  await page.fill('#depth', '20'); await page.fill('#multipv', '1');
-  await page.click('#go');
-  await page.waitForSelector('#lines[data-state="running"]');
-  const frames = await page.evaluate(() => new Promise((resolve) => {
+  // 3. Frames while a depth-20 search runs (and, for comparison, with no search), then stop it.
+  const countFrames = () => page.evaluate(() => new Promise((resolve) => {
     let n = 0; const t0 = performance.now();
     const tick = () => { n++; if (performance.now() - t0 < 3000) requestAnimationFrame(tick); else resolve({ n, ms: performance.now() - t0 }); };
     requestAnimationFrame(tick);
   }));
+  await page.keyboard.press('Home');
+  await page.uncheck('#live');
+  const idle = await countFrames();
+  measures.fps_idle = Math.round(idle.n / idle.ms * 1000 * 10) / 10;
+  await page.fill('#depth', '20'); await page.fill('#multipv', '1');
+  await page.click('#go');
+  await page.waitForSelector('#lines[data-state="running"]');
+  const frames = await countFrames();
   const state = await page.$eval('#lines', (e) => e.dataset.state);
   const depth = Number(await page.$eval('#lines', (e) => e.dataset.depth || '0'));
   measures.fps_during_depth20_search = Math.round(frames.n / frames.ms * 1000 * 10) / 10;
@@ -220,6 +224,14 @@ try {
   // The old ?fen=&moves= address still works; a bad one is reported.
   const third = await open(BASE + 'index.html?fen=startpos&moves=e2e4%20e7e5%20Nf3', { width: 1280, height: 800 });
   check(JSON.stringify(await sans(third.page)) === '["e4","e5","Nf3"]', '?fen=&moves= is read');
+  // Promotion: the chooser appears, the piece chosen is the one played.
+  const fifth = await open(BASE + 'index.html?fen=' + encodeURIComponent('8/4P3/8/8/8/8/k7/4K3 w - - 0 1'), { width: 1280, height: 800 });
+  let q = await square(fifth.page, 'e7'); await fifth.page.mouse.click(q.x, q.y);
+  q = await square(fifth.page, 'e8'); await fifth.page.mouse.click(q.x, q.y);
+  await fifth.page.waitForSelector('#promotion:not([hidden]) button[data-piece="n"]', { timeout: 10000 });
+  await fifth.page.click('#promotion button[data-piece="n"]');
+  await fifth.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
+  check(JSON.stringify(await sans(fifth.page)) === '["e8=N"]', 'the promotion chooser plays the piece chosen: ' + JSON.stringify(await sans(fifth.page)));
   const fourth = await open(BASE + 'index.html?fen=8/8/8/8%20w%20-%20-%200%201', { width: 1280, height: 800 });
   check((await fourth.page.$eval('#error', (e) => e.textContent)).includes('not used'), 'a bad FEN in the address is reported');
 
@@ -230,6 +242,7 @@ try {
   }
   const wasm = fs.statSync(path.join(WEB, 'quince.js')).size;
   measures.quince_js_bytes = wasm;
+  measures.quince_js_gzip_bytes = zlib.gzipSync(fs.readFileSync(path.join(WEB, 'quince.js')), { level: 9 }).length;
 } catch (e) {
   check(false, 'exception: ' + (e.stack || e));
 } finally {
