@@ -11,20 +11,24 @@ const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 // ---- the engine workers ----
 class Engine {
-  constructor(name) { this.name = name; this.start(); }
+  constructor(name) { this.name = name; this.nextId = 1; this.start(); }
   start() {
-    this.worker = new Worker('worker.js');
-    this.nextId = 1;
-    this.pending = new Map();
+    // Each worker has its own handler and pending map, and ids never repeat: a message an ended worker
+    // had already sent cannot be taken for an answer of its successor.
+    const worker = new Worker('worker.js');
+    const pending = new Map();
+    this.worker = worker;
+    this.pending = pending;
     this.ready = new Promise((resolve, reject) => {
-      this.worker.onerror = (e) => reject(new Error(e.message || 'the engine did not load'));
-      this.worker.onmessage = (e) => {
+      worker.onerror = (e) => reject(new Error(e.message || 'the engine did not load'));
+      worker.onmessage = (e) => {
+        if (this.worker !== worker) return;
         const m = e.data;
         if (m.type === 'ready') { resolve(); return; }
-        const p = this.pending.get(m.id);
+        const p = pending.get(m.id);
         if (!p) return;
         if (m.type === 'line') p.onLine && p.onLine(JSON.parse(m.line));
-        else { this.pending.delete(m.id); p.resolve(m); }
+        else { pending.delete(m.id); p.resolve(m); }
       };
     });
   }
@@ -271,6 +275,7 @@ async function startSearch() {
     return;
   }
   box.dataset.state = 'running';
+  box.dataset.depth = '0';  // the lines shown are the last search's until this one completes a depth
   $('stop').disabled = false;
   const depth = Math.max(1, Math.min(60, parseInt($('depth').value, 10) || 20));
   const multipv = Math.max(1, Math.min(5, parseInt($('multipv').value, 10) || 1));
