@@ -177,7 +177,15 @@ function goTo(ply) {
   renderGraph();
   updateAddress();
   refreshWorkbench();
-  if ($('live').checked) startSearch(); else $('lines').dataset.state = 'idle';
+  // The lines of another position never stay on show; the bar shows the game analysis's eval meanwhile.
+  const box = $('lines');
+  if (box.dataset.fen !== fenAt(state.ply)) {
+    box.textContent = ''; box.dataset.depth = '0'; box.dataset.best = ''; box.dataset.score = 'null';
+    $('search-info').textContent = '';
+  }
+  setBar(state.evals[state.ply] || null);
+  if ($('live').checked) startSearch();
+  else if (!state.analysing) { searchToken++; searchEngine.stop(); box.dataset.state = 'idle'; $('stop').disabled = true; }
 }
 
 // ---- eval bar and graph ----
@@ -251,6 +259,7 @@ function renderLines(it, fen) {
     box.appendChild(row);
   }
   box.dataset.depth = String(it.depth);
+  box.dataset.fen = fen;
   box.dataset.best = it.lines[0] && it.lines[0].pv[0] || '';
   box.dataset.score = JSON.stringify(it.lines[0] ? it.lines[0].score : null);
   $('search-info').textContent = `depth ${it.depth}/${it.seldepth} · ${(it.nodes / 1000).toFixed(0)} kN · ` +

@@ -213,7 +213,9 @@ try {
   check(nf6 === 'Nf6??', 'the blunder 3...Nf6 is marked ??: ' + nf6);
   await page.click('#graph [data-ply="3"]');
   check(await currentPly(page) === 3, 'a click on the graph jumps to its ply');
+  check(await page.$$eval('#lines .pvline', (e) => e.length) === 0, 'no line of another position stays shown');
   await page.screenshot({ path: path.join(OUT, 'web_board_analysed_1280x800.png') });
+  await page.screenshot({ path: path.join(OUT, 'web_board_full_page.png'), fullPage: true });
 
   // 5. Export the annotated PGN.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#pgn-export')]);
