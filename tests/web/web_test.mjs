@@ -150,6 +150,11 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 7);
   check(JSON.stringify(await sans(page)) === '["e4","e5","Bc4","Nc6","Qh5","Nf6","Qxf7#"]', 'the PGN is imported');
   check(await currentPly(page) === 7, 'the imported game is shown at its end');
+  // A bad PGN is reported and leaves the game loaded.
+  await page.fill('#pgn-text', '1. e4 e5 2. Ke3 Nc6 3. Kxe8');
+  await page.click('#pgn-load');
+  check((await page.$eval('#error', (e) => e.textContent)).startsWith('PGN not loaded'), 'a bad PGN is reported');
+  check((await sans(page)).length === 7, 'a bad PGN leaves the game as it was');
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('ArrowLeft'); await page.keyboard.press('ArrowLeft');
   check(await currentPly(page) === 5, 'ArrowLeft steps back');
