@@ -380,7 +380,8 @@ function exportPgn() {
   const moves = state.moves.map((m, i) => ({
     san: m.san, color: m.color, number: m.number,
     nag: state.notes[i] ? state.notes[i].nag : '',
-    eval: state.evals[i + 1] ? evalText(state.evals[i + 1]) : '',
+    // No [%eval] after a mating move: the game is over (lichess writes none there either).
+    eval: state.evals[i + 1] && state.evals[i + 1].white_mate !== 0 ? evalText(state.evals[i + 1]) : '',
     better: state.notes[i] ? state.notes[i].better : null,
   }));
   const chess = chessAt(state.moves.length);
