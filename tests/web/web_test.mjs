@@ -143,7 +143,7 @@ try {
   check(lineStarts.length === 2 && lineStarts.every((t) => t === '2. '), 'the lines shown are the current position\'s: ' + lineStarts);
   await page.screenshot({ path: path.join(OUT, 'web_board_1280x800.png') });
 
-  // 2. Import a PGN (with a blunder: 4.Qxf7?? would be Black's... here Black's 3...Nxe4?? allows mate-ish play).
+  // 2. Import a PGN with a blunder: 3...Nf6?? allows 4.Qxf7#.
   const pgn = '[Event "Test"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n';
   await page.fill('#pgn-text', pgn);
   await page.click('#pgn-load');
