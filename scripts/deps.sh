@@ -23,6 +23,7 @@ command -v llvm-symbolizer >/dev/null || need+=(llvm)
 if [ "${1:-}" = web ]; then
   command -v emcmake >/dev/null || need+=(emscripten)
   command -v chromium >/dev/null || need+=(chromium)
+  command -v npm >/dev/null || need+=(npm)  # the page's board and rules, the test's browser driver (web/package.json)
 fi
 # The real clients (tests/clients): xboard under a virtual X server with a screenshot, and node-uci (npm).
 if [ "${1:-}" = clients ]; then
@@ -36,6 +37,10 @@ if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}"
+fi
+web_dir="$(cd "$(dirname "$0")/.." && pwd)/web"
+if [ "${1:-}" = web ] && ! (cd "$web_dir" && npm ls --depth=0 >/dev/null 2>&1); then
+  (cd "$web_dir" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 clients_dir="$(cd "$(dirname "$0")/.." && pwd)/tests/clients"
 if [ "${1:-}" = clients ] && [ ! -d "$clients_dir/node_modules/node-uci" ]; then

@@ -2,8 +2,8 @@
 # Builds and runs every test: the Release build (host CPU features), the portable build (no popcnt/BMI2),
 # AddressSanitizer+UndefinedBehaviorSanitizer (then the stateful UCI fuzzer for 45 s against its engine),
 # ThreadSanitizer, and the libFuzzer targets for 10 s each (clang; skipped with a note when clang is
-# missing), and the WebAssembly page (scripts/web.sh) checked in headless chromium against the Release
-# build, and the real clients (tests/clients: a game through Debian's polyglot and one in xboard under Xvfb
+# missing), and the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and
+# checked against the Release build, and the real clients (tests/clients: a game through Debian's polyglot and one in xboard under Xvfb
 # with a screenshot, and npm's node-uci driving the engine). Any failure fails the script.
 # QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients" selects builds (default: all).
 set -euo pipefail
@@ -42,7 +42,8 @@ for b in $builds; do
               [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
                                                    cmake --build build-test-release -j"$jobs" --target quince; }
               QUINCE_WEB_BUILD=build-test-web scripts/web.sh
-              python3 tests/web/web_test.py build-test-release/quince web build-test-web ;;
+              node --test tests/web/judge_test.mjs
+              node tests/web/web_test.mjs build-test-release/quince build-test-web ;;
     clients)  echo "=== clients: polyglot, xboard (Xvfb) and node-uci against the Release build ==="
               scripts/deps.sh clients
               [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly module of the workbench page, web/quince.js, with Debian's emscripten
-# (installed by `scripts/deps.sh web`, which this script runs). Then open web/index.html from disk, or serve web/ from any static host.
+# Builds the analysis board page in web/: the WebAssembly module web/quince.js with Debian's emscripten,
+# and web/vendor/ (the board and rules packages, copied from web/node_modules, which `npm ci` fills from
+# web/package-lock.json). `scripts/deps.sh web`, which this script runs, installs both toolchains.
+# Then serve web/ over http (the page uses modules and workers): `python3 -m http.server -d web 8000`.
 # Environment: QUINCE_WEB_BUILD (build folder, default build-web).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,4 +14,10 @@ export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
 emcmake cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$BUILD" -j2 --target quince_web
 cp "$BUILD/tools/web/quince.js" "$ROOT/web/quince.js"
-echo "web/quince.js: $(stat -c %s "$ROOT/web/quince.js") bytes; open web/index.html"
+mkdir -p "$ROOT/web/vendor"
+cp "$ROOT/web/node_modules/chessground/dist/chessground.min.js" \
+   "$ROOT/web/node_modules/chessground/assets/chessground.base.css" \
+   "$ROOT/web/node_modules/chessground/assets/chessground.brown.css" \
+   "$ROOT/web/node_modules/chessground/assets/chessground.cburnett.css" \
+   "$ROOT/web/node_modules/chess.js/dist/esm/chess.js" "$ROOT/web/vendor/"
+echo "web/quince.js: $(stat -c %s "$ROOT/web/quince.js") bytes; serve web/ over http: python3 -m http.server -d web 8000"

@@ -1,30 +1,410 @@
-// The workbench page: a position (start FEN + moves), the chosen profiles, and four views of it, all
-// computed by the WebAssembly build of Quince (quince.js, made by scripts/web.sh): the compare table
-// (`quince compare --json`), the picture (`quince compare --svg`), the legal moves and a depth-limited
-// search (`quince analyse --json`). The address may carry ?fen=…&moves=…&profiles=…&depth=….
-'use strict';
-
-const state = { startFen: 'startpos', moves: [], profiles: [], allProfiles: [], selected: null, position: null };
-let api = null;
+// The analysis board: chessground (the board), chess.js (rules, SAN, PGN) and Quince compiled to
+// WebAssembly in two Web Workers (worker.js): one searches (lines per depth, MultiPV, stop, the whole-game
+// analysis), one answers the workbench's questions about the current position (the term comparison and
+// the picture). Files under vendor/ are copied from node_modules by scripts/web.sh.
+import { Chessground } from './vendor/chessground.min.js';
+import { Chess } from './vendor/chess.js';
+import { annotatedPgn, evalText, numbered, verdict, winningChances } from './judge.js';
 
 const $ = (id) => document.getElementById(id);
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
+// ---- the engine workers ----
+class Engine {
+  constructor(name) { this.name = name; this.nextId = 1; this.start(); }
+  start() {
+    // Each worker has its own handler and pending map, and ids never repeat: a message an ended worker
+    // had already sent cannot be taken for an answer of its successor.
+    const worker = new Worker('worker.js');
+    const pending = new Map();
+    this.worker = worker;
+    this.pending = pending;
+    this.ready = new Promise((resolve, reject) => {
+      worker.onerror = (e) => reject(new Error(e.message || 'the engine did not load'));
+      worker.onmessage = (e) => {
+        if (this.worker !== worker) return;
+        const m = e.data;
+        if (m.type === 'ready') { resolve(); return; }
+        const p = pending.get(m.id);
+        if (!p) return;
+        if (m.type === 'line') p.onLine && p.onLine(JSON.parse(m.line));
+        else { pending.delete(m.id); p.resolve(m); }
+      };
+    });
+  }
+  request(cmd, args, onLine) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, { resolve, onLine });
+      this.worker.postMessage({ id, cmd, args });
+    });
+  }
+  get busy() { return this.pending.size > 0; }
+  // Ends whatever runs (a search cannot be interrupted inside the single-threaded module) and starts anew;
+  // the pending requests resolve as stopped.
+  stop() {
+    if (!this.busy) return;
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.resolve({ status: -1, stopped: true, out: '', err: '' });
+    this.start();
+  }
+}
+
+// ---- state ----
+const state = {
+  startFen: null,        // null: the standard start position
+  headers: {},           // PGN tags of the loaded game
+  moves: [],             // [{san, uci, from, to, color, number, fenAfter}]
+  ply: 0,                // the position shown: after `ply` moves
+  orientation: 'white',
+  profiles: [], allProfiles: [],
+  evals: [],             // evals[ply]: score of the position after `ply` moves (White's view), from the game analysis
+  notes: [],             // notes[i]: {nag, better} of move i
+  analysing: false,
+};
+let board = null;
+let searchEngine = null;
+let evalEngine = null;
+let searchToken = 0;
+
+function fenAt(ply) { return ply === 0 ? (state.startFen || START) : state.moves[ply - 1].fenAfter; }
+function chessAt(ply) { return new Chess(fenAt(ply)); }
 function showError(text) { $('error').textContent = text || ''; }
 
-// `quince ARGS…` in the module: {status, out, err}.
-function run(args) {
-  const status = api.run(args.join('\n'));
-  return { status, out: api.out(), err: api.err() };
+function dests(chess) {
+  const map = new Map();
+  for (const m of chess.moves({ verbose: true })) {
+    if (!map.has(m.from)) map.set(m.from, []);
+    if (!map.get(m.from).includes(m.to)) map.get(m.from).push(m.to);
+  }
+  return map;
 }
 
-function positionWords() {
-  return [state.startFen].concat(state.moves.length ? ['moves'].concat(state.moves) : []);
+// ---- the board ----
+function updateBoard() {
+  const chess = chessAt(state.ply);
+  const last = state.ply ? state.moves[state.ply - 1] : null;
+  const turn = chess.turn() === 'w' ? 'white' : 'black';
+  board.set({
+    fen: chess.fen(), orientation: state.orientation, turnColor: turn,
+    lastMove: last ? [last.from, last.to] : undefined,
+    check: chess.inCheck() ? turn : false,
+    movable: { color: turn, dests: dests(chess) },
+  });
+  $('board').dataset.fen = chess.fen();
 }
 
-function readPosition(words) {
-  return JSON.parse(api.position(words.join('\n')));
+function askPromotion(color) {
+  return new Promise((resolve) => {
+    const box = $('promotion');
+    box.textContent = '';
+    for (const p of ['q', 'r', 'b', 'n']) {
+      const b = document.createElement('button');
+      b.type = 'button'; b.dataset.piece = p;
+      b.className = 'promo-piece';
+      b.textContent = (color === 'white' ? { q: '♕', r: '♖', b: '♗', n: '♘' } : { q: '♛', r: '♜', b: '♝', n: '♞' })[p];
+      b.title = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' }[p];
+      b.addEventListener('click', () => { box.hidden = true; resolve(p); });
+      box.appendChild(b);
+    }
+    box.hidden = false;
+  });
 }
 
+async function onBoardMove(from, to) {
+  const chess = chessAt(state.ply);
+  const piece = chess.get(from);
+  let promotion;
+  if (piece && piece.type === 'p' && (to[1] === '8' || to[1] === '1'))
+    promotion = await askPromotion(piece.color === 'w' ? 'white' : 'black');
+  let m = null;
+  try { m = chess.move({ from, to, promotion }); } catch (e) { m = null; }
+  if (!m) { updateBoard(); return; }
+  playMove(m, chess);
+}
+
+// A move played at the current ply: the same as the next game move steps forward; another one cuts the
+// game there (the moves after it, and their analysis, are dropped).
+function playMove(m, chessAfter) {
+  const next = state.moves[state.ply];
+  if (!(next && next.uci === m.from + m.to + (m.promotion || ''))) {
+    state.moves.length = state.ply;
+    state.evals.length = Math.min(state.evals.length, state.ply + 1);
+    state.notes.length = state.ply;
+    const fields = fenAt(state.ply).split(' ');
+    state.moves.push({ san: m.san, uci: m.from + m.to + (m.promotion || ''), from: m.from, to: m.to, color: m.color,
+                       number: parseInt(fields[5], 10) || 1, fenAfter: chessAfter.fen() });
+  }
+  goTo(state.ply + 1);
+}
+
+// ---- the move list ----
+function renderMoves() {
+  const list = $('moves');
+  list.textContent = '';
+  state.moves.forEach((m, i) => {
+    if (m.color === 'w' || i === 0) {
+      const n = document.createElement('span');
+      n.className = 'num'; n.textContent = m.number + (m.color === 'w' ? '.' : '...');
+      list.appendChild(n);
+    }
+    const s = document.createElement('button');
+    s.type = 'button'; s.className = 'move';
+    s.dataset.ply = String(i + 1); s.dataset.san = m.san;
+    const note = state.notes[i];
+    s.textContent = m.san + (note && note.nag ? note.nag : '');
+    if (note && note.nag) s.classList.add({ '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' }[note.nag]);
+    if (state.evals[i + 1]) s.dataset.eval = evalText(state.evals[i + 1]);
+    if (i + 1 === state.ply) s.classList.add('current');
+    s.addEventListener('click', () => goTo(i + 1));
+    list.appendChild(s);
+    if (note && note.better) {
+      const v = document.createElement('span');
+      v.className = 'better'; v.textContent = '(' + numbered(m.number, m.color === 'w', note.better) + ')';
+      list.appendChild(v);
+    }
+  });
+  const cur = list.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  list.dataset.ply = String(state.ply);
+}
+
+function goTo(ply) {
+  state.ply = Math.max(0, Math.min(state.moves.length, ply));
+  showError('');
+  updateBoard();
+  renderMoves();
+  renderGraph();
+  updateAddress();
+  refreshWorkbench();
+  // The lines of another position never stay on show; the bar shows the game analysis's eval meanwhile.
+  const box = $('lines');
+  if (box.dataset.fen !== fenAt(state.ply)) {
+    box.textContent = ''; box.dataset.depth = '0'; box.dataset.best = ''; box.dataset.score = 'null';
+    $('search-info').textContent = '';
+  }
+  setBar(state.evals[state.ply] || null);
+  if ($('live').checked) startSearch();
+  else if (!state.analysing) { searchToken++; searchEngine.stop(); box.dataset.state = 'idle'; $('stop').disabled = true; }
+}
+
+// ---- eval bar and graph ----
+function setBar(score) {
+  const wc = score ? winningChances(score) : 0;
+  $('evalbar-white').style.height = (50 + 50 * wc).toFixed(1) + '%';
+  $('evalbar-text').textContent = score ? (score.white_mate !== undefined ? '#' + score.white_mate
+    : ((score.white_cp > 0 ? '+' : '') + (score.white_cp / 100).toFixed(1))) : '';
+}
+
+function renderGraph() {
+  const svg = $('graph');
+  const n = state.moves.length;
+  const W = 600, H = 100;
+  const x = (ply) => (n ? ply / n : 0) * W;
+  const y = (score) => H / 2 - (H / 2 - 4) * winningChances(score);
+  let path = '', area = '';
+  const points = [];
+  for (let ply = 0; ply <= n; ply++) {
+    const s = state.evals[ply];
+    if (!s) continue;
+    path += (path ? ' L' : 'M') + x(ply).toFixed(1) + ' ' + y(s).toFixed(1);
+    points.push(ply);
+  }
+  if (points.length) area = path + ` L${x(points[points.length - 1]).toFixed(1)} ${H} L${x(points[0]).toFixed(1)} ${H} Z`;
+  let html = `<rect x="0" y="0" width="${W}" height="${H}" class="bg"/>` +
+    (area ? `<path d="${area}" class="area"/>` : '') +
+    `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" class="mid"/>` +
+    (path ? `<path d="${path}" class="line"/>` : '') +
+    `<line x1="${x(state.ply)}" y1="0" x2="${x(state.ply)}" y2="${H}" class="cursor"/>`;
+  for (const ply of points) {
+    const note = ply > 0 ? state.notes[ply - 1] : null;
+    const cls = note && note.nag ? ' ' + { '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' }[note.nag] : '';
+    html += `<circle cx="${x(ply).toFixed(1)}" cy="${y(state.evals[ply]).toFixed(1)}" r="${cls ? 4 : 2.5}" class="pt${cls}"` +
+      ` data-ply="${ply}" data-eval="${evalText(state.evals[ply])}"><title>${ply ? state.moves[ply - 1].number + (state.moves[ply - 1].color === 'w' ? '. ' : '... ') + state.moves[ply - 1].san : 'start'}: ${evalText(state.evals[ply])}</title></circle>`;
+  }
+  svg.innerHTML = html;
+  svg.dataset.points = String(points.length);
+}
+
+function graphClick(e) {
+  const target = e.target.closest('[data-ply]');
+  if (target) { goTo(parseInt(target.dataset.ply, 10)); return; }
+  const r = $('graph').getBoundingClientRect();
+  if (state.moves.length) goTo(Math.round((e.clientX - r.left) / r.width * state.moves.length));
+}
+
+// ---- search ----
+function searchArgs(fen, depth, multipv) {
+  return [fen, '--depth', String(depth), '--multipv', String(multipv), '--profile', $('search-profile').value,
+          '--hash', '32', '--json'];
+}
+
+function renderLines(it, fen) {
+  const chess = new Chess(fen);
+  const fields = fen.split(' ');
+  const box = $('lines');
+  box.textContent = '';
+  for (const l of it.lines) {
+    const row = document.createElement('div');
+    row.className = 'pvline';
+    row.dataset.multipv = String(l.multipv);
+    const sc = document.createElement('span');
+    sc.className = 'score';
+    sc.textContent = l.score.white_mate !== undefined ? '#' + l.score.white_mate
+      : (l.score.white_cp > 0 ? '+' : '') + (l.score.white_cp / 100).toFixed(2);
+    const mv = document.createElement('span');
+    mv.className = 'san';
+    mv.textContent = numbered(parseInt(fields[5], 10) || 1, chess.turn() === 'w', l.san);
+    row.append(sc, mv);
+    box.appendChild(row);
+  }
+  box.dataset.depth = String(it.depth);
+  box.dataset.fen = fen;
+  box.dataset.best = it.lines[0] && it.lines[0].pv[0] || '';
+  box.dataset.score = JSON.stringify(it.lines[0] ? it.lines[0].score : null);
+  $('search-info').textContent = `depth ${it.depth}/${it.seldepth} · ${(it.nodes / 1000).toFixed(0)} kN · ` +
+    `${(it.nps / 1000).toFixed(0)} kN/s · ${(it.time_ms / 1000).toFixed(1)} s`;
+  if (it.lines[0]) setBar(it.lines[0].score);
+}
+
+async function startSearch() {
+  if (state.analysing) return;  // the game analysis has the search worker
+  const token = ++searchToken;
+  searchEngine.stop();
+  await searchEngine.ready;
+  if (token !== searchToken) return;
+  const fen = fenAt(state.ply);
+  const chess = new Chess(fen);
+  const box = $('lines');
+  if (chess.isGameOver()) {
+    box.textContent = chess.isCheckmate() ? 'Checkmate' : 'Draw';
+    box.dataset.state = 'done';
+    $('search-info').textContent = '';
+    setBar(chess.isCheckmate() ? { white_mate: 0, mated: chess.turn() } : { white_cp: 0 });
+    return;
+  }
+  box.dataset.state = 'running';
+  box.dataset.depth = '0';  // the lines shown are the last search's until this one completes a depth
+  $('stop').disabled = false;
+  const depth = Math.max(1, Math.min(60, parseInt($('depth').value, 10) || 20));
+  const multipv = Math.max(1, Math.min(5, parseInt($('multipv').value, 10) || 1));
+  const r = await searchEngine.request('analyse', searchArgs(fen, depth, multipv), (msg) => {
+    if (token === searchToken && msg.type === 'iteration') renderLines(msg, fen);
+  });
+  if (token !== searchToken) return;
+  box.dataset.state = r.stopped ? 'stopped' : r.status === 0 ? 'done' : 'error';
+  if (r.status > 0) showError(r.err.trim());
+  $('stop').disabled = true;
+}
+
+function stopSearch() {
+  searchToken++;
+  const wasAnalysing = state.analysing;
+  state.analysing = false;
+  searchEngine.stop();
+  $('lines').dataset.state = 'stopped';
+  $('stop').disabled = true;
+  if (wasAnalysing) $('analyse-status').textContent = 'Game analysis stopped.';
+}
+
+// The whole game: every position searched to the game depth, the eval after every move, the verdicts, the
+// better line after a mistake or blunder.
+async function analyseGame() {
+  if (!state.moves.length) { showError('No game to analyse: play or import some moves first.'); return; }
+  stopSearch();
+  await searchEngine.ready;
+  state.analysing = true;
+  $('stop').disabled = false;
+  const token = searchToken;
+  const depth = Math.max(1, Math.min(30, parseInt($('game-depth').value, 10) || 12));
+  const results = [];
+  for (let ply = 0; ply <= state.moves.length; ply++) {
+    $('analyse-status').textContent = `Analysing: position ${ply + 1} of ${state.moves.length + 1}…`;
+    const fen = fenAt(ply);
+    const chess = new Chess(fen);
+    let res = null;
+    if (chess.isCheckmate()) res = { score: { white_mate: 0, mated: chess.turn() }, san_pv: [] };
+    else if (chess.isGameOver()) res = { score: { white_cp: 0 }, san_pv: [] };
+    else {
+      const r = await searchEngine.request('analyse', searchArgs(fen, depth, 1), (msg) => {
+        if (msg.type === 'result') res = msg;
+      });
+      if (token !== searchToken || r.stopped) return;
+    }
+    results[ply] = res;
+    state.evals[ply] = res ? res.score : { white_cp: 0 };
+    if (ply > 0) {
+      const m = state.moves[ply - 1];
+      const before = results[ply - 1];
+      const nag = verdict(before.score, state.evals[ply], m.color);
+      const better = (nag === '?' || nag === '??') && before.san_pv && before.san_pv[0] !== m.san
+        ? before.san_pv.slice(0, 8) : null;
+      state.notes[ply - 1] = { nag, better };
+    }
+    renderGraph();
+    renderMoves();
+  }
+  state.analysing = false;
+  $('stop').disabled = true;
+  const count = (nag, color) => state.notes.filter((n, i) => n && n.nag === nag && state.moves[i].color === color).length;
+  $('analyse-status').textContent = `Done at depth ${depth}. White: ${count('?!', 'w')} ?!, ${count('?', 'w')} ?, ` +
+    `${count('??', 'w')} ??; Black: ${count('?!', 'b')} ?!, ${count('?', 'b')} ?, ${count('??', 'b')} ??.`;
+  $('analyse-status').dataset.done = 'true';
+  if ($('live').checked) startSearch();
+}
+
+// ---- PGN ----
+function loadGame(chess, headers) {
+  const history = chess.history({ verbose: true });
+  const startFen = history.length ? history[0].before : chess.fen();
+  state.startFen = startFen === START ? null : startFen;
+  state.headers = headers || {};
+  state.moves = history.map((m) => ({ san: m.san, uci: m.from + m.to + (m.promotion || ''), from: m.from, to: m.to,
+                                      color: m.color, number: parseInt(m.before.split(' ')[5], 10) || 1, fenAfter: m.after }));
+  state.evals = []; state.notes = [];
+  $('analyse-status').textContent = ''; delete $('analyse-status').dataset.done;
+}
+
+function importPgn(text) {
+  const chess = new Chess();
+  try { chess.loadPgn(text); } catch (e) { showError('PGN not loaded: ' + e.message); return false; }
+  const h = chess.getHeaders ? chess.getHeaders() : chess.header();
+  const headers = {};
+  for (const [k, v] of Object.entries(h || {})) if (v !== null && v !== undefined && k !== 'SetUp' && k !== 'FEN') headers[k] = v;
+  loadGame(chess, headers);
+  goTo(state.moves.length);
+  return true;
+}
+
+function exportPgn() {
+  const moves = state.moves.map((m, i) => ({
+    san: m.san, color: m.color, number: m.number,
+    nag: state.notes[i] ? state.notes[i].nag : '',
+    // No [%eval] after a mating move: the game is over (lichess writes none there either).
+    eval: state.evals[i + 1] && state.evals[i + 1].white_mate !== 0 ? evalText(state.evals[i + 1]) : '',
+    better: state.notes[i] ? state.notes[i].better : null,
+  }));
+  const chess = chessAt(state.moves.length);
+  const result = chess.isCheckmate() ? (chess.turn() === 'w' ? '0-1' : '1-0') : chess.isDraw() ? '1/2-1/2'
+    : (state.headers.Result || '*');
+  const headers = Object.assign({ Event: '?', Site: '?', Date: '????.??.??', Round: '?', White: '?', Black: '?' }, state.headers);
+  if (state.evals.length) headers.Annotator = 'Quince (depth ' + ($('game-depth').value || 12) + ')';
+  return annotatedPgn(headers, state.startFen, moves, result);
+}
+
+function plainMovetext() { return numbered(state.moves.length ? state.moves[0].number : 1, !state.moves.length || state.moves[0].color === 'w', state.moves.map((m) => m.san)); }
+
+function updateAddress() {
+  const params = new URLSearchParams();
+  if (state.startFen) params.set('fen', state.startFen);
+  if (state.moves.length) params.set('pgn', plainMovetext());
+  if (state.ply !== state.moves.length) params.set('ply', String(state.ply));
+  params.set('profiles', state.profiles.join(','));
+  try { history.replaceState(null, '', '?' + params.toString()); } catch (e) { /* file:// pages may refuse */ }
+  $('share').dataset.url = location.href;
+}
+
+// ---- the workbench: term comparison and the picture of the current position ----
 function fmt(v) { return (v > 0 ? '+' : '') + v.toFixed(2); }
 
 function renderTable(cmp) {
@@ -38,17 +418,12 @@ function renderTable(cmp) {
   const r2 = head.insertRow();
   cmp.profiles.forEach((p, i) => {
     const h = document.createElement('th');
-    h.colSpan = i === 0 ? 3 : 4;
-    h.textContent = p.profile;
-    h.dataset.profile = p.profile;
+    h.colSpan = i === 0 ? 3 : 4; h.textContent = p.profile; h.dataset.profile = p.profile;
     r1.appendChild(h);
     for (const part of i === 0 ? ['mg', 'eg', 'cp'] : ['mg', 'eg', 'cp', 'Δ cp']) {
-      const s = document.createElement('th');
-      s.textContent = part;
-      r2.appendChild(s);
+      const s = document.createElement('th'); s.textContent = part; r2.appendChild(s);
     }
   });
-  // Rows: every term any profile has, in the order they first appear.
   const names = [];
   for (const p of cmp.profiles) for (const t of p.terms) if (!names.includes(t.name)) names.push(t.name);
   const body = table.createTBody();
@@ -74,126 +449,31 @@ function renderTable(cmp) {
     });
   }
   const foot = table.createTFoot();
-  const facts = [['phase', (p) => String(p.phase)], ['scale', (p) => String(p.scale)],
-                 ['final (White\'s view, cp)', (p) => (p.final_cp_white_view > 0 ? '+' : '') + p.final_cp_white_view]];
-  for (const [title, value] of facts) {
-    const row = foot.insertRow();
-    if (title.startsWith('final')) row.className = 'final';
-    const label = row.insertCell();
-    label.className = 'term'; label.textContent = title;
-    cmp.profiles.forEach((p, i) => {
-      const c = row.insertCell();
-      c.colSpan = i === 0 ? 3 : 4;
-      c.dataset.profile = p.profile;
-      if (title.startsWith('final')) c.dataset.final = String(p.final_cp_white_view);
-      c.textContent = value(p);
-    });
-  }
-}
-
-function renderPicture(svgText) {
-  const boards = $('boards');
-  boards.innerHTML = svgText;
-  boards.querySelectorAll('g[data-square]').forEach((g) => g.addEventListener('click', () => clickSquare(g.dataset.square)));
-}
-
-function clickSquare(square) {
-  const pos = state.position;
-  if (!pos || pos.error) return;
-  if (state.selected) {
-    const from = state.selected;
-    state.selected = null;
-    // A click on the destination: the legal move from..to (a promotion to a queen unless typed).
-    const m = pos.legal.find((x) => x.uci.slice(0, 4) === from + square && (x.uci.length === 4 || x.uci[4] === 'q'));
-    if (m) { play(m.uci); return; }
-    if (from === square) { refresh(); return; }
-  }
-  if (pos.legal.some((x) => x.uci.slice(0, 2) === square)) {
-    state.selected = square;
-    document.querySelectorAll('#boards g[data-square="' + square + '"]').forEach((g) => g.classList.add('selected'));
-  }
-}
-
-// The UCI form of a move typed in SAN or UCI in position `pos`, or null when it is not legal there.
-function toUci(pos, text) {
-  const clean = (s) => s.replace(/[+#!?]+$/, '');
-  const direct = pos.legal.find((x) => x.uci === text || clean(x.san) === clean(text));
-  if (direct) return direct.uci;
-  // Other spellings the engine accepts (castling as king-takes-rook): compare the positions reached.
-  const trial = readPosition([pos.fen, 'moves', text]);
-  if (trial.error) return null;
-  const m = pos.legal.find((x) => readPosition([pos.fen, 'moves', x.uci]).fen === trial.fen);
-  return m ? m.uci : null;
-}
-
-function play(text) {
-  const uci = toUci(state.position, text);
-  if (!uci) { showError('Move ' + text + ' is not legal in ' + state.position.fen); return; }
-  state.moves.push(uci);
-  refresh();
-}
-
-function search() {
-  const depth = String(Math.max(1, Math.min(30, parseInt($('depth').value, 10) || 8)));
-  const profile = $('search-profile').value || state.profiles[0];
-  const pv = $('pv');
-  const r = run(['analyse', state.position.fen, '--depth', depth, '--profile', profile, '--hash', '16', '--json']);
-  if (r.status !== 0) { pv.textContent = r.err.trim(); return; }
-  const lines = r.out.trim().split('\n').map((l) => JSON.parse(l));
-  const result = lines.find((l) => l.type === 'result');
-  if (!result) { pv.textContent = r.out.trim(); return; }
-  if (!result.bestmove) { pv.textContent = 'no legal move'; return; }
-  const score = result.score.white_mate !== undefined ? 'mate ' + result.score.white_mate
-    : fmt(result.score.white_cp / 100);
-  pv.dataset.best = result.bestmove;
-  pv.dataset.depth = String(result.depth);
-  pv.dataset.score = JSON.stringify(result.score);
-  pv.textContent = 'depth ' + result.depth + ' (' + profile + '), ' + score + ' for White: ' + sanLine(result) +
-    '  [' + result.nodes + ' nodes, ' + result.time_ms + ' ms]';
-}
-
-// "12. Nf3 Nc6 13. O-O" from the result's SAN moves and the position's move number.
-function sanLine(result) {
-  const fields = result.fen.split(' ');
-  let number = parseInt(fields[5], 10) || 1;
-  let white = fields[1] === 'w';
-  const out = [];
-  result.san_pv.forEach((m, i) => {
-    if (white) out.push(number + '. ' + m);
-    else out.push((i === 0 ? number + '... ' : '') + m);
-    if (!white) number += 1;
-    white = !white;
+  const row = foot.insertRow();
+  row.className = 'final';
+  const label = row.insertCell();
+  label.className = 'term'; label.textContent = 'final (White, cp)';
+  cmp.profiles.forEach((p, i) => {
+    const c = row.insertCell();
+    c.colSpan = i === 0 ? 3 : 4; c.dataset.profile = p.profile; c.dataset.final = String(p.final_cp_white_view);
+    c.textContent = (p.final_cp_white_view > 0 ? '+' : '') + p.final_cp_white_view;
   });
-  return out.join(' ');
 }
 
-function refresh() {
-  showError('');
-  state.selected = null;
-  const pos = readPosition(positionWords());
-  if (pos.error) { showError(pos.error); return; }
-  state.position = pos;
-  $('fen').value = pos.fen;
-  $('moves').textContent = state.moves.join(' ');
-  $('moves').dataset.moves = state.moves.join(' ');
-  $('fen').dataset.fen = pos.fen;
+let workbenchToken = 0;
+async function refreshWorkbench() {
+  const token = ++workbenchToken;
+  await evalEngine.ready;
+  const fen = fenAt(state.ply);
   const names = state.profiles.length ? state.profiles : [state.allProfiles[0]];
-  const cmp = run(['compare', '--json', pos.fen].concat(names));
+  const cmp = await evalEngine.request('run', ['compare', '--json', fen].concat(names));
+  if (token !== workbenchToken) return;
   if (cmp.status !== 0) { showError(cmp.err.trim()); return; }
   renderTable(JSON.parse(cmp.out));
-  const svg = run(['compare', '--svg', pos.fen].concat(names));
-  if (svg.status === 0) renderPicture(svg.out);
-  const status = pos.legal.length === 0 ? (pos.in_check ? 'checkmate' : 'stalemate')
-    : (pos.side_to_move === 'white' ? 'White' : 'Black') + ' to move, ' + pos.legal.length + ' legal moves';
-  $('status').textContent = status;
-  $('status').dataset.ready = 'true';
-  if (pos.legal.length) search();
-  else { $('pv').textContent = ''; $('pv').dataset.best = ''; }
-  try {  // keep the address shareable; some browsers refuse this for file:// pages
-    history.replaceState(null, '', '?' + new URLSearchParams({
-      fen: state.startFen, moves: state.moves.join(' '), profiles: state.profiles.join(','), depth: $('depth').value,
-    }).toString());
-  } catch (e) { /* the page works without it */ }
+  $('compare').dataset.fen = fen;
+  const svg = await evalEngine.request('run', ['compare', '--svg', fen].concat(names));
+  if (token !== workbenchToken) return;
+  if (svg.status === 0) $('boards').innerHTML = svg.out;
 }
 
 function setupProfiles(chosen) {
@@ -206,83 +486,123 @@ function setupProfiles(chosen) {
     input.addEventListener('change', () => {
       state.profiles = state.profiles.filter((x) => x !== p);
       if (input.checked) state.profiles.push(p);
-      refresh();
+      updateAddress();
+      refreshWorkbench();
     });
-    label.appendChild(input);
-    label.appendChild(document.createTextNode(' ' + p + ' '));
+    label.append(input, ' ' + p);
     box.appendChild(label);
     const option = document.createElement('option');
     option.value = p; option.textContent = p;
     select.appendChild(option);
   }
-  select.value = chosen[0];
+  select.value = state.allProfiles[0];
 }
 
-function start(module) {
-  api = {
-    run: module.cwrap('quince_run', 'number', ['string']),
-    out: module.cwrap('quince_out', 'string', []),
-    err: module.cwrap('quince_err', 'string', []),
-    position: module.cwrap('quince_position', 'string', ['string']),
-    profiles: module.cwrap('quince_profiles', 'string', []),
-  };
-  state.allProfiles = api.profiles().split(' ');
+// ---- start ----
+function readAddress() {
   const params = new URLSearchParams(location.search);
-  const asked = (params.get('profiles') || '').split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = asked.filter((p) => !state.allProfiles.includes(p));
-  const defaults = ['rybka1', 'rybka232', 'fruit21'].filter((p) => state.allProfiles.includes(p));
-  state.profiles = asked.filter((p) => state.allProfiles.includes(p));
-  if (!state.profiles.length) state.profiles = defaults;
-  setupProfiles(state.profiles);
-  if (params.get('depth')) $('depth').value = params.get('depth');
-  state.startFen = params.get('fen') || 'startpos';
-  // The address's moves, kept in UCI form; a bad FEN or move there is reported and the start position shown.
-  let problem = null;
-  let pos = readPosition([state.startFen]);
-  state.moves = [];
-  if (pos.error) problem = pos.error;
-  else {
-    for (const text of (params.get('moves') || '').split(/[\s,]+/).filter(Boolean)) {
-      const uci = toUci(pos, text);
-      if (!uci) { problem = 'illegal move \'' + text + '\' in ' + pos.fen; break; }
-      state.moves.push(uci);
-      pos = readPosition([pos.fen, 'moves', uci]);
+  const fen = params.get('fen');
+  const chess = new Chess();
+  try {
+    if (fen && fen !== 'startpos') chess.load(fen);
+    const startFen = chess.fen();
+    if (params.get('pgn')) {
+      const text = (startFen !== START ? `[SetUp "1"]\n[FEN "${startFen}"]\n\n` : '') + params.get('pgn');
+      chess.loadPgn(text);
+    } else {
+      for (const mv of (params.get('moves') || '').split(/[\s,]+/).filter(Boolean)) {
+        const uci = /^[a-h][1-8][a-h][1-8][qrbn]?$/.test(mv);
+        const m = uci ? chess.move({ from: mv.slice(0, 2), to: mv.slice(2, 4), promotion: mv[4] }) : chess.move(mv);
+        if (!m) throw new Error('illegal move ' + mv);
+      }
     }
+  } catch (e) {
+    state.addressProblem = 'The address\'s game was not used: ' + e.message;
+    loadGame(new Chess(), {});
+    return 0;
   }
-  if (problem) { state.startFen = 'startpos'; state.moves = []; }
-  refresh();
-  if (problem) showError('The address\'s position was not used: ' + problem);
-  if (unknown.length) showError((($('error').textContent || '') + ' Unknown profiles: ' + unknown.join(', ')).trim());
+  loadGame(chess, {});
+  const ply = params.get('ply');
+  return ply === null ? state.moves.length : parseInt(ply, 10) || 0;
+}
 
+function onKey(e) {
+  if (e.target.closest('input, textarea, select')) return;
+  const moves = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length,
+                  ArrowUp: 0, ArrowDown: state.moves.length };
+  if (e.key in moves) { e.preventDefault(); goTo(moves[e.key]); }
+  else if (e.key === 'f') flip();
+}
+
+function flip() {
+  state.orientation = state.orientation === 'white' ? 'black' : 'white';
+  board.set({ orientation: state.orientation });
+  $('board').dataset.orientation = state.orientation;
+}
+
+async function main() {
+  board = Chessground($('board'), {
+    movable: { free: false, showDests: true, events: { after: (orig, dest) => onBoardMove(orig, dest) } },
+    highlight: { lastMove: true, check: true },
+    animation: { enabled: true, duration: 150 },
+    draggable: { enabled: true, showGhost: true },
+    premovable: { enabled: false },
+  });
+  searchEngine = new Engine('search');
+  evalEngine = new Engine('eval');
+  try { await evalEngine.ready; } catch (e) {
+    $('status').textContent = 'The engine did not load (' + e.message + '): build web/quince.js with scripts/web.sh and serve this folder over http.';
+    return;
+  }
+  const p = await evalEngine.request('profiles', []);
+  state.allProfiles = p.out.split(' ');
+  const params = new URLSearchParams(location.search);
+  const asked = (params.get('profiles') || '').split(',').map((s) => s.trim()).filter((s) => state.allProfiles.includes(s));
+  state.profiles = asked.length ? asked : ['quince', 'rybka1', 'rybka232', 'fruit21'].filter((x) => state.allProfiles.includes(x));
+  setupProfiles(state.profiles);
+  const ply = readAddress();
+
+  document.addEventListener('keydown', onKey);
+  $('flip').addEventListener('click', flip);
+  $('first').addEventListener('click', () => goTo(0));
+  $('prev').addEventListener('click', () => goTo(state.ply - 1));
+  $('next').addEventListener('click', () => goTo(state.ply + 1));
+  $('last').addEventListener('click', () => goTo(state.moves.length));
+  $('stop').addEventListener('click', stopSearch);
+  $('go').addEventListener('click', () => { state.analysing = false; startSearch(); });
+  $('live').addEventListener('change', () => ($('live').checked ? startSearch() : stopSearch()));
+  for (const id of ['depth', 'multipv', 'search-profile']) $(id).addEventListener('change', () => $('live').checked && startSearch());
+  $('analyse').addEventListener('click', analyseGame);
+  $('pgn-load').addEventListener('click', () => importPgn($('pgn-text').value));
+  $('pgn-file').addEventListener('change', async (e) => {
+    const f = e.target.files[0];
+    if (f && importPgn(await f.text())) $('pgn-text').value = '';
+  });
+  $('pgn-export').addEventListener('click', () => {
+    const text = exportPgn();
+    $('pgn-text').value = text;
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([text], { type: 'application/x-chess-pgn' }));
+    a.download = 'quince-analysis.pgn';
+    a.click();
+  });
   $('fen-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    const fen = $('fen').value.trim() || 'startpos';
-    const trial = readPosition([fen]);
-    if (trial.error) { showError(trial.error); return; }
-    state.startFen = fen; state.moves = [];
-    refresh();
+    const chess = new Chess();
+    try { chess.load($('fen-input').value.trim() || START); } catch (err) { showError('FEN not loaded: ' + err.message); return; }
+    loadGame(chess, {});
+    goTo(0);
   });
-  $('startpos').addEventListener('click', () => { state.startFen = 'startpos'; state.moves = []; refresh(); });
-  $('move-form').addEventListener('submit', (e) => {
-    e.preventDefault();
-    const text = $('move').value.trim();
-    if (text) play(text);
-    $('move').value = '';
+  $('new').addEventListener('click', () => { loadGame(new Chess(), {}); goTo(0); });
+  $('share').addEventListener('click', async () => {
+    updateAddress();
+    try { await navigator.clipboard.writeText(location.href); $('share').textContent = 'Link copied'; } catch (e) { $('share').textContent = 'Link in the address bar'; }
   });
-  $('undo').addEventListener('click', () => { if (state.moves.length) { state.moves.pop(); refresh(); } });
-  $('search-form').addEventListener('submit', (e) => { e.preventDefault(); search(); });
+  $('graph').addEventListener('click', graphClick);
+  goTo(ply);
+  if (state.addressProblem) showError(state.addressProblem);
+  $('status').textContent = '';
+  document.body.dataset.ready = 'true';
 }
 
-if (typeof createQuince !== 'function') {
-  document.getElementById('status').textContent =
-    'quince.js is missing: build it with scripts/web.sh (emscripten), then open this page again.';
-} else {
-  const failed = (e) => { document.getElementById('status').textContent = 'The engine did not load: ' + e; };
-  try {
-    // Compiled synchronously (tools/web/CMakeLists.txt) the factory returns the module itself; a build
-    // with asynchronous compilation returns a promise of it.
-    const made = createQuince({ print: () => {}, printErr: () => {} });
-    if (made && typeof made.then === 'function') made.then(start).catch(failed);
-    else start(made);
-  } catch (e) { failed(e); }
-}
+main().catch((e) => { $('status').textContent = 'The page failed to start: ' + e.message; });

@@ -16,9 +16,29 @@
 #include "eval/evaluate.h"
 #include "workbench/json.h"
 
+// Defined by the page's worker (Module.onLine); a no-op where nobody listens.
+EM_JS(void, quince_emit_line, (const char* line), {
+    if (Module["onLine"]) Module["onLine"](UTF8ToString(line));
+});
+
 namespace {
 
 std::string g_out, g_err, g_reply;
+
+// Hands each complete line written to it to the page at once (quince_emit_line, JavaScript), so that a
+// search's iterations reach the page while the search still runs: `analyse --json` ends each one with
+// std::endl. The page runs this module in a Web Worker, which stays busy in the search meanwhile.
+class LineStreamBuf : public std::stringbuf {
+  protected:
+    int sync() override {
+        std::string text = str();
+        std::size_t start = 0;
+        for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+            quince_emit_line(text.substr(start, nl - start).c_str());
+        str(text.substr(start));
+        return 0;
+    }
+};
 
 std::vector<std::string> split_lines(const char* text) {
     std::vector<std::string> words;
@@ -51,6 +71,26 @@ EMSCRIPTEN_KEEPALIVE int quince_run(const char* args) {
     } else
         err << "quince: '" << command << "' is not available in the web build (compare, eval, analyse)\n";
     g_out = out.str();
+    g_err = err.str();
+    return status;
+}
+
+// `quince analyse ARGS… --json` with every output line handed to Module.onLine as soon as it is written
+// (one per completed iteration, then the result): the worker forwards them to the page. Returns the exit
+// status; quince_err() holds the errors. To stop, the page ends the worker (one thread: nothing else runs).
+EMSCRIPTEN_KEEPALIVE int quince_analyse_stream(const char* args) {
+    using namespace quince;
+    std::vector<std::string> words = split_lines(args);
+    if (std::find(words.begin(), words.end(), "--infinite") != words.end()) {
+        g_err = "quince analyse: --infinite is not available in the web build (one thread)\n";
+        return cli::EXIT_USAGE;
+    }
+    if (std::find(words.begin(), words.end(), "--json") == words.end()) words.push_back("--json");
+    LineStreamBuf buf;
+    std::ostream out(&buf);
+    std::ostringstream err;
+    const int status = cli::run_analyse(words, out, err);
+    out.flush();
     g_err = err.str();
     return status;
 }

@@ -1,0 +1,274 @@
+// The analysis board in a real browser: playwright-core (web/package.json) drives Debian's chromium over
+// the page served from web/ on the loopback address.
+//
+//   node tests/web/web_test.mjs build/quince OUTPUT_DIR
+//
+// Plays a move by clicks and one by drag, checks the term comparison follows the position with the
+// `quince` profile shown and every number of it equals the native build's `quince compare --json`, imports a PGN and steps through it with the arrow keys, counts the frames the
+// page paints while a depth-20 search runs (a requestAnimationFrame counter: a frozen page paints none),
+// stops the search, analyses the game (an eval per ply on the graph, the blunder marked), exports the
+// annotated PGN, reloads it from its shareable address, and saves screenshots at 1280x800 and 390x844
+// that it checks for size, non-blank content and the board above the fold. Needs web/quince.js and
+// web/vendor/ (scripts/web.sh). Prints "N passed, N failed"; exit 1 on any failure.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const WEB = path.resolve(here, '../../web');
+const require = createRequire(path.join(WEB, 'package.json'));
+const { chromium } = require('playwright-core');
+const ENGINE = path.resolve(process.argv[2] || 'build/quince');
+const OUT = path.resolve(process.argv[3] || 'build-web-test');
+fs.mkdirSync(OUT, { recursive: true });
+
+let passed = 0, failed = 0;
+function check(ok, what) {
+  if (ok) passed++; else { failed++; console.log('FAIL:', what); }
+}
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const server = http.createServer((req, res) => {
+  const file = path.join(WEB, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+  if (!file.startsWith(WEB) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    const index = path.join(WEB, 'index.html');
+    if (new URL(req.url, 'http://x').pathname === '/') { res.writeHead(200, { 'content-type': 'text/html' }); res.end(fs.readFileSync(index)); return; }
+    res.writeHead(404); res.end(); return;
+  }
+  res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+  res.end(fs.readFileSync(file));
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const BASE = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+         '--disable-component-update', '--disable-sync'],
+  // A fresh --user-data-dir: playwright makes one per launch (it refuses the flag here).
+});
+const measures = {};
+
+// Decodes an 8-bit RGB(A) PNG's rows enough to count its distinct colours (a blank page has one or two).
+function distinctColours(file) {
+  const buf = fs.readFileSync(file);
+  let off = 8, width = 0, height = 0, channels = 4;
+  const idat = [];
+  while (off < buf.length) {
+    const len = buf.readUInt32BE(off), type = buf.toString('ascii', off + 4, off + 8);
+    if (type === 'IHDR') { width = buf.readUInt32BE(off + 8); height = buf.readUInt32BE(off + 12); channels = buf[off + 17] === 6 ? 4 : 3; }
+    if (type === 'IDAT') idat.push(buf.subarray(off + 8, off + 8 + len));
+    off += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const colours = new Set();
+  const stride = width * channels + 1;
+  for (let y = 0; y < height; y += 7) for (let x = 0; x < width; x += 7) {
+    const i = y * stride + 1 + x * channels;  // filter bytes make these approximate, enough to tell blank from not
+    colours.add(raw[i] << 16 | raw[i + 1] << 8 | raw[i + 2]);
+  }
+  return { width, height, colours: colours.size };
+}
+
+async function open(url, viewport) {
+  const page = await browser.newPage({ viewport, acceptDownloads: true });
+  page.on('pageerror', (e) => check(false, 'page error: ' + e.message));
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+  await page.waitForSelector('#compare[data-fen]', { timeout: 120000 });
+  return { page, ms: Date.now() - t0 };
+}
+
+// The centre of a square on the board, in page coordinates (White at the bottom).
+async function square(page, sq) {
+  const box = await page.locator('#board').boundingBox();
+  const flipped = (await page.locator('#board').getAttribute('data-orientation')) === 'black';
+  let file = sq.charCodeAt(0) - 97, rank = Number(sq[1]) - 1;
+  if (flipped) { file = 7 - file; rank = 7 - rank; }
+  return { x: box.x + (file + 0.5) * box.width / 8, y: box.y + (7 - rank + 0.5) * box.height / 8 };
+}
+const sans = (page) => page.$$eval('#moves .move', (els) => els.map((e) => e.dataset.san));
+const currentPly = (page) => page.$eval('#moves', (e) => Number(e.dataset.ply));
+
+try {
+  // 1. Load, click e2 then e4, drag g8 to f6.
+  const { page, ms } = await open(BASE + 'index.html', { width: 1280, height: 800 });
+  measures.time_to_interactive_ms = ms;
+  let p = await square(page, 'e2'); await page.mouse.click(p.x, p.y);
+  p = await square(page, 'e4'); await page.mouse.click(p.x, p.y);
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
+  const a = await square(page, 'g8'), b = await square(page, 'f6');
+  await page.mouse.move(a.x, a.y); await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 }); await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 2, null, { timeout: 10000 }).catch(() => {});
+  check(JSON.stringify(await sans(page)) === '["e4","Nf6"]', 'click e2-e4 and drag g8-f6 give e4 Nf6: ' + JSON.stringify(await sans(page)));
+  // The workbench follows the position, with the quince profile shown.
+  const fenAfter = 'rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2';
+  await page.waitForSelector(`#compare[data-fen="${fenAfter}"]`, { timeout: 60000 }).catch(() => {});
+  check(await page.$eval('#compare', (e) => e.dataset.fen) === fenAfter, 'the term comparison follows the position');
+  check(await page.$$eval('#compare th[data-profile="quince"]', (e) => e.length) === 1, 'the quince profile is shown');
+  check(await page.$$eval('#boards svg', (e) => e.length) > 0, 'the picture is shown');
+  // Every cell equals the native build's numbers for the same position and profiles.
+  const shown = await page.$$eval('#compare th[data-profile]', (e) => e.map((x) => x.dataset.profile));
+  const want = JSON.parse(execFileSync(ENGINE, ['compare', '--json', fenAfter, ...shown], { encoding: 'utf8' }));
+  const cells = await page.$$eval('#compare [data-term]', (e) => e.map((x) => ({ ...x.dataset })));
+  const finals = await page.$$eval('#compare [data-final]', (e) => Object.fromEntries(e.map((x) => [x.dataset.profile, x.dataset.final])));
+  let mismatches = 0, compared = 0;
+  for (const prof of want.profiles) {
+    if (finals[prof.profile] !== String(prof.final_cp_white_view)) mismatches++;
+    for (const t of prof.terms) {
+      const mine = cells.filter((c) => c.profile === prof.profile && c.term === t.name);
+      if (!mine.length) mismatches++;
+      for (const c of mine) {
+        compared++;
+        if (t.absent ? c.absent !== 'true' || c.cp !== undefined : Math.abs(Number(c.cp) - t.cp) > 1e-9) mismatches++;
+      }
+    }
+  }
+  check(compared > 50 && mismatches === 0, `the table equals quince compare --json: ${compared} cells, ${mismatches} differ`);
+  // An illegal drag (e4 to e6) is refused: still two moves.
+  const c = await square(page, 'e4'), d = await square(page, 'e6');
+  await page.mouse.move(c.x, c.y); await page.mouse.down(); await page.mouse.move(d.x, d.y, { steps: 5 }); await page.mouse.up();
+  check((await sans(page)).length === 2, 'an illegal drag plays nothing');
+  // The engine's lines are those of the position shown (White's 2nd move), never a previous search's.
+  await page.waitForSelector('#lines .pvline .san', { timeout: 60000 });
+  await page.waitForTimeout(1500);
+  const lineStarts = await page.$$eval('#lines .pvline .san', (e) => e.map((x) => x.textContent.slice(0, 3)));
+  check(lineStarts.length === 2 && lineStarts.every((t) => t === '2. '), 'the lines shown are the current position\'s: ' + lineStarts);
+  await page.screenshot({ path: path.join(OUT, 'web_board_1280x800.png') });
+
+  // 2. Import a PGN with a blunder: 3...Nf6?? allows 4.Qxf7#.
+  const pgn = '[Event "Test"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n';
+  await page.fill('#pgn-text', pgn);
+  await page.click('#pgn-load');
+  await page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 7);
+  check(JSON.stringify(await sans(page)) === '["e4","e5","Bc4","Nc6","Qh5","Nf6","Qxf7#"]', 'the PGN is imported');
+  check(await currentPly(page) === 7, 'the imported game is shown at its end');
+  // A bad PGN is reported and leaves the game loaded.
+  await page.fill('#pgn-text', '1. e4 e5 2. Ke3 Nc6 3. Kxe8');
+  await page.click('#pgn-load');
+  check((await page.$eval('#error', (e) => e.textContent)).startsWith('PGN not loaded'), 'a bad PGN is reported');
+  check((await sans(page)).length === 7, 'a bad PGN leaves the game as it was');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('ArrowLeft'); await page.keyboard.press('ArrowLeft');
+  check(await currentPly(page) === 5, 'ArrowLeft steps back');
+  check(await page.$eval('#moves .move.current', (e) => e.dataset.san) === 'Qh5', 'the current move is highlighted');
+  await page.keyboard.press('Home');
+  check(await currentPly(page) === 0, 'Home goes to the start');
+  await page.keyboard.press('ArrowRight');
+  check(await currentPly(page) === 1, 'ArrowRight steps forward');
+  await page.keyboard.press('End');
+  check(await currentPly(page) === 7, 'End goes to the end');
+  await page.click('#flip');
+  check(await page.$eval('#board', (e) => e.dataset.orientation) === 'black', 'flip turns the board');
+  await page.click('#flip');
+
+  // 3. Frames while a depth-20 search runs (and, for comparison, with no search), then stop it.
+  const countFrames = () => page.evaluate(() => new Promise((resolve) => {
+    let n = 0; const t0 = performance.now();
+    const tick = () => { n++; if (performance.now() - t0 < 3000) requestAnimationFrame(tick); else resolve({ n, ms: performance.now() - t0 }); };
+    requestAnimationFrame(tick);
+  }));
+  await page.keyboard.press('Home');
+  await page.uncheck('#live');
+  const idle = await countFrames();
+  measures.fps_idle = Math.round(idle.n / idle.ms * 1000 * 10) / 10;
+  await page.fill('#depth', '20'); await page.fill('#multipv', '1');
+  await page.click('#go');
+  await page.waitForSelector('#lines[data-state="running"]');
+  const frames = await countFrames();
+  const state = await page.$eval('#lines', (e) => e.dataset.state);
+  const depth = Number(await page.$eval('#lines', (e) => e.dataset.depth || '0'));
+  measures.fps_during_depth20_search = Math.round(frames.n / frames.ms * 1000 * 10) / 10;
+  measures.depth_reached_in_3s = depth;
+  check(frames.n >= 10, `the page kept painting during the search: ${frames.n} frames in ${Math.round(frames.ms)} ms`);
+  check(depth >= 1, 'the search streamed its lines per depth (depth ' + depth + ')');
+  check(state === 'running' || state === 'done', 'the depth-20 search ran: ' + state);
+  // Stop: a search too deep to end by itself, stopped once it has shown a line; no line comes after.
+  await page.fill('#depth', '60');
+  await page.click('#go');
+  await page.waitForFunction(() => document.querySelector('#lines').dataset.state === 'running' &&
+                             Number(document.querySelector('#lines').dataset.depth || 0) >= 8, null, { timeout: 60000 });
+  await page.click('#stop');
+  const afterStop = await page.$eval('#lines', (e) => e.dataset.state);
+  check(afterStop === 'stopped', 'stop stops the search: ' + afterStop);
+  check(await page.$eval('#stop', (e) => e.disabled), 'the stop button is disabled after stopping');
+  const stoppedAt = await page.$eval('#lines', (e) => e.dataset.depth);
+  await page.waitForTimeout(2000);
+  check(await page.$eval('#lines', (e) => e.dataset.depth) === stoppedAt, 'no line arrives after the stop');
+  // A new search runs after a stop (the worker was replaced), MultiPV 2 gives two lines.
+  await page.fill('#depth', '6'); await page.fill('#multipv', '2');
+  await page.click('#go');
+  await page.waitForSelector('#lines[data-state="done"]', { timeout: 60000 });
+  check(await page.$$eval('#lines .pvline', (e) => e.length) === 2, 'MultiPV 2 shows two lines');
+
+  // 4. Analyse the game: an eval per position on the graph, Black's 3...Nf6?? marked.
+  await page.fill('#game-depth', '6');
+  await page.click('#analyse');
+  await page.waitForSelector('#analyse-status[data-done="true"]', { timeout: 180000 });
+  const points = await page.$$eval('#graph [data-ply]', (e) => e.map((x) => [x.dataset.ply, x.dataset.eval]));
+  check(points.length === 8 && points.every(([, e]) => e && e.length), 'the graph has an eval for every ply: ' + JSON.stringify(points));
+  const nf6 = await page.$eval('#moves .move[data-ply="6"]', (e) => e.textContent);
+  check(nf6 === 'Nf6??', 'the blunder 3...Nf6 is marked ??: ' + nf6);
+  await page.click('#graph [data-ply="3"]');
+  check(await currentPly(page) === 3, 'a click on the graph jumps to its ply');
+  check(await page.$$eval('#lines .pvline', (e) => e.length) === 0, 'no line of another position stays shown');
+  await page.screenshot({ path: path.join(OUT, 'web_board_analysed_1280x800.png') });
+  await page.screenshot({ path: path.join(OUT, 'web_board_full_page.png'), fullPage: true });
+
+  // 5. Export the annotated PGN.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#pgn-export')]);
+  const exported = fs.readFileSync(await download.path(), 'utf8');
+  fs.writeFileSync(path.join(OUT, 'web_board_export.pgn'), exported);
+  check(/\[White "A"\]/.test(exported) && /\[%eval [-0-9.#]+\]/.test(exported) && /Nf6\?\?/.test(exported) && /1-0\s*$/.test(exported),
+    'the exported PGN carries the tags, evals and NAGs: ' + exported);
+
+  // 6. The shareable address carries the game.
+  const url = page.url();
+  check(url.includes('pgn='), 'the address carries the game: ' + url);
+  const second = await open(url, { width: 390, height: 844 });
+  check(JSON.stringify(await sans(second.page)) === '["e4","e5","Bc4","Nc6","Qh5","Nf6","Qxf7#"]', 'the address restores the game');
+  check(await currentPly(second.page) === 3, 'the address restores the ply');
+  await second.page.screenshot({ path: path.join(OUT, 'web_board_390x844.png') });
+  const boardBox = await second.page.locator('#board').boundingBox();
+  check(boardBox.x >= 0 && boardBox.x + boardBox.width <= 390, 'the board fits a phone width');
+  // The board above the fold at 1280x800.
+  const box = await page.locator('#board').boundingBox();
+  check(box.y + box.height <= 800 && box.width >= 400, `the board is above the fold at 1280x800: ${JSON.stringify(box)}`);
+  // The old ?fen=&moves= address still works; a bad one is reported.
+  const third = await open(BASE + 'index.html?fen=startpos&moves=e2e4%20e7e5%20Nf3', { width: 1280, height: 800 });
+  check(JSON.stringify(await sans(third.page)) === '["e4","e5","Nf3"]', '?fen=&moves= is read');
+  // Promotion: the chooser appears, the piece chosen is the one played.
+  const fifth = await open(BASE + 'index.html?fen=' + encodeURIComponent('8/4P3/8/8/8/8/k7/4K3 w - - 0 1'), { width: 1280, height: 800 });
+  let q = await square(fifth.page, 'e7'); await fifth.page.mouse.click(q.x, q.y);
+  q = await square(fifth.page, 'e8'); await fifth.page.mouse.click(q.x, q.y);
+  await fifth.page.waitForSelector('#promotion:not([hidden]) button[data-piece="n"]', { timeout: 10000 });
+  await fifth.page.click('#promotion button[data-piece="n"]');
+  await fifth.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
+  check(JSON.stringify(await sans(fifth.page)) === '["e8=N"]', 'the promotion chooser plays the piece chosen: ' + JSON.stringify(await sans(fifth.page)));
+  const fourth = await open(BASE + 'index.html?fen=8/8/8/8%20w%20-%20-%200%201', { width: 1280, height: 800 });
+  check((await fourth.page.$eval('#error', (e) => e.textContent)).includes('not used'), 'a bad FEN in the address is reported');
+
+  for (const name of ['web_board_1280x800.png', 'web_board_analysed_1280x800.png', 'web_board_390x844.png']) {
+    const file = path.join(OUT, name);
+    const info = distinctColours(file);
+    check(fs.statSync(file).size > 20000 && info.colours > 20, `${name}: ${fs.statSync(file).size} bytes, ${info.colours} colours`);
+  }
+  const wasm = fs.statSync(path.join(WEB, 'quince.js')).size;
+  measures.quince_js_bytes = wasm;
+  measures.quince_js_gzip_bytes = zlib.gzipSync(fs.readFileSync(path.join(WEB, 'quince.js')), { level: 9 }).length;
+} catch (e) {
+  check(false, 'exception: ' + (e.stack || e));
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log('measures:', JSON.stringify(measures));
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
