@@ -23,7 +23,7 @@ struct Status {
     int max_pieces = 0;   // largest table, 0 = no tables
 };
 
-// Loads the tables found in `path` (directories separated by ':'); an empty path or "<empty>" unloads
+// Loads the tables found in `path` (directories separated by ':', ';' on Windows); an empty path or "<empty>" unloads
 // them. Returns the one line to tell the user (what was found, or what was wrong). A path with a
 // missing directory or without any table leaves tablebases off (max_pieces() == 0).
 std::string init(const std::string& path);
