@@ -38,7 +38,7 @@ fetch_fathom() {
   x86_64-w64-mingw32-gcc-posix -std=gnu99 -O2 -Wall -DTB_NO_THREADS -DTB_NO_HW_POP_COUNT -I"$src" \
       -c "$src/tbprobe.c" -o "$fathom_dir/tbprobe.o" &&
     x86_64-w64-mingw32-ar rcs "$fathom_dir/libfathom.a" "$fathom_dir/tbprobe.o" &&
-    cp "$src/tbprobe.h" "$fathom_dir/include/"
+    cp "$src/tbprobe.h" "$src/tbconfig.h" "$fathom_dir/include/"
 }
 syzygy_args=(-DQUINCE_SYZYGY=OFF)
 if [ "${QUINCE_WINDOWS_SYZYGY:-ON}" != OFF ]; then

@@ -53,7 +53,8 @@ signature=""
 for bin in "${binaries[@]}"; do
   [ -x "$bin" ] || [ -f "$bin" ] || { echo "package.sh: no binary at $bin" >&2; exit 1; }
   case $bin in
-    *.exe) platform=windows; name=quince.exe; run=(env WINEDEBUG=-all wine "$bin") ;;
+    *.exe) platform=windows; name=quince.exe  # run through wine, in scripts/build-windows.sh's prefix
+           run=(env WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$(cd "$(dirname "$bin")" && pwd)/wine}" wine "$bin") ;;
     *)     platform=linux; name=quince; run=("$bin") ;;
   esac
   info=$("${run[@]}" --version | tr -d '\r')

@@ -55,7 +55,7 @@ for b in $builds; do
               node tests/clients/node_uci_test.js build-test-release/quince ;;
     libcxx)   scripts/deps.sh libcxx
               CTEST_ENV="" run_build libcxx -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-                  -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DCMAKE_EXE_LINKER_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF \
+                  -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF \
                   -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest ;;
     windows)  echo "=== windows: build-windows/quince.exe under wine against the Linux build ==="
               scripts/deps.sh windows

@@ -6,7 +6,9 @@
 #include <random>
 
 #if defined(_WIN32)
-#define NOMINMAX
+#ifndef NOMINMAX
+#define NOMINMAX  // std::min/std::max, not the macros of windows.h
+#endif
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 #else

@@ -35,6 +35,7 @@ def check(ok, what):
 def version_of(binary):
     cmd = ['wine', binary] if binary.endswith('.exe') else [binary]
     env = dict(os.environ, WINEDEBUG='-all')
+    env.setdefault('WINEPREFIX', os.path.join(os.path.dirname(binary), 'wine'))  # scripts/build-windows.sh's
     text = subprocess.run(cmd + ['--version'], stdout=subprocess.PIPE, env=env, check=True).stdout.decode()
     text = text.replace('\r\n', '\n')
     version = re.search(r'^Quince (\S+)$', text, re.M).group(1)

@@ -51,6 +51,8 @@ def main():
     out_dir = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else tempfile.mkdtemp(prefix='quince-windows-')
     os.makedirs(out_dir, exist_ok=True)
     os.environ.setdefault('WINEDEBUG', '-all')
+    # The wine prefix scripts/build-windows.sh made for the build-time bench (one set up already).
+    os.environ.setdefault('WINEPREFIX', os.path.join(os.path.dirname(exe), 'wine'))
     wine = ['wine', exe]
 
     rc, text, err = run(wine + ['--version'])
