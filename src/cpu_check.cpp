@@ -21,7 +21,11 @@ bool cpu_has_what_the_build_needs() {
     return __builtin_cpu_supports("popcnt");
 }
 
+#if defined(__APPLE__)
+__attribute__((constructor)) void check_cpu() {  // Mach-O has no constructor priorities
+#else
 __attribute__((constructor(101))) void check_cpu() {
+#endif
     if (cpu_has_what_the_build_needs()) return;
     std::fputs("Quince " QUINCE_VERSION " (" QUINCE_VARIANT "): this CPU lacks the instructions this build needs ("
 #if defined(QUINCE_NEEDS_BMI2)
