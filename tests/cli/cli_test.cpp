@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <thread>
 
 #include "board/notation.h"
 #include "cli/analyse.h"
