@@ -146,6 +146,7 @@ std::string compiler_name() {
 #else
     std::string name = "unknown compiler";
 #endif
+    while (!name.empty() && name.back() == ' ') name.pop_back();  // __clang_version__ ends in a space
 #if defined(_LIBCPP_VERSION)
     name += ", libc++";
 #elif defined(__GLIBCXX__)

@@ -68,6 +68,7 @@ TEST(Cli, VersionNamesTheVersionAndTheBenchSignatureOfThisBuild) {
 #else
     EXPECT_NE(lines[2].find(", GCC "), std::string::npos) << lines[2];
 #endif
+    EXPECT_EQ(lines[2].find(" ,"), std::string::npos) << lines[2];  // no stray space from a version macro
 #if defined(QUINCE_NO_SYZYGY)
     EXPECT_NE(lines[2].find("without Syzygy tablebases"), std::string::npos) << lines[2];
 #else
