@@ -3,14 +3,17 @@
 # AddressSanitizer+UndefinedBehaviorSanitizer (then the stateful UCI fuzzer for 45 s against its engine),
 # ThreadSanitizer, and the libFuzzer targets for 10 s each (clang; skipped with a note when clang is
 # missing), and the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and
-# checked against the Release build, and the real clients (tests/clients: a game through Debian's polyglot and one in xboard under Xvfb
-# with a screenshot, and npm's node-uci driving the engine). Any failure fails the script.
-# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients" selects builds (default: all).
+# checked against the Release build, and the real clients (tests/clients: a game through Debian's polyglot
+# and one in xboard under Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++
+# build without Fathom (what a macOS build is: code only GCC/libstdc++ accepts fails here; its GoogleTest
+# compiled from Debian's googletest sources with libc++), and the Windows build (scripts/build-windows.sh)
+# under wine against the Linux build, with its release archive. Any failure fails the script.
+# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx windows" selects builds (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+scripts/deps.sh test
 jobs=$(nproc)
-builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz web clients"}
+builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz web clients libcxx windows"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
@@ -51,6 +54,20 @@ for b in $builds; do
               mkdir -p build-test-clients
               python3 tests/clients/xboard_test.py build-test-release/quince build-test-clients
               node tests/clients/node_uci_test.js build-test-release/quince ;;
+    libcxx)   scripts/deps.sh libcxx
+              CTEST_ENV="" run_build libcxx -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
+                  -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF \
+                  -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest ;;
+    windows)  echo "=== windows: build-windows/quince.exe under wine against the Linux build ==="
+              scripts/deps.sh windows
+              [ -x build-test-release/quince ] && [ -x build-test-release/quince-match ] ||
+                { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+                  cmake --build build-test-release -j"$jobs" --target quince quince-match; }
+              scripts/build-windows.sh
+              python3 tests/windows/windows_test.py build-test-release/quince build-windows/quince.exe \
+                  build-test-release/quince-match build-test-windows
+              python3 tests/package/package_test.py build-test-windows/package build-test-release/quince \
+                  build-windows/quince.exe ;;
     *) echo "unknown build '$b'"; exit 2 ;;
   esac
 done

@@ -3,7 +3,13 @@
 // option makes every argument a UCI command line, run in order (`quince "position startpos"
 // "go depth 12"`; OpenBench runs `quince "genfens 8 seed 5 book None" "quit"`). Usage errors: one
 // line on stderr, exit status 2.
+#if defined(_WIN32)
+#include <io.h>
+#define isatty _isatty
+#define STDOUT_FILENO 1
+#else
 #include <unistd.h>
+#endif
 
 #include <atomic>
 #include <csignal>
@@ -150,10 +156,39 @@ const Subcommand SUBCOMMANDS[] = {
      run_spsa},
 };
 
+// The compiler and standard library the build used, as a bug report needs them.
+std::string compiler_name() {
+#if defined(__clang__)
+    std::string name = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    std::string name = "GCC " __VERSION__;
+#else
+    std::string name = "unknown compiler";
+#endif
+    while (!name.empty() && name.back() == ' ') name.pop_back();  // __clang_version__ ends in a space
+#if defined(_LIBCPP_VERSION)
+    name += ", libc++";
+#elif defined(__GLIBCXX__)
+    name += ", libstdc++";
+#endif
+    return name;
+}
+
 void print_version() {
     std::cout << "Quince " << QUINCE_VERSION << "\n";
     if (QUINCE_BENCH_SIGNATURE[0]) std::cout << "bench signature: " << QUINCE_BENCH_SIGNATURE << " (quince bench)\n";
     else std::cout << "bench signature: not computed (" << QUINCE_BENCH_SIGNATURE_REASON << ")\n";
+    std::cout << "build: " << QUINCE_VARIANT
+#if defined(_WIN32)
+              << " windows"
+#endif
+              << ", " << compiler_name() << ", "
+#if defined(QUINCE_NO_SYZYGY)
+              << "without Syzygy tablebases"
+#else
+              << "Syzygy tablebases (Fathom)"
+#endif
+              << "\n";
 }
 
 void print_help() {
@@ -177,7 +212,9 @@ int main(int argc, char** argv) {
     if (args.empty()) {
         // A GUI that exits or crashes closes our stdout: a write then fails (Uci stops and returns)
         // instead of SIGPIPE killing the process in the middle of a search.
+#if defined(SIGPIPE)
         std::signal(SIGPIPE, SIG_IGN);
+#endif
         std::ios::sync_with_stdio(false);
         // Reading cin must not flush cout behind the output mutex (the search thread writes too).
         std::cin.tie(nullptr);

@@ -28,8 +28,8 @@ int win_rank_bound(bool use_rule50) { return use_rule50 ? 900 : 1; }
 
 #ifdef QUINCE_NO_SYZYGY
 
-// A build without Fathom (the WebAssembly page: Debian's libfathom is a native library): no table is
-// ever loaded, and SyzygyPath says so instead of pretending to search a directory.
+// A build without Fathom (the WebAssembly page, a machine without libfathom-dev, -DQUINCE_SYZYGY=OFF):
+// no table is ever loaded, and SyzygyPath says so instead of pretending to search a directory.
 namespace {
 const Status g_none{};
 }
@@ -132,7 +132,14 @@ std::string init(const std::string& path) {
     std::vector<std::string> dirs, missing;
     std::string dir, usable;
     std::istringstream in(path);
-    while (std::getline(in, dir, ':')) {
+    // Directories are separated as in Fathom and Stockfish: ';' on Windows (where ':' follows a drive
+    // letter), ':' elsewhere.
+#if defined(_WIN32)
+    constexpr char SEPARATOR = ';';
+#else
+    constexpr char SEPARATOR = ':';
+#endif
+    while (std::getline(in, dir, SEPARATOR)) {
         if (dir.empty()) continue;
         std::error_code ec;
         if (!std::filesystem::is_directory(dir, ec)) {
@@ -140,7 +147,7 @@ std::string init(const std::string& path) {
             continue;
         }
         dirs.push_back(dir);
-        usable += (usable.empty() ? "" : ":") + dir;
+        usable += (usable.empty() ? std::string() : std::string(1, SEPARATOR)) + dir;
     }
     if (dirs.empty() && missing.size() == 1) return "error: SyzygyPath: '" + missing[0] + "' is not a directory";
     if (dirs.empty() && !missing.empty()) return "error: SyzygyPath: none of the directories in '" + path + "' exists";

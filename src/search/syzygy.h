@@ -23,10 +23,10 @@ struct Status {
     int max_pieces = 0;   // largest table, 0 = no tables
 };
 
-// Loads the tables found in `path` (directories separated by ':'); an empty path or "<empty>" unloads
-// them. Returns the one line to tell the user (what was found and which missing directories were left
-// out, or what was wrong: "error: …"). A path without any existing directory or without any table is
-// refused and the previous tables stay (max_pieces() == 0 when there were none).
+// Loads the tables found in `path` (directories separated by ':', ';' on Windows); an empty path or
+// "<empty>" unloads them. Returns the one line to tell the user (what was found and which missing
+// directories were left out, or what was wrong: "error: …"). A path without any existing directory or
+// without any table is refused and the previous tables stay (max_pieces() == 0 when there were none).
 std::string init(const std::string& path);
 const Status& status();
 // "KQvKR" and the like: a Syzygy material name (a king, up to six more men on each side).

@@ -5,8 +5,16 @@
 #include <new>
 #include <random>
 
+#if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX  // std::min/std::max, not the macros of windows.h
+#endif
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 namespace quince::search {
 
@@ -31,6 +39,17 @@ std::uint8_t data_gpb(std::uint64_t d) { return std::uint8_t(d >> 56); }
 }  // namespace
 
 namespace {
+#if defined(_WIN32)
+// Page-aligned memory zeroed by the system, as mmap gives it elsewhere.
+void* map_zeroed(std::size_t bytes) {
+    // A table larger than the physical memory would only thrash: refuse it.
+    MEMORYSTATUSEX status{};
+    status.dwLength = sizeof(status);
+    if (GlobalMemoryStatusEx(&status) && bytes > status.ullTotalPhys) return nullptr;
+    return VirtualAlloc(nullptr, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+}
+void unmap(void* p, std::size_t) { VirtualFree(p, 0, MEM_RELEASE); }
+#else
 // Page-aligned anonymous memory (zeroed by the kernel), with huge pages where available.
 void* map_zeroed(std::size_t bytes) {
     // A table larger than the physical memory would only thrash: refuse it.
@@ -43,17 +62,19 @@ void* map_zeroed(std::size_t bytes) {
 #endif
     return p;
 }
+void unmap(void* p, std::size_t bytes) { munmap(p, bytes); }
+#endif
 }  // namespace
 
 TranspositionTable::~TranspositionTable() {
-    if (clusters_) munmap(clusters_, cluster_count_ * sizeof(Cluster));
+    if (clusters_) unmap(clusters_, cluster_count_ * sizeof(Cluster));
 }
 
 bool TranspositionTable::resize(std::size_t mb) {
     std::size_t count = mb * 1024 * 1024 / sizeof(Cluster);
     void* fresh = map_zeroed(count * sizeof(Cluster));
     if (!fresh) return false;
-    if (clusters_) munmap(clusters_, cluster_count_ * sizeof(Cluster));
+    if (clusters_) unmap(clusters_, cluster_count_ * sizeof(Cluster));
     clusters_ = static_cast<Cluster*>(fresh);
     cluster_count_ = count;
     size_mb_ = mb;

@@ -194,7 +194,8 @@ TEST(Position, IncrementalStateMatchesRecomputationInRandomGames) {
                 keys.pop_back();
                 ASSERT_EQ(pos.key(), keys.back());
             }
-            EXPECT_EQ(pos.fen(), Position().set_fen(fen, chess960) ? [&] { Position p; p.set_fen(fen, chess960); return p.fen(); }() : "");
+            // Init-captures: clang before 16 cannot capture structured bindings (C++20 allows it).
+            EXPECT_EQ(pos.fen(), (Position().set_fen(fen, chess960) ? [&f = fen, c960 = chess960] { Position p; p.set_fen(f, c960); return p.fen(); }() : ""));
         }
     }
     EXPECT_GT(moves_made, 10000);

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <thread>
 
 #include "board/notation.h"
 #include "cli/analyse.h"
@@ -66,8 +67,21 @@ TEST(Cli, VersionNamesTheVersionAndTheBenchSignatureOfThisBuild) {
     auto r = run_command(ENGINE, {"--version"});
     ASSERT_EQ(r.status, 0);
     auto lines = lines_of(r.out);
-    ASSERT_EQ(lines.size(), 2u) << r.out;
+    ASSERT_EQ(lines.size(), 3u) << r.out;
     EXPECT_EQ(lines[0], std::string("Quince ") + QUINCE_VERSION);
+    // The build line: CPU variant, compiler and standard library, tablebase support.
+    EXPECT_EQ(lines[2].rfind(std::string("build: ") + QUINCE_VARIANT + ", ", 0), 0u) << lines[2];
+#if defined(__clang__)
+    EXPECT_NE(lines[2].find(", clang "), std::string::npos) << lines[2];
+#else
+    EXPECT_NE(lines[2].find(", GCC "), std::string::npos) << lines[2];
+#endif
+    EXPECT_EQ(lines[2].find(" ,"), std::string::npos) << lines[2];  // no stray space from a version macro
+#if defined(QUINCE_NO_SYZYGY)
+    EXPECT_NE(lines[2].find("without Syzygy tablebases"), std::string::npos) << lines[2];
+#else
+    EXPECT_NE(lines[2].find("Syzygy tablebases (Fathom)"), std::string::npos) << lines[2];
+#endif
     ASSERT_EQ(lines[1].rfind("bench signature: ", 0), 0u);
     const std::string signature = words_of(lines[1])[2];
     if (signature == "not") {
@@ -79,6 +93,31 @@ TEST(Cli, VersionNamesTheVersionAndTheBenchSignatureOfThisBuild) {
     auto bench = run_command(ENGINE, {"bench"}, "", 600000);
     ASSERT_EQ(bench.status, 0);
     EXPECT_NE(bench.out.find("Nodes searched: " + signature + "\n"), std::string::npos) << bench.out;
+}
+
+// The popcnt and BMI2 builds check the CPU before anything else runs; QUINCE_CPU_CHECK_FAIL makes the
+// check fail on this CPU (which has both), as it would on one without them.
+TEST(Cli, CpuVariantBuildRefusesACpuWithoutItsInstructions) {
+    setenv("QUINCE_CPU_CHECK_FAIL", "1", 1);
+    auto r = run_command(ENGINE, {}, "uci\nquit\n");
+    unsetenv("QUINCE_CPU_CHECK_FAIL");
+    const std::string variant = QUINCE_VARIANT;
+    if (variant == "x86-64" || variant.rfind("x86-64", 0) != 0) {
+        EXPECT_EQ(r.status, 0) << "the portable build runs on any CPU: " << r.err;
+        EXPECT_NE(r.out.find("uciok"), std::string::npos);
+        return;
+    }
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "") << "nothing of the engine may run before the check";
+    const std::string needs = variant == "x86-64-bmi2" ? "(BMI2 and popcnt)" : "(popcnt)";
+    EXPECT_NE(r.err.find("(" + variant + "): this CPU lacks the instructions this build needs " + needs +
+                         ". Use the x86-64 build"),
+              std::string::npos)
+        << r.err;
+    // Without the hook this CPU passes the check.
+    auto ok = run_command(ENGINE, {}, "uci\nquit\n");
+    EXPECT_EQ(ok.status, 0) << ok.err;
+    EXPECT_NE(ok.out.find("uciok"), std::string::npos);
 }
 
 TEST(Cli, UciIdNameCarriesTheVersion) {

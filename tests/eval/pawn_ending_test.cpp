@@ -33,6 +33,9 @@ Trace trace_of(const std::string& profile, const std::string& fen, Value* score 
 // agrees with Syzygy on win/draw, and rybka232's score has the same verdict (a draw is exactly 0, a win
 // is positive for the pawn's side).
 TEST(PawnEnding, KpkAgreesWithTheSyzygyTableEverywhere) {
+#if defined(QUINCE_NO_SYZYGY)
+    GTEST_SKIP() << "built without Syzygy tablebases (no Fathom)";
+#endif
     const std::string message = syzygy::init(TB_DIR);
     ASSERT_GE(syzygy::max_pieces(), 3) << message;
     attacks::init();  // distance() below runs before any Position exists

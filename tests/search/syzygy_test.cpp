@@ -17,6 +17,8 @@
 using namespace quince;
 using namespace quince::search;
 
+#if !defined(QUINCE_NO_SYZYGY)
+
 namespace {
 
 const std::string TB_DIR = std::string(QUINCE_TEST_DATA_DIR) + "/syzygy";
@@ -541,3 +543,27 @@ TEST(SyzygyUci, KqvkAndKrvkAreConvertedAndTheMateIsReported) {
         u.execute("setoption name SyzygyPath value <empty>");
     }
 }
+#else  // QUINCE_NO_SYZYGY
+
+// A build without Fathom: SyzygyPath is still an option (GUIs set it blindly), and setting it says the
+// build has no tablebases instead of failing silently or pretending to load them.
+TEST(SyzygyAbsent, SettingAPathSaysTheBuildHasNoTablebases) {
+    EXPECT_EQ(syzygy::init(std::string(QUINCE_TEST_DATA_DIR) + "/syzygy"),
+              "error: SyzygyPath: this build of Quince has no tablebase support");
+    EXPECT_EQ(syzygy::max_pieces(), 0);
+    EXPECT_EQ(syzygy::init(""), "Syzygy: tablebases off");
+    std::ostringstream out;
+    {
+        uci::Uci u(out);
+        u.execute("setoption name SyzygyPath value " + std::string(QUINCE_TEST_DATA_DIR) + "/syzygy");
+        u.execute("position fen 8/8/8/8/8/2k5/8/K1Q5 w - - 0 1");
+        u.execute("go depth 4");
+        u.engine().wait();
+    }
+    const std::string text = out.str();
+    EXPECT_NE(text.find("info string error: setoption: SyzygyPath: this build of Quince has no tablebase support"),
+              std::string::npos) << text;
+    EXPECT_NE(text.find("bestmove "), std::string::npos) << text;  // and it plays on without them
+}
+
+#endif  // QUINCE_NO_SYZYGY

@@ -1,5 +1,7 @@
 #include "engine_process.h"
 
+#if !defined(_WIN32)
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -185,3 +187,28 @@ void EngineProcess::stop(std::chrono::milliseconds grace) {
 }
 
 }  // namespace quince::match
+
+#else  // _WIN32
+
+// The Windows build (scripts/build-windows.sh) is the engine for GUIs: it does not start engines of its
+// own (the match runner and `datagen --teacher` need the POSIX process calls above). Every start fails
+// with a message saying so, and the rest of the class has nothing to act on.
+namespace quince::match {
+
+EngineProcess::~EngineProcess() = default;
+
+bool EngineProcess::start(const std::string& command, const std::vector<std::string>&, const std::string&,
+                          std::string* error) {
+    if (error) *error = "cannot start '" + command + "': this Windows build of Quince does not run other engines";
+    return false;
+}
+bool EngineProcess::write_line(const std::string&) { return false; }
+EngineProcess::ReadStatus EngineProcess::read_line(std::string&, std::chrono::milliseconds) { return ReadStatus::Eof; }
+void EngineProcess::close_pipes() {}
+void EngineProcess::reap(bool) {}
+bool EngineProcess::has_exited() { return true; }
+void EngineProcess::stop(std::chrono::milliseconds) {}
+
+}  // namespace quince::match
+
+#endif  // _WIN32

@@ -124,7 +124,11 @@ namespace {
 std::string today() {
     std::time_t t = std::time(nullptr);
     std::tm tm{};
+#if defined(_WIN32)
+    gmtime_s(&tm, &t);  // the Windows build (datagen's games); same meaning, arguments swapped
+#else
     gmtime_r(&t, &tm);
+#endif
     char buf[16];
     std::strftime(buf, sizeof buf, "%Y.%m.%d", &tm);
     return buf;
