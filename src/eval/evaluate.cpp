@@ -11,7 +11,7 @@
 
 #include "eval/king.h"
 #include "eval/material_table.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/passers.h"
 #include "eval/pawn_ending.h"
 #include "eval/patterns.h"
@@ -239,7 +239,7 @@ bool Evaluator::lazy() const { return impl_->lazy_on; }
 std::string default_profile() { return "quince"; }
 
 void CoefTrace::reset() {
-    for (auto& v : c) v.assign(std::size_t(param_count()), 0.0);
+    for (auto& v : c) v.assign(std::size_t(weight_count()), 0.0);
     for (auto& k : king_attack) k = KingAttack{};
     drawish[WHITE] = drawish[BLACK] = 0;
 }
@@ -249,8 +249,8 @@ void CoefTrace::add(Color colour, const char* weight, double k, int element) {
     thread_local std::unordered_map<const char*, int> cache;
     auto it = cache.find(weight);
     if (it == cache.end()) {
-        const ParamDesc* d = find_param(weight);
-        it = cache.emplace(weight, d && d->kind == Kind::Int ? param_index(*d) : -1).first;
+        const WeightDesc* d = find_weight(weight);
+        it = cache.emplace(weight, d && d->kind == Kind::Int ? weight_index(*d) : -1).first;
     }
     if (it->second < 0) std::abort();  // a name missing from the registry: a defect, caught by every test run
     c[colour][std::size_t(it->second + element)] += k;

@@ -68,7 +68,7 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// Names for the UCI combo option EvalProfile; the first one is the default.
+// Names for the UCI combo option EvalProfile, and the default one (`quince`).
 std::vector<std::string> profile_names();
 std::string default_profile();
 

@@ -1,4 +1,4 @@
-// Profile registry: the built-in profiles are parsed from their weight files (src/eval/profiles/*.txt,
+// The built-in profiles are parsed from their weight files (src/eval/profiles/*.txt,
 // compiled in), user profiles from a file at run time; both become a Profile with its derived tables.
 #include "eval/profile.h"
 
@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "eval/material_table.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/profiles_embedded.h"
 #include "eval/pawns.h"
 #include "eval/phase.h"
@@ -84,16 +84,17 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     return p;
 }
 
-// Built-in profiles in the order of profile_names() (first = default). Each has its weight file
-// src/eval/profiles/NAME.txt, compiled in; "simple" is the baseline evaluation (no weights).
-struct Registry {
+// Built-in profiles in the order of profile_names() (the default, default_profile(), is `quince`). Each
+// has its weight file src/eval/profiles/NAME.txt, compiled in; "simple" is the baseline evaluation (no
+// weights). A profile is parsed and built on its first use.
+struct BuiltinProfile {
     const char* name;
     bool simple;
     std::once_flag once;
     std::shared_ptr<const Profile> profile;
 };
 
-Registry registry[] = {
+BuiltinProfile builtin_profiles[] = {
     {"rybka1", false, {}, nullptr},
     {"rybka1-curve", false, {}, nullptr},
     {"rybka232", false, {}, nullptr},
@@ -134,12 +135,12 @@ std::shared_ptr<const Profile> build_profile(const Weights& w) { return build(w,
 
 std::vector<std::string> profile_names() {
     std::vector<std::string> v;
-    for (auto& r : registry) v.push_back(r.name);
+    for (auto& r : builtin_profiles) v.push_back(r.name);
     return v;
 }
 
 std::shared_ptr<const Profile> find_profile_shared(const std::string& name) {
-    for (auto& r : registry)
+    for (auto& r : builtin_profiles)
         if (name == r.name) {
             std::call_once(r.once, [&r] {
                 if (r.simple) {

@@ -187,7 +187,8 @@ constexpr std::int64_t pack(int op, int eg) { return std::int64_t(std::uint64_t(
 constexpr int unpack_eg(std::int64_t s) { return int(std::int32_t(std::uint32_t(std::uint64_t(s)))); }
 constexpr int unpack_op(std::int64_t s) { return int((s - unpack_eg(s)) >> 32); }
 
-// Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (first = default).
+// Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (the default is
+// default_profile(), `quince`, declared in evaluate.h).
 std::vector<std::string> profile_names();
 // nullptr for an unknown name. Built-in profiles are parsed and built on first use (thread-safe) and
 // live forever.
@@ -197,7 +198,7 @@ std::shared_ptr<const Profile> find_profile_shared(const std::string& name);
 bool builtin_weights(const std::string& name, Weights& out);
 // A profile from weights (derived tables built), e.g. a tuner's current weights.
 std::shared_ptr<const Profile> build_profile(const Weights& w);
-// A profile from the text of a weight file (format: eval/params.h) or from a file; nullptr and *error
+// A profile from the text of a weight file (format: eval/weights.h) or from a file; nullptr and *error
 // ("FILE:LINE: what") when it does not parse.
 std::shared_ptr<const Profile> profile_from_text(const std::string& text, const std::string& source, std::string* error);
 std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::string* error);

@@ -43,7 +43,7 @@ constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn"
 inline constexpr int KING_ATTACK_UNITS = 9;
 
 struct CoefTrace {
-    std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/params.h], that colour's own view
+    std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/weights.h], that colour's own view
     // King attack (§7.1), non-linear: (king_attack_weight[count] * sum(n[t] * unit[t])) >> 5, opening.
     // The units are the KING_ATTACK_UNITS run above.
     struct KingAttack {
@@ -52,7 +52,7 @@ struct CoefTrace {
         int n[KING_ATTACK_UNITS] = {};  // knights, bishops, rooks, queens reaching the zone; their safe checks; weak squares
     } king_attack[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
-    void reset();                // sized to param_count(), zeroed
+    void reset();                // sized to weight_count(), zeroed
     void add(Color c, const char* weight, double k, int element = 0);
 };
 

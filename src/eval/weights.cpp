@@ -1,6 +1,6 @@
-// The weight registry and the profile file format (see params.h). Every field of Weights appears
+// The weight registry and the profile file format (see weights.h). Every field of Weights appears
 // here once, in the order of the seeds' sections; the docs are the files' comments.
-#include "eval/params.h"
+#include "eval/weights.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -25,20 +25,20 @@ bool threats(const Weights& w) { return w.threats; }
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
 
 #define QI(field, group, role, lo, hi, used, doc)                                                          \
-    ParamDesc{#field, group, Kind::Int, 1, Role::role, lo, hi, [](Weights& w) { return &w.field; }, nullptr, \
+    WeightDesc{#field, group, Kind::Int, 1, Role::role, lo, hi, [](Weights& w) { return &w.field; }, nullptr, \
               {}, nullptr, nullptr, used, doc}
 #define QA(field, group, role, lo, hi, used, doc)                                                              \
-    ParamDesc{#field, group, Kind::Int, int(std::tuple_size<decltype(Weights::field)>::value), Role::role, lo, \
+    WeightDesc{#field, group, Kind::Int, int(std::tuple_size<decltype(Weights::field)>::value), Role::role, lo, \
               hi, [](Weights& w) { return w.field.data(); }, nullptr, {}, nullptr, nullptr, used, doc}
 #define QB(field, group, doc)                                                                                \
-    ParamDesc{#field, group, Kind::Bool, 1, Role::Fixed, 0, 1, nullptr, [](Weights& w) { return &w.field; }, \
+    WeightDesc{#field, group, Kind::Bool, 1, Role::Fixed, 0, 1, nullptr, [](Weights& w) { return &w.field; }, \
               {}, nullptr, nullptr, always, doc}
 #define QT(name, table, pt, group, role, doc)                                                                  \
-    ParamDesc{name, group, Kind::Int, 64, Role::role, -W, W, [](Weights& w) { return w.table[pt].data(); }, \
+    WeightDesc{name, group, Kind::Int, 64, Role::role, -W, W, [](Weights& w) { return w.table[pt].data(); }, \
               nullptr, {}, nullptr, nullptr, table_pst, doc}
 
-std::vector<ParamDesc> make_descs() {
-    std::vector<ParamDesc> d = {
+std::vector<WeightDesc> make_descs() {
+    std::vector<WeightDesc> d = {
         // ---- Material (§1, §2) ----
         QI(pawn_unit, "material", Both, 1, W, always, "value of one unit of D = 10dQ + 5dR + 3dB + 3dN + dP (§1)"),
         QI(pawn_endgame_extra, "material", Eg, -W, W, always, "endgame only, per pawn of the difference (Fruit 80/90 cp)"),
@@ -59,14 +59,14 @@ std::vector<ParamDesc> make_descs() {
         QI(phase_rook, "phase", Fixed, 0, 16, always, "RookPhase"),
         QI(phase_queen, "phase", Fixed, 0, 16, always, "QueenPhase"),
         QI(phase_total, "phase", Fixed, 1, 64, always, "TotalPhase"),
-        ParamDesc{"phase_curve", "phase", Kind::Enum, 1, Role::Fixed, 0, 2, nullptr, nullptr,
+        WeightDesc{"phase_curve", "phase", Kind::Enum, 1, Role::Fixed, 0, 2, nullptr, nullptr,
                   {"linear", "three-section", "table"},
                   [](const Weights& w) { return int(w.phase_curve); },
                   [](Weights& w, int v) { w.phase_curve = PhaseCurve(v); }, always,
                   "W[65][2]: linear (§3.2), the three-section shape guess for 1.0, or phase_table_eg"},
         QA(phase_table_eg, "phase", PhaseEg, 0, 256, table_phase, "W[phase][1] for phase 0..64 (W[phase][0] = 256 - it)"),
         // ---- Piece-square tables (§4) ----
-        ParamDesc{"pst_source", "pst", Kind::Enum, 1, Role::Fixed, 0, 1, nullptr, nullptr, {"generator", "table"},
+        WeightDesc{"pst_source", "pst", Kind::Enum, 1, Role::Fixed, 0, 1, nullptr, nullptr, {"generator", "table"},
                   [](const Weights& w) { return int(w.pst_source); },
                   [](Weights& w, int v) { w.pst_source = PstSource(v); }, always,
                   "generator: Fruit's shapes x the weights below (§4.1); table: the pst_* arrays"},
@@ -222,11 +222,12 @@ std::vector<ParamDesc> make_descs() {
 #undef QB
 #undef QT
 
-struct Registry {
-    std::vector<ParamDesc> descs = make_descs();
+// The descriptors and the flat numbering of their integers (the tuner's vector), built once.
+struct WeightIndex {
+    std::vector<WeightDesc> descs = make_descs();
     std::vector<int> first;  // flat index of each descriptor's first element (-1: not Kind::Int)
     std::vector<std::pair<int, int>> of_index;  // flat index -> (descriptor, element)
-    Registry() {
+    WeightIndex() {
         for (int i = 0; i < int(descs.size()); ++i) {
             if (descs[i].kind != Kind::Int) {
                 first.push_back(-1);
@@ -238,8 +239,8 @@ struct Registry {
     }
 };
 
-const Registry& registry() {
-    static const Registry r;
+const WeightIndex& weight_index_table() {
+    static const WeightIndex r;
     return r;
 }
 
@@ -254,52 +255,52 @@ bool parse_int(const std::string& t, long long& v) { return parse_integer(t, &v)
 
 }  // namespace
 
-const std::vector<ParamDesc>& param_descs() { return registry().descs; }
+const std::vector<WeightDesc>& weight_descs() { return weight_index_table().descs; }
 
-const ParamDesc* find_param(const std::string& name) {
-    for (const ParamDesc& d : registry().descs)
+const WeightDesc* find_weight(const std::string& name) {
+    for (const WeightDesc& d : weight_index_table().descs)
         if (name == d.name) return &d;
     return nullptr;
 }
 
-int param_count() { return int(registry().of_index.size()); }
+int weight_count() { return int(weight_index_table().of_index.size()); }
 
-int param_index(const ParamDesc& d, int element) {
-    const Registry& r = registry();
+int weight_index(const WeightDesc& d, int element) {
+    const WeightIndex& r = weight_index_table();
     return r.first[std::size_t(&d - r.descs.data())] + element;
 }
 
-const ParamDesc& param_of_index(int index, int* element) {
-    const auto [desc, el] = registry().of_index[std::size_t(index)];
+const WeightDesc& weight_of_index(int index, int* element) {
+    const auto [desc, el] = weight_index_table().of_index[std::size_t(index)];
     if (element) *element = el;
-    return registry().descs[std::size_t(desc)];
+    return weight_index_table().descs[std::size_t(desc)];
 }
 
-std::string param_label(int index) {
+std::string weight_label(int index) {
     int el = 0;
-    const ParamDesc& d = param_of_index(index, &el);
+    const WeightDesc& d = weight_of_index(index, &el);
     return d.count == 1 ? d.name : std::string(d.name) + "[" + std::to_string(el) + "]";
 }
 
-int get_param(const Weights& w, int index) {
+int get_weight(const Weights& w, int index) {
     int el = 0;
-    const ParamDesc& d = param_of_index(index, &el);
+    const WeightDesc& d = weight_of_index(index, &el);
     return d.ints(const_cast<Weights&>(w))[el];
 }
 
-void set_param(Weights& w, int index, int value) {
+void set_weight(Weights& w, int index, int value) {
     int el = 0;
-    const ParamDesc& d = param_of_index(index, &el);
+    const WeightDesc& d = weight_of_index(index, &el);
     d.ints(w)[el] = value;
 }
 
 std::vector<SpsaWeight> spsa_weights(const Weights& w) {
     std::vector<SpsaWeight> out;
-    for (int i = 0; i < param_count(); ++i) {
+    for (int i = 0; i < weight_count(); ++i) {
         int el = 0;
-        const ParamDesc& d = param_of_index(i, &el);
+        const WeightDesc& d = weight_of_index(i, &el);
         if (d.role == Role::Fixed || !d.used(w)) continue;
-        const int v = get_param(w, i);
+        const int v = get_weight(w, i);
         if (d.count > 1 && v == 0) continue;
         // Smallest half-range: 10 cp in internal units (1/32 cp) for the score terms, 10 cp for tempo, a
         // few steps for the king-attack and phase tables (small integers).
@@ -325,7 +326,7 @@ std::string format_weights(const Weights& w, const std::string& header_comment) 
     os << "profile " << w.name << "\n";
     const char* group = "";
     Weights& m = const_cast<Weights&>(w);  // the accessors take a mutable Weights; nothing is written
-    for (const ParamDesc& d : param_descs()) {
+    for (const WeightDesc& d : weight_descs()) {
         if (!d.used(w)) continue;
         if (std::string(group) != d.group) {
             group = d.group;
@@ -380,7 +381,7 @@ bool parse_weights(const std::string& text, const std::string& source, Weights& 
             have_base = true;
             continue;
         }
-        const ParamDesc* d = find_param(name);
+        const WeightDesc* d = find_weight(name);
         if (!d) return fail("unknown weight '" + printable(name) + "'");
         if (!seen.insert(name).second) return fail("weight '" + name + "' given twice");
         have_weight = true;
@@ -419,7 +420,7 @@ bool parse_weights(const std::string& text, const std::string& source, Weights& 
         return false;
     }
     if (!have_base)
-        for (const ParamDesc& d : param_descs())
+        for (const WeightDesc& d : weight_descs())
             if (d.used(w) && !seen.count(d.name)) {
                 if (error) *error = source + ": weight '" + std::string(d.name) + "' missing (give every weight, or start with 'base PROFILE')";
                 return false;
