@@ -55,14 +55,7 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     p->mob_offset[4] = w.mob_rook_offset;
     p->mob_offset[5] = w.mob_queen_offset;
     build_interpolation(w, p->interp);
-    p->extended = w.pawn_endgame_extra != 0 || w.passer_base_in_pawn_entry || w.pawn_blocked_op != 0 ||
-                  w.pawn_blocked_eg != 0 || !w.shelter_castling || !w.king_attack_pawns || w.mob_knight_offset != 0 ||
-                  w.mob_bishop_offset != 0 || w.mob_rook_offset != 0 || w.mob_queen_offset != 0 ||
-                  w.rook_file_whole || w.rook_file_base_op != 0 || w.rook_file_base_eg != 0 ||
-                  !w.rook_king_needs_flag || !w.rook_king_file_needs_zone || w.seventh_king_on_seventh ||
-                  w.unstoppable_pure_pawn_ending || w.trapped_bishop_per_bishop || w.ocb_after_interpolation ||
-                  !w.lazy_window || w.king_safe_checks || w.threats ||
-                  w.pawn_ending_evaluator;
+    p->path = fast_path_holds(w) ? Path::Fast : Path::General;
     copy8(w.candidate_op, p->cand_op);
     copy8(w.candidate_eg, p->cand_eg);
     copy8(w.passed_op, p->passed_op);
@@ -78,7 +71,6 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
         p->drawish[byte] = std::uint8_t(w.drawish_by_files[std::popcount(unsigned(byte) & 0x7Eu)]);
         p->drawish_on |= p->drawish[byte] != 0;
     }
-    p->extended |= p->drawish_on;
     build_shelter_storm(w, p->shelter_table, p->storm_table);
     build_material_table(w, p->material);
     return p;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,10 +49,16 @@ struct WeightDesc {
     // `quince weights` does not print them: e.g. the PST generator weights of a table profile).
     bool (*used)(const Weights&);
     const char* doc;
+    // Set for a weight that only the general code path reads: the value the fast path assumes for it at
+    // compile time (switches 0 / 1). A profile runs the fast path when every such weight has it.
+    std::optional<int> fast = std::nullopt;
 };
 
 const std::vector<WeightDesc>& weight_descs();
 const WeightDesc* find_weight(const std::string& name);
+
+// Every weight with a fast-path value (WeightDesc::fast) has it in w: the profile can run Path::Fast.
+bool fast_path_holds(const Weights& w);
 
 // Flat numbering of every integer of every Kind::Int descriptor (arrays element by element), in
 // registry order: the tuner's parameter vector. weight_index(desc, i) for element i.
