@@ -1,6 +1,6 @@
 // Evaluation speed: full evaluations per second over a fixed position set (WAC positions plus
 // positions from seeded random play), warm pawn hash, lazy evaluation off (no window).
-//   build/eval_speed [iterations] [epd]
+//   build/eval_speed [iterations] [epd] [profile]   (profile: default quince)
 // For instructions per evaluation: valgrind --tool=callgrind build/eval_speed 20
 #include <chrono>
 #include <cstdlib>
@@ -41,6 +41,10 @@ int main(int argc, char** argv) {
         }
     }
     eval::Evaluator ev;
+    if (argc > 3 && !ev.set_profile(argv[3])) {
+        std::fprintf(stderr, "eval_speed: unknown profile '%s'\n", argv[3]);
+        return 1;
+    }
     long long sink = 0;
     for (const Position& p : positions) sink += ev.evaluate(p);  // warm the pawn hash
     auto cpu = [] {

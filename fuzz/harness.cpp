@@ -11,7 +11,7 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "board/position.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/profile.h"
 #include "pgn.h"
 #include "suite.h"

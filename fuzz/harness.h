@@ -19,7 +19,7 @@ bool uci(const std::uint8_t* data, std::size_t size);
 bool epd(const std::uint8_t* data, std::size_t size);
 // Input: a PGN file (quince-match's reader), whose games are then replayed.
 bool pgn(const std::uint8_t* data, std::size_t size);
-// Input: a weights file (src/eval/params.cpp through eval::profile_from_text).
+// Input: a weights file (src/eval/weights.cpp through eval::profile_from_text).
 bool weights(const std::uint8_t* data, std::size_t size);
 // Input: the bytes of a Polyglot book (.bin).
 bool book(const std::uint8_t* data, std::size_t size);

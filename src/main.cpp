@@ -24,7 +24,7 @@
 #include "core/text.h"
 #include "quince_version.h"
 #include "datagen_cli.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/profile.h"
 #include "search/params.h"
 #include "similarity_cli.h"

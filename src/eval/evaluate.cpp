@@ -11,7 +11,7 @@
 
 #include "eval/king.h"
 #include "eval/material_table.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/passers.h"
 #include "eval/pawn_ending.h"
 #include "eval/patterns.h"
@@ -53,12 +53,13 @@ struct Evaluator::Impl {
         lazy_hi = b.hi;
     }
 
-    template <bool T, bool X>
+    template <Tracing T, Path Route>
     Value run(const Position& pos, const LazyWindow& win, Trace* tr);
 };
 
-template <bool T, bool X>
+template <Tracing T, Path Route>
 Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr) {
+    constexpr bool traced = T == Tracing::On, general = Route == Path::General;
     const Profile& P = *prof;
     const Weights& w = P.w;
     const Color stm = pos.side_to_move();
@@ -71,7 +72,7 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     const int D = pos.material_balance();
     const int mat = w.pawn_unit * D + st.mat.value;
     const int* W = P.interp[st.mat.phase];
-    if constexpr (T) {
+    if constexpr (traced) {
         for (Color c : {WHITE, BLACK}) {
             const int m = w.pawn_unit * material_units(pos, c);
             const int i = imbalance_side(w, pos.count(c, QUEEN), pos.count(c, ROOK), pos.count(c, BISHOP),
@@ -96,12 +97,12 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     }
 
     // 2.3.2a: kings and pawns only go to the pawn-ending evaluator, before the lazy test (§13.3).
-    const bool pawn_ending = X && w.pawn_ending_evaluator && pos.pieces() == pos.pieces(PAWN, KING);
+    const bool pawn_ending = general && w.pawn_ending_evaluator && pos.pieces() == pos.pieces(PAWN, KING);
 
     // Lazy evaluation (§12.3): material only. Floor applied in the side to move's view (§1 symmetry).
     if (lazy_on && !pawn_ending) {
         bool lazy = st.mat.lazy;
-        if (!lazy && (!X || w.lazy_window) && win.active()) {
+        if (!lazy && (!general || w.lazy_window) && win.active()) {
             // Window to White's view: negate and swap when Black is to move.
             if (stm == WHITE) update_lazy_bounds(win.lower, win.upper, W[0] + W[1]);
             else update_lazy_bounds(win.upper >= VALUE_INFINITE ? -VALUE_INFINITE : -win.upper,
@@ -110,7 +111,7 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         }
         if (lazy) {
             const Value v = ((sign * mat) >> 5) + w.tempo;
-            if constexpr (T) {
+            if constexpr (traced) {
                 tr->lazy = true;
                 tr->op = tr->eg = tr->op_before_scale = tr->eg_before_scale = mat;
                 tr->white_cp = sign * (v - w.tempo);
@@ -123,11 +124,11 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     Acc<T> acc;
     acc.tr = tr;
     acc.op = acc.eg = mat;
-    if constexpr (X) acc.eg += w.pawn_endgame_extra * (pos.count(WHITE, PAWN) - pos.count(BLACK, PAWN));  // Fruit: P 80 / 90
+    if constexpr (general) acc.eg += w.pawn_endgame_extra * (pos.count(WHITE, PAWN) - pos.count(BLACK, PAWN));  // Fruit: P 80 / 90
 
-    eval_pieces<WHITE, T, X>(st, acc);
+    eval_pieces<WHITE, T, Route>(st, acc);
     PawnEntry traced_entry;
-    const PawnEntry& pe = T && (tr->coef || tr->squares)
+    const PawnEntry& pe = traced && (tr->coef || tr->squares)
                               ? (compute_pawn_entry(P, pos, traced_entry, tr->coef, tr->squares), traced_entry)
                               : pawns.probe(P, pos);
     st.pawn = &pe;
@@ -135,47 +136,47 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     acc.template add<BLACK>(T_PST_PAWN, pe.pst_op[BLACK], pe.pst_eg[BLACK]);
     acc.template add<WHITE>(T_PAWNS, pe.op[WHITE], pe.eg[WHITE]);
     acc.template add<BLACK>(T_PAWNS, pe.op[BLACK], pe.eg[BLACK]);
-    eval_pieces<BLACK, T, X>(st, acc);
-    if constexpr (X) {
+    eval_pieces<BLACK, T, Route>(st, acc);
+    if constexpr (general) {
         eval_king_safe_checks<WHITE, T>(st, acc);
         eval_king_safe_checks<BLACK, T>(st, acc);
         if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
     }
-    eval_king_shelter<BLACK, T, X>(st, acc);
-    eval_king_shelter<WHITE, T, X>(st, acc);
-    eval_passers<WHITE, T, X>(st, acc);
-    eval_passers<BLACK, T, X>(st, acc);
-    eval_patterns<WHITE, T, X>(st, acc);
-    eval_patterns<BLACK, T, X>(st, acc);
+    eval_king_shelter<BLACK, T, Route>(st, acc);
+    eval_king_shelter<WHITE, T, Route>(st, acc);
+    eval_passers<WHITE, T, Route>(st, acc);
+    eval_passers<BLACK, T, Route>(st, acc);
+    eval_patterns<WHITE, T, Route>(st, acc);
+    eval_patterns<BLACK, T, Route>(st, acc);
     bool known_draw = false;
-    if constexpr (X)
+    if constexpr (general)
         if (pawn_ending) known_draw = eval_pawn_ending<T>(st, acc);
 
     int op = acc.op, eg = acc.eg;
-    if constexpr (T) tr->op_before_scale = op, tr->eg_before_scale = eg;
+    if constexpr (traced) tr->op_before_scale = op, tr->eg_before_scale = eg;
     // §12.1 opposite-coloured bishops: halve before interpolation, C division (symmetric).
     // 2.3.2a and Fruit halve the interpolated score instead.
     bool halve_after = false;
     if (w.ocb_halving && (st.mat.flags & DRAW_BISHOP_FLAG)) {
         const Bitboard b = pos.pieces(BISHOP);
         if ((b & LIGHT_SQUARES) && (b & DARK_SQUARES)) {
-            if (X && w.ocb_after_interpolation) halve_after = true;
+            if (general && w.ocb_after_interpolation) halve_after = true;
             else op = ocb_halve(op), eg = ocb_halve(eg);
-            if constexpr (T) tr->ocb = true, tr->ocb_after = halve_after;
+            if constexpr (traced) tr->ocb = true, tr->ocb_after = halve_after;
         }
     }
     // §1: (op*W0 + eg*W1) >> 13, floor taken in the side to move's view (Quince's symmetry decision).
     Value s = interpolate_stm(op, eg, W[0], W[1], stm);
     if (halve_after) s = ocb_halve(s);
     // §13.2 (2.3.2a): drawishness of the leading side's pawn files, after the halving.
-    if (X && P.drawish_on) {
+    if (general && P.drawish_on) {
         const Value before = s;
         s = drawish_adjust(s, pe.drawish[stm], pe.drawish[~stm], w.drawish_mul, w.drawish_div, w.drawish_cap);
-        if constexpr (T) tr->drawish_cp = sign * (s - before);
+        if constexpr (traced) tr->drawish_cp = sign * (s - before);
     }
     if (known_draw) s = 0;
     const Value v = known_draw ? 0 : s + w.tempo;
-    if constexpr (T) {
+    if constexpr (traced) {
         tr->known_draw = known_draw;
         tr->op = op;
         tr->eg = eg;
@@ -192,8 +193,8 @@ Evaluator::~Evaluator() = default;
 Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
     if (impl_->prof->simple) [[unlikely]]
         return simple_evaluate(pos);
-    if (impl_->prof->extended) return impl_->run<false, true>(pos, window, nullptr);
-    return impl_->run<false, false>(pos, window, nullptr);
+    if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
+    return impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr);
 }
 
 Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
@@ -209,8 +210,21 @@ Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWi
         return trace.final_cp;
     }
     // Coefficients: always the general path, so that weights the Rybka 1.0 path fixes at 0 are seen too.
-    if (impl_->prof->extended || coef) return impl_->run<true, true>(pos, window, &trace);
-    return impl_->run<true, false>(pos, window, &trace);
+    if (impl_->prof->path == Path::General || coef) return impl_->run<Tracing::On, Path::General>(pos, window, &trace);
+    return impl_->run<Tracing::On, Path::Fast>(pos, window, &trace);
+}
+
+Value Evaluator::evaluate_general(const Position& pos, Trace* trace, const LazyWindow& window) {
+    if (impl_->prof->simple) return simple_evaluate(pos);
+    if (!trace) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
+    CoefTrace* coef = trace->coef;
+    SquareTrace* squares = trace->squares;
+    *trace = Trace{};
+    trace->coef = coef;
+    trace->squares = squares;
+    if (coef) coef->reset();
+    if (squares) *squares = SquareTrace{};
+    return impl_->run<Tracing::On, Path::General>(pos, window, trace);
 }
 
 void Evaluator::clear() { impl_->pawns.clear(); }
@@ -239,7 +253,7 @@ bool Evaluator::lazy() const { return impl_->lazy_on; }
 std::string default_profile() { return "quince"; }
 
 void CoefTrace::reset() {
-    for (auto& v : c) v.assign(std::size_t(param_count()), 0.0);
+    for (auto& v : c) v.assign(std::size_t(weight_count()), 0.0);
     for (auto& k : king_attack) k = KingAttack{};
     drawish[WHITE] = drawish[BLACK] = 0;
 }
@@ -249,8 +263,8 @@ void CoefTrace::add(Color colour, const char* weight, double k, int element) {
     thread_local std::unordered_map<const char*, int> cache;
     auto it = cache.find(weight);
     if (it == cache.end()) {
-        const ParamDesc* d = find_param(weight);
-        it = cache.emplace(weight, d && d->kind == Kind::Int ? param_index(*d) : -1).first;
+        const WeightDesc* d = find_weight(weight);
+        it = cache.emplace(weight, d && d->kind == Kind::Int ? weight_index(*d) : -1).first;
     }
     if (it->second < 0) std::abort();  // a name missing from the registry: a defect, caught by every test run
     c[colour][std::size_t(it->second + element)] += k;

@@ -52,6 +52,9 @@ public:
     Value evaluate(const Position& pos, const LazyWindow& window = {});
     // Same evaluation with every term recorded (same code path, template switch).
     Value evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window = {});
+    // The general code path whatever the profile's Path (with `trace`, traced): equal to evaluate() and
+    // evaluate_traced() by design; the test that the fast path agrees with it calls this.
+    Value evaluate_general(const Position& pos, Trace* trace = nullptr, const LazyWindow& window = {});
     void clear();  // empty the caches (ucinewgame)
 
     // Select the weight profile; false (and no change) for an unknown name. Clears the pawn hash.
@@ -68,7 +71,7 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// Names for the UCI combo option EvalProfile; the first one is the default.
+// Names for the UCI combo option EvalProfile, and the default one (`quince`).
 std::vector<std::string> profile_names();
 std::string default_profile();
 

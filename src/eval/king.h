@@ -10,17 +10,18 @@
 
 namespace quince::eval {
 
-// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
-// take their 1.0 values at compile time.
-template <Color C, bool T, bool X>
+// Route: Path::General reads the profile's switches beyond the Rybka 1.0 set; Path::Fast has them at
+// their 1.0 values at compile time (Profile::path).
+template <Color C, Tracing T, Path Route>
 inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
+    constexpr bool general = Route == Path::General;
     if (!(st.mat.cflags & (C == WHITE ? MAT_WHITE_KING_FLAG : MAT_BLACK_KING_FLAG))) return;
     const Position& pos = *st.pos;
     const std::uint16_t* pen = st.pawn->shelter[C];
     const int wing1 = KING_WING[file_of(pos.king_square(C))];
     const int p1 = pen[wing1];
     int p2 = p1, wing2 = wing1;  // 2.3.2a: own wing only, (p1 + p1) >> 1 = p1
-    if (!X || st.prof->w.shelter_castling) {
+    if (!general || st.prof->w.shelter_castling) {
         if (pos.can_castle(C == WHITE ? WHITE_OO : BLACK_OO) && pen[2] < p2) p2 = pen[2], wing2 = 2;
         if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO) && pen[0] < p2) p2 = pen[0], wing2 = 0;
     }
@@ -40,7 +41,7 @@ inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
 // Quince's king attack with safe checks (king_safe_checks): the units of the pieces reaching the
 // zone plus, per piece type, units for each square from which such a piece could give check and that
 // the defender does not attack; then Rybka's (weight[count] * units) >> 5.
-template <Color C, bool T>
+template <Color C, Tracing T>
 inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
     const EvalState::PendingKingAttack& k = st.ka[C];
     if (!k.on) return;
@@ -63,7 +64,7 @@ inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
                       checks[2] * w.king_check_unit_rook + checks[3] * w.king_check_unit_queen +
                       weak * w.king_weak_unit;
     acc.template add<C>(T_KING_ATTACK, (w.king_attack_weight[k.count] * units) >> 5, 0);
-    if constexpr (T)
+    if constexpr (T == Tracing::On)
         if (acc.squares()) {
             // Each piece's zone units plus the safe checks it gives and the weak squares it reaches itself
             // (per piece, so overlaps count twice here; only the proportions matter).
@@ -80,7 +81,7 @@ inline void eval_king_safe_checks(const EvalState& st, Acc<T>& acc) {
             }
             share_king_attack<C, T>(st, acc, (w.king_attack_weight[k.count] * units) >> 5, per_piece);
         }
-    if constexpr (T)
+    if constexpr (T == Tracing::On)
         if (acc.tr->coef) {
             CoefTrace::KingAttack& ka = acc.tr->coef->king_attack[C];
             ka.on = true;

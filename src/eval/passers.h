@@ -6,10 +6,11 @@
 
 namespace quince::eval {
 
-// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
-// take their 1.0 values at compile time.
-template <Color C, bool T, bool X>
+// Route: Path::General reads the profile's switches beyond the Rybka 1.0 set; Path::Fast has them at
+// their 1.0 values at compile time (Profile::path).
+template <Color C, Tracing T, Path Route>
 inline void eval_passers(const EvalState& st, Acc<T>& acc) {
+    constexpr bool general = Route == Path::General;
     constexpr Color Them = ~C;
     std::uint8_t files = st.pawn->passed_files[C];
     if (!files) return;
@@ -22,7 +23,7 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
     const Square ownK = relative_square(C, pos.king_square(C)), oppK = relative_square(C, pos.king_square(Them));
     // Defender with king and pawns only: unstoppable / king-escorted passer instead of the path terms.
     // 2.3.2a (§13.3 stand-in): only when nobody has pieces, where its K+P evaluator would run.
-    const bool pawn_ending = X && w.unstoppable_pure_pawn_ending ? (pos.pieces() ^ pos.pieces(PAWN, KING)) == 0
+    const bool pawn_ending = general && w.unstoppable_pure_pawn_ending ? (pos.pieces() ^ pos.pieces(PAWN, KING)) == 0
                                                             : (pos.pieces(Them) ^ pos.pieces(Them, PAWN, KING)) == 0;
     const bool them_to_move = pos.side_to_move() == Them;
 
@@ -35,7 +36,7 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
         const Bitboard path = PAWN_MASKS.fwd[sq];
         const Square stop = sq + 8, promo = Square(56 + f);
         const int op_before = op, eg_before = eg;  // this passer's share (picture trace)
-        if (!X || !w.passer_base_in_pawn_entry) {  // 2.3.2a: in the pawn entry instead (§5.3)
+        if (!general || !w.passer_base_in_pawn_entry) {  // 2.3.2a: in the pawn entry instead (§5.3)
             op += prof.passed_op[r];
             eg += prof.passed_eg[r];
             acc.template coef<C>("passed_op", 1, r), acc.template coef<C>("passed_eg", 1, r);
@@ -45,7 +46,7 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
             // pawn-ending evaluator instead, eval/pawn_ending.h.)
             const int R = r + 1 == 2 ? 3 : r + 1;
             const int moves = 8 - R + (them_to_move ? 1 : 0);
-            if (!(X && w.pawn_ending_evaluator) &&
+            if (!(general && w.pawn_ending_evaluator) &&
                 (((path & ownAll) == 0 && distance(oppK, promo) > moves) ||
                  (distance(ownK, promo) <= 1 && distance(ownK, sq) <= 1 &&
                   (file_of(ownK) != f || (f != FILE_A && f != FILE_H))))) {

@@ -6,10 +6,11 @@
 
 namespace quince::eval {
 
-// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
-// take their 1.0 values at compile time.
-template <Color C, bool T, bool X>
+// Route: Path::General reads the profile's switches beyond the Rybka 1.0 set; Path::Fast has them at
+// their 1.0 values at compile time (Profile::path).
+template <Color C, Tracing T, Path Route>
 inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
+    constexpr bool general = Route == Path::General;
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
     const Weights& w = st.prof->w;
@@ -21,7 +22,7 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
     constexpr Bitboard TRAP_H = 0x0020404000000000ULL;  // g5, g6, f7 (§15 item 9)
     int op = 0, eg = 0;
     const Bitboard trapped = ((B >> 7) & oppP & TRAP_A) | ((B >> 9) & oppP & TRAP_H);  // one bit per bishop
-    if (X && w.trapped_bishop_per_bishop) {
+    if (general && w.trapped_bishop_per_bishop) {
         // 2.3.2a: every trapped bishop; Fruit: the a6/h6 bishops (pawn on b5/g5, rank 5) cost less.
         constexpr Bitboard RANK5 = 0x000000FF00000000ULL;
         const int n6 = popcount(trapped & RANK5), n7 = popcount(trapped & ~RANK5);
@@ -36,7 +37,7 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
     if (acc.squares() && trapped) {
         // The bishops' squares (the pawn's, 7 or 9 back); 1.0 counts once: the first bishop takes it.
         const Bitboard bishops = ((trapped & TRAP_A) << 7) | ((trapped & TRAP_H) << 9);
-        if (X && w.trapped_bishop_per_bishop) {
+        if (general && w.trapped_bishop_per_bishop) {
             for (Bitboard b = bishops; b;) {
                 const Square s = pop_lsb(b);
                 const bool sixth = rank_of(s) == RANK_6;
@@ -68,7 +69,7 @@ inline void eval_patterns(const EvalState& st, Acc<T>& acc) {
 
 // Quince's threats (switch `threats`, not in the seeds): enemy pieces attacked by lesser pieces, and
 // hanging ones. After both piece loops: needs both colours' attack sets.
-template <Color C, bool T>
+template <Color C, Tracing T>
 inline void eval_threats(const EvalState& st, Acc<T>& acc) {
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;

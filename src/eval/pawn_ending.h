@@ -34,7 +34,7 @@ inline Bitboard key_squares(Square sq) {
 
 // Colour C's passer terms; returns the plies until its fastest unstoppable passer queens (INT_MAX: none)
 // and that passer's relative rank.
-template <Color C, bool T>
+template <Color C, Tracing T>
 inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank, Square* fastest_sq) {
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
@@ -80,7 +80,7 @@ inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank, Squa
 }
 
 // Adds the evaluator's terms; returns true when the position is a known draw (score 0).
-template <bool T>
+template <Tracing T>
 inline bool eval_pawn_ending(const EvalState& st, Acc<T>& acc) {
     const Position& pos = *st.pos;
     const Weights& w = st.prof->w;

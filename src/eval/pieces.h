@@ -3,16 +3,18 @@
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 
 #include "eval/pst.h"
 #include "eval/terms.h"
 
 namespace quince::eval {
 
-// X: the profile uses switches beyond the Rybka 1.0 set (Profile::extended); with X = false they
-// take their 1.0 values at compile time.
-template <Color C, bool T, bool X>
+// Route: Path::General reads the profile's switches beyond the Rybka 1.0 set; Path::Fast has them at
+// their 1.0 values at compile time (Profile::path).
+template <Color C, Tracing T, Path Route>
 inline void eval_pieces(EvalState& st, Acc<T>& acc) {
+    constexpr bool general = Route == Path::General;
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
     const Profile& prof = *st.prof;
@@ -26,17 +28,17 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     const bool ks = st.mat.cflags & (C == WHITE ? MAT_BLACK_KING_FLAG : MAT_WHITE_KING_FLAG);
     const Bitboard rank7 = rank_bb(relative_rank(C, RANK_7)), rank8 = rank_bb(relative_rank(C, RANK_8));
     // 1.0: enemy pawn on the 7th or king on the 8th; 2.3.2a: the king on the 7th as well (§9.2).
-    const bool seventh_target = (oppP & rank7) || (oppK & (X && w.seventh_king_on_seventh ? rank7 | rank8 : rank8));
+    const bool seventh_target = (oppP & rank7) || (oppK & (general && w.seventh_king_on_seventh ? rank7 | rank8 : rank8));
 
     Bitboard att = pawn_attacks_bb<C>(ownP);
-    int count = ((!X || w.king_attack_pawns) && (att & zone)) ? 1 : 0;  // all pawns together count once, no weight
+    int count = ((!general || w.king_attack_pawns) && (att & zone)) ? 1 : 0;  // all pawns together count once, no weight
     int weight = 0;
     std::int64_t mob = 0;                         // packed (op, eg), see pack()
     std::int64_t pN = 0, pB = 0, pR = 0, pQ = 0;  // PST per piece type, packed
     int attackers[4] = {};                        // per piece type, for the tuner's king-attack trace
-    Bitboard by_type[4] = {};                     // X: attack set per piece type (safe checks)
-    const bool defer_ka = X && w.king_safe_checks;
-    if constexpr (X) st.ka[C].on = false;
+    Bitboard by_type[4] = {};                     // general path: attack set per piece type (safe checks)
+    const bool defer_ka = general && w.king_safe_checks;
+    if constexpr (general) st.ka[C].on = false;
     // Tuner trace only: the PST weights behind a piece's square, and a mobility count.
     const auto trace_piece = [&](PieceType pt, Square s, int m, const char* mob_op, const char* mob_eg) {
         if (!acc.coefs()) return;
@@ -44,7 +46,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         if (mob_op) acc.template coef<C>(mob_op, m), acc.template coef<C>(mob_eg, m);
     };
     // Picture trace only: a piece's PST and mobility on its square, and its king-zone units.
-    if constexpr (T) st.kat[C].n = 0;
+    if constexpr (T == Tracing::On) st.kat[C].n = 0;
     const auto square_piece = [&](PieceType pt, Term pst, Square s, int m, bool in_zone, int unit) {
         if (!acc.squares()) return;
         const Square r = relative_square(C, s);
@@ -54,45 +56,10 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         if (k.n < EvalState::KingAttackers::MAX) k.sq[k.n] = s, k.pt[k.n] = pt, k.unit[k.n] = in_zone ? unit : 0, ++k.n;
     };
 
-    for (Bitboard b = pos.pieces(C, KNIGHT); b;) {
-        const Square s = pop_lsb(b);
-        pN += prof.pst_packed[KNIGHT][relative_square(C, s)];
-        const Bitboard a = knight_attacks(s);
-        att |= a;
-        if constexpr (X) by_type[0] |= a;
-        if (a & zone) ++count, weight += w.king_attack_unit_knight, ++attackers[0];
-        const int m = popcount(a & ~own) - (X ? prof.mob_offset[KNIGHT] : 0);
-        mob += m * prof.mob_packed[KNIGHT];
-        trace_piece(KNIGHT, s, m, "mob_knight_op", "mob_knight_eg");
-        square_piece(KNIGHT, T_PST_KNIGHT, s, m, a & zone, w.king_attack_unit_knight);
-    }
-    for (Bitboard b = pos.pieces(C, BISHOP); b;) {
-        const Square s = pop_lsb(b);
-        pB += prof.pst_packed[BISHOP][relative_square(C, s)];
-        const Bitboard a = bishop_attacks(s, occ);
-        att |= a;
-        if constexpr (X) by_type[1] |= a;
-        if (a & zone) ++count, weight += w.king_attack_unit_bishop, ++attackers[1];
-        const int m = popcount(a & ~own) - (X ? prof.mob_offset[BISHOP] : 0);
-        mob += m * prof.mob_packed[BISHOP];
-        trace_piece(BISHOP, s, m, "mob_bishop_op", "mob_bishop_eg");
-        square_piece(BISHOP, T_PST_BISHOP, s, m, a & zone, w.king_attack_unit_bishop);
-    }
-    for (Bitboard b = pos.pieces(C, ROOK); b;) {
-        const Square s = pop_lsb(b);
-        pR += prof.pst_packed[ROOK][relative_square(C, s)];
-        const Bitboard a = rook_attacks(s, occ);
-        att |= a;
-        if constexpr (X) by_type[2] |= a;
-        if (a & zone) ++count, weight += w.king_attack_unit_rook, ++attackers[2];
-        const int m = popcount(a & ~own) - (X ? prof.mob_offset[ROOK] : 0);
-        mob += m * prof.mob_packed[ROOK];
-        trace_piece(ROOK, s, m, "mob_rook_op", "mob_rook_eg");
-        square_piece(ROOK, T_PST_ROOK, s, m, a & zone, w.king_attack_unit_rook);
-
-        // Files (§9.1): only pawns in front of the rook matter (Fruit: the whole file).
-        const Bitboard Fr = X && w.rook_file_whole ? file_bb(file_of(s)) : rel<C>(PAWN_MASKS.fwd[relative_square(C, s)]);
-        if (X && ((w.rook_file_base_op | w.rook_file_base_eg) || acc.coefs())) {
+    // Files (§9.1) of a rook on s: only pawns in front of the rook matter (Fruit: the whole file).
+    const auto rook_file = [&](Square s) {
+        const Bitboard Fr = general && w.rook_file_whole ? file_bb(file_of(s)) : rel<C>(PAWN_MASKS.fwd[relative_square(C, s)]);
+        if (general && ((w.rook_file_base_op | w.rook_file_base_eg) || acc.coefs())) {
             acc.template add<C>(T_ROOK_FILE, w.rook_file_base_op, w.rook_file_base_eg);
             acc.template at<C>(T_ROOK_FILE, s, w.rook_file_base_op, w.rook_file_base_eg);
             acc.template coef<C>("rook_file_base_op", 1), acc.template coef<C>("rook_file_base_eg", 1);
@@ -108,46 +75,63 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
             acc.template at<C>(T_ROOK_FILE, s, o, e);
             // 1.0: file meets the king zone (needs the king-safety flag), king on it: more.
             // 2.3.2a: king on the file only, no material condition.
-            if (ks || (X && !w.rook_king_needs_flag)) {
+            if (ks || (general && !w.rook_king_needs_flag)) {
                 const bool near = Fr & zone;
                 int k = near ? w.rook_king_zone_op : 0;
                 if (near) acc.template coef<C>("rook_king_zone_op", 1);
-                if ((Fr & oppK) && (near || (X && !w.rook_king_file_needs_zone))) {
+                if ((Fr & oppK) && (near || (general && !w.rook_king_file_needs_zone))) {
                     k += w.rook_king_file_op;
                     acc.template coef<C>("rook_king_file_op", 1);
                 }
                 if (k) acc.template add<C>(T_ROOK_FILE, k, 0), acc.template at<C>(T_ROOK_FILE, s, k, 0);
             }
         }
-        if ((square_bb(s) & rank7) && seventh_target) {
-            acc.template add<C>(T_SEVENTH, w.rook_seventh_op, w.rook_seventh_eg);
-            acc.template at<C>(T_SEVENTH, s, w.rook_seventh_op, w.rook_seventh_eg);
-            acc.template coef<C>("rook_seventh_op", 1), acc.template coef<C>("rook_seventh_eg", 1);
+    };
+    // One loop body for knights, bishops, rooks and queens (the piece type a compile-time constant):
+    // attacks, king-zone count, mobility, PST; rooks add their file terms, rooks and queens the 7th rank.
+    const auto pieces_of = [&](auto piece_type, std::int64_t& pst) {
+        constexpr PieceType Pt = decltype(piece_type)::value;
+        constexpr int i = Pt - KNIGHT;  // 0..3: knight, bishop, rook, queen
+        constexpr int Weights::*UNIT[4] = {&Weights::king_attack_unit_knight, &Weights::king_attack_unit_bishop,
+                                           &Weights::king_attack_unit_rook, &Weights::king_attack_unit_queen};
+        constexpr const char* MOB[4][2] = {{"mob_knight_op", "mob_knight_eg"}, {"mob_bishop_op", "mob_bishop_eg"},
+                                           {"mob_rook_op", "mob_rook_eg"}, {"mob_queen_op", "mob_queen_eg"}};
+        for (Bitboard b = pos.pieces(C, Pt); b;) {
+            const Square s = pop_lsb(b);
+            pst += prof.pst_packed[Pt][relative_square(C, s)];
+            const Bitboard a = Pt == KNIGHT   ? knight_attacks(s)
+                               : Pt == BISHOP ? bishop_attacks(s, occ)
+                               : Pt == ROOK   ? rook_attacks(s, occ)
+                                              : queen_attacks(s, occ);
+            att |= a;
+            if constexpr (general) by_type[i] |= a;
+            if (a & zone) ++count, weight += w.*UNIT[i], ++attackers[i];
+            const int m = popcount(a & ~own) - (general ? prof.mob_offset[Pt] : 0);
+            mob += m * prof.mob_packed[Pt];
+            trace_piece(Pt, s, m, MOB[i][0], MOB[i][1]);
+            square_piece(Pt, Term(T_PST_KNIGHT + i), s, m, a & zone, w.*UNIT[i]);
+            if constexpr (Pt == ROOK) rook_file(s);
+            if constexpr (Pt == ROOK || Pt == QUEEN)
+                if ((square_bb(s) & rank7) && seventh_target) {
+                    const int o = Pt == ROOK ? w.rook_seventh_op : w.queen_seventh_op;
+                    const int e = Pt == ROOK ? w.rook_seventh_eg : w.queen_seventh_eg;
+                    acc.template add<C>(T_SEVENTH, o, e);
+                    acc.template at<C>(T_SEVENTH, s, o, e);
+                    acc.template coef<C>(Pt == ROOK ? "rook_seventh_op" : "queen_seventh_op", 1);
+                    acc.template coef<C>(Pt == ROOK ? "rook_seventh_eg" : "queen_seventh_eg", 1);
+                }
         }
-    }
-    for (Bitboard b = pos.pieces(C, QUEEN); b;) {
-        const Square s = pop_lsb(b);
-        pQ += prof.pst_packed[QUEEN][relative_square(C, s)];
-        const Bitboard a = queen_attacks(s, occ);
-        att |= a;
-        if constexpr (X) by_type[3] |= a;
-        if (a & zone) ++count, weight += w.king_attack_unit_queen, ++attackers[3];
-        const int m = popcount(a & ~own) - (X ? prof.mob_offset[QUEEN] : 0);
-        mob += m * prof.mob_packed[QUEEN];
-        trace_piece(QUEEN, s, m, "mob_queen_op", "mob_queen_eg");
-        square_piece(QUEEN, T_PST_QUEEN, s, m, a & zone, w.king_attack_unit_queen);
-        if ((square_bb(s) & rank7) && seventh_target) {
-            acc.template add<C>(T_SEVENTH, w.queen_seventh_op, w.queen_seventh_eg);
-            acc.template at<C>(T_SEVENTH, s, w.queen_seventh_op, w.queen_seventh_eg);
-            acc.template coef<C>("queen_seventh_op", 1), acc.template coef<C>("queen_seventh_eg", 1);
-        }
-    }
+    };
+    pieces_of(std::integral_constant<PieceType, KNIGHT>{}, pN);
+    pieces_of(std::integral_constant<PieceType, BISHOP>{}, pB);
+    pieces_of(std::integral_constant<PieceType, ROOK>{}, pR);
+    pieces_of(std::integral_constant<PieceType, QUEEN>{}, pQ);
     const std::int64_t pK = prof.pst_packed[KING][relative_square(C, pos.king_square(C))];
     trace_piece(KING, pos.king_square(C), 0, nullptr, nullptr);
     if (acc.squares())
         acc.template at<C>(T_PST_KING, pos.king_square(C), unpack_op(pK), unpack_eg(pK));
     // 2.3.2a pawn "anti-mobility" (§13.1): pawns whose push square is occupied [inferred reading].
-    if (X && ((w.pawn_blocked_op | w.pawn_blocked_eg) || acc.coefs())) {
+    if (general && ((w.pawn_blocked_op | w.pawn_blocked_eg) || acc.coefs())) {
         const int n = popcount((C == WHITE ? ownP << 8 : ownP >> 8) & occ);
         acc.template add<C>(T_PAWN_MOBILITY, -n * w.pawn_blocked_op, -n * w.pawn_blocked_eg);
         acc.template coef<C>("pawn_blocked_op", -n), acc.template coef<C>("pawn_blocked_eg", -n);
@@ -155,7 +139,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
             for (Bitboard b = (C == WHITE ? ((ownP << 8) & occ) >> 8 : ((ownP >> 8) & occ) << 8); b;)
                 acc.template at<C>(T_PAWN_MOBILITY, pop_lsb(b), -w.pawn_blocked_op, -w.pawn_blocked_eg);
     }
-    if constexpr (T) {
+    if constexpr (T == Tracing::On) {
         acc.template add<C>(T_MOBILITY, unpack_op(mob), unpack_eg(mob));
         acc.template add<C>(T_PST_KNIGHT, unpack_op(pN), unpack_eg(pN));
         acc.template add<C>(T_PST_BISHOP, unpack_op(pB), unpack_eg(pB));
@@ -171,7 +155,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     // The king's squares join the attack set (spec §8 recommendation; matters for the free-path test only).
     att |= king_attacks(pos.king_square(C));
     st.att[C] = att;
-    if constexpr (X)
+    if constexpr (general)
         for (int i = 0; i < 4; ++i) st.att_by[C][i] = by_type[i];
 
     if (ks && defer_ka) {
@@ -182,8 +166,8 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         // §7.1: (KingAttackWeight[count] * weight) >> 5, arithmetic shift (floor).
         const int v = (w.king_attack_weight[std::min(count, 15)] * weight) >> 5;
         acc.template add<C>(T_KING_ATTACK, v, 0);
-        if constexpr (T) share_king_attack<C, T>(st, acc, v, st.kat[C].unit);
-        if constexpr (T)
+        if constexpr (T == Tracing::On) share_king_attack<C, T>(st, acc, v, st.kat[C].unit);
+        if constexpr (T == Tracing::On)
             if (acc.tr->coef) {
                 CoefTrace::KingAttack& ka = acc.tr->coef->king_attack[C];
                 ka.on = true;

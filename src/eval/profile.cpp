@@ -1,4 +1,4 @@
-// Profile registry: the built-in profiles are parsed from their weight files (src/eval/profiles/*.txt,
+// The built-in profiles are parsed from their weight files (src/eval/profiles/*.txt,
 // compiled in), user profiles from a file at run time; both become a Profile with its derived tables.
 #include "eval/profile.h"
 
@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "eval/material_table.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/profiles_embedded.h"
 #include "eval/pawns.h"
 #include "eval/phase.h"
@@ -55,14 +55,7 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     p->mob_offset[4] = w.mob_rook_offset;
     p->mob_offset[5] = w.mob_queen_offset;
     build_interpolation(w, p->interp);
-    p->extended = w.pawn_endgame_extra != 0 || w.passer_base_in_pawn_entry || w.pawn_blocked_op != 0 ||
-                  w.pawn_blocked_eg != 0 || !w.shelter_castling || !w.king_attack_pawns || w.mob_knight_offset != 0 ||
-                  w.mob_bishop_offset != 0 || w.mob_rook_offset != 0 || w.mob_queen_offset != 0 ||
-                  w.rook_file_whole || w.rook_file_base_op != 0 || w.rook_file_base_eg != 0 ||
-                  !w.rook_king_needs_flag || !w.rook_king_file_needs_zone || w.seventh_king_on_seventh ||
-                  w.unstoppable_pure_pawn_ending || w.trapped_bishop_per_bishop || w.ocb_after_interpolation ||
-                  !w.lazy_window || w.king_safe_checks || w.threats ||
-                  w.pawn_ending_evaluator;
+    p->path = fast_path_holds(w) ? Path::Fast : Path::General;
     copy8(w.candidate_op, p->cand_op);
     copy8(w.candidate_eg, p->cand_eg);
     copy8(w.passed_op, p->passed_op);
@@ -78,22 +71,22 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
         p->drawish[byte] = std::uint8_t(w.drawish_by_files[std::popcount(unsigned(byte) & 0x7Eu)]);
         p->drawish_on |= p->drawish[byte] != 0;
     }
-    p->extended |= p->drawish_on;
     build_shelter_storm(w, p->shelter_table, p->storm_table);
     build_material_table(w, p->material);
     return p;
 }
 
-// Built-in profiles in the order of profile_names() (first = default). Each has its weight file
-// src/eval/profiles/NAME.txt, compiled in; "simple" is the baseline evaluation (no weights).
-struct Registry {
+// Built-in profiles in the order of profile_names() (the default, default_profile(), is `quince`). Each
+// has its weight file src/eval/profiles/NAME.txt, compiled in; "simple" is the baseline evaluation (no
+// weights). A profile is parsed and built on its first use.
+struct BuiltinProfile {
     const char* name;
     bool simple;
     std::once_flag once;
     std::shared_ptr<const Profile> profile;
 };
 
-Registry registry[] = {
+BuiltinProfile builtin_profiles[] = {
     {"rybka1", false, {}, nullptr},
     {"rybka1-curve", false, {}, nullptr},
     {"rybka232", false, {}, nullptr},
@@ -134,12 +127,12 @@ std::shared_ptr<const Profile> build_profile(const Weights& w) { return build(w,
 
 std::vector<std::string> profile_names() {
     std::vector<std::string> v;
-    for (auto& r : registry) v.push_back(r.name);
+    for (auto& r : builtin_profiles) v.push_back(r.name);
     return v;
 }
 
 std::shared_ptr<const Profile> find_profile_shared(const std::string& name) {
-    for (auto& r : registry)
+    for (auto& r : builtin_profiles)
         if (name == r.name) {
             std::call_once(r.once, [&r] {
                 if (r.simple) {

@@ -18,6 +18,10 @@ enum class PhaseCurve { Linear, ThreeSection, Table };
 // fruit21) or explicit tables in the profile (pst_*_op/eg): the Rybka 2.3.2a tables of seed 003 §3
 // (§4.2 right blocks; no generator reproduces them, §4.1 last paragraph), or tuned tables.
 enum class PstSource { Generator, Table };
+// The evaluation's code path for a profile. Fast: the switches beyond the Rybka 1.0 set (and the weights
+// only they use) are fixed at their 1.0 values at compile time, fewer instructions; General: read from
+// the profile. Which one a profile takes follows from its values (eval/weights.h fast_path_holds).
+enum class Path { Fast, General };
 
 struct Weights {
     std::string name;
@@ -170,9 +174,9 @@ struct Profile {
     int cand_op[8], cand_eg[8];
     std::uint8_t drawish[256];  // by file byte (bit f = a pawn on file f), §13.2
     bool drawish_on;            // any non-zero entry
-    // Some switch differs from its Rybka 1.0 value: the evaluation runs the general code path;
-    // otherwise a path with those switches fixed at compile time (same results, fewer instructions).
-    bool extended;
+    // General when some weight differs from the value the fast path fixes for it (WeightDesc::fast);
+    // otherwise Fast (same results, fewer instructions).
+    Path path;
     int passed_op[8], passed_eg[8], unblocked_own[8], unblocked_opp[8], passed_free[8], att_dist[8], def_dist[8];
     std::vector<std::uint16_t> shelter_table, storm_table;  // 4096 each
     std::vector<MatEntry> material;                          // 236 196 entries
@@ -187,7 +191,8 @@ constexpr std::int64_t pack(int op, int eg) { return std::int64_t(std::uint64_t(
 constexpr int unpack_eg(std::int64_t s) { return int(std::int32_t(std::uint32_t(std::uint64_t(s)))); }
 constexpr int unpack_op(std::int64_t s) { return int((s - unpack_eg(s)) >> 32); }
 
-// Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (first = default).
+// Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (the default is
+// default_profile(), `quince`, declared in evaluate.h).
 std::vector<std::string> profile_names();
 // nullptr for an unknown name. Built-in profiles are parsed and built on first use (thread-safe) and
 // live forever.
@@ -197,7 +202,7 @@ std::shared_ptr<const Profile> find_profile_shared(const std::string& name);
 bool builtin_weights(const std::string& name, Weights& out);
 // A profile from weights (derived tables built), e.g. a tuner's current weights.
 std::shared_ptr<const Profile> build_profile(const Weights& w);
-// A profile from the text of a weight file (format: eval/params.h) or from a file; nullptr and *error
+// A profile from the text of a weight file (format: eval/weights.h) or from a file; nullptr and *error
 // ("FILE:LINE: what") when it does not parse.
 std::shared_ptr<const Profile> profile_from_text(const std::string& text, const std::string& source, std::string* error);
 std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::string* error);

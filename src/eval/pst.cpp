@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/types.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 
 namespace quince::eval {
 
@@ -65,7 +65,7 @@ struct PstBasis {
     };
     std::vector<Entry> entries;
     PstBasis() {
-        for (const ParamDesc& d : param_descs()) {
+        for (const WeightDesc& d : weight_descs()) {
             if (std::string(d.group) != "pst" || d.kind != Kind::Int || d.count != 1) continue;
             Weights unit{};
             *d.ints(unit) = 1;

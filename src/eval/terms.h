@@ -1,7 +1,7 @@
 // Shared state of one evaluation: the accumulators (op, eg in internal units, White's view), the
 // attack sets both piece loops build, and the optional per-term trace. The trace is a template
-// switch: with Trace = false every trace line compiles away, so traced and normal evaluation run the
-// same code.
+// switch (Tracing): with Tracing::Off every trace line compiles away, so traced and normal evaluation
+// run the same code.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +43,7 @@ constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn"
 inline constexpr int KING_ATTACK_UNITS = 9;
 
 struct CoefTrace {
-    std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/params.h], that colour's own view
+    std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/weights.h], that colour's own view
     // King attack (§7.1), non-linear: (king_attack_weight[count] * sum(n[t] * unit[t])) >> 5, opening.
     // The units are the KING_ATTACK_UNITS run above.
     struct KingAttack {
@@ -52,7 +52,7 @@ struct CoefTrace {
         int n[KING_ATTACK_UNITS] = {};  // knights, bishops, rooks, queens reaching the zone; their safe checks; weak squares
     } king_attack[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
-    void reset();                // sized to param_count(), zeroed
+    void reset();                // sized to weight_count(), zeroed
     void add(Color c, const char* weight, double k, int element = 0);
 };
 
@@ -85,8 +85,13 @@ struct Trace {
     SquareTrace* squares = nullptr;  // optional: also record per-square attribution (workbench)
 };
 
-template <bool T>
+// Whether an evaluation records its terms (Trace; the tuner's CoefTrace and the picture's SquareTrace
+// ride on it). Off in play: every trace line compiles away.
+enum class Tracing { Off, On };
+
+template <Tracing T>
 struct Acc {
+    static constexpr bool traced = T == Tracing::On;
     int op = 0, eg = 0;
     Trace* tr = nullptr;
 
@@ -94,7 +99,7 @@ struct Acc {
     inline void add(Term t, int o, int e) {
         if constexpr (C == WHITE) op += o, eg += e;
         else op -= o, eg -= e;
-        if constexpr (T) {
+        if constexpr (traced) {
             tr->v[t][C][0] += o;
             tr->v[t][C][1] += e;
         }
@@ -103,24 +108,24 @@ struct Acc {
     // goes through add() as before, so an untraced evaluation never sees this.
     template <Color C>
     inline void at(Term t, Square s, int o, int e) {
-        if constexpr (T)
+        if constexpr (traced)
             if (tr->squares) {
                 tr->squares->v[t][s][0] += C == WHITE ? o : -o;
                 tr->squares->v[t][s][1] += C == WHITE ? e : -e;
             }
     }
     bool squares() const {
-        if constexpr (T) return tr->squares != nullptr;
+        if constexpr (traced) return tr->squares != nullptr;
         return false;
     }
     // Coefficient of a weight for colour C (traced evaluations with a CoefTrace only).
     template <Color C>
     inline void coef(const char* weight, double k, int element = 0) {
-        if constexpr (T)
+        if constexpr (traced)
             if (tr->coef) tr->coef->add(C, weight, k, element);
     }
     bool coefs() const {
-        if constexpr (T) return tr->coef != nullptr;
+        if constexpr (traced) return tr->coef != nullptr;
         return false;
     }
 };
@@ -153,9 +158,9 @@ struct EvalState {
 
 // The king attack `v` of colour C shared among its pieces in proportion to `units` (one per entry of
 // st.kat[C]); the last piece with units takes the rounding, so the shares sum to v exactly.
-template <Color C, bool T>
+template <Color C, Tracing T>
 inline void share_king_attack(const EvalState& st, Acc<T>& acc, int v, const int* units) {
-    if constexpr (T) {
+    if constexpr (T == Tracing::On) {
         const EvalState::KingAttackers& k = st.kat[C];
         int total = 0, last = -1;
         for (int i = 0; i < k.n; ++i)

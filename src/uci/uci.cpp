@@ -9,7 +9,7 @@
 
 #include "board/movegen.h"
 #include "board/notation.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "search/params.h"
 #include "search/skill.h"
 #include "search/random_opening.h"
@@ -242,7 +242,7 @@ void Uci::apply_eval_profile() {
     if (!tuned_weights_.empty() && (eval_file_ || eval_profile_ != "simple")) {
         eval::Weights w = eval_file_ ? eval_file_->w : eval::Weights{};
         if (!eval_file_) eval::builtin_weights(eval_profile_, w);
-        for (const auto& [index, value] : tuned_weights_) eval::set_param(w, index, value);
+        for (const auto& [index, value] : tuned_weights_) eval::set_weight(w, index, value);
         auto p = eval::build_profile(w);
         engine_.set_evaluator_setting("profile", [p](eval::Evaluator& e) { e.set_profile(p); });
     } else if (eval_file_) {

@@ -449,8 +449,9 @@ TEST(EvalFruit21, SeventhRank) {
 
 TEST(EvalProfiles, GeneralPathOnlyWhenNeeded) {
     // Profiles using only Rybka 1.0 switches run the compile-time specialised path.
-    EXPECT_FALSE(find_profile("rybka1")->extended);
-    EXPECT_FALSE(find_profile("rybka1-curve")->extended);
-    EXPECT_TRUE(find_profile("rybka232")->extended);
-    EXPECT_TRUE(find_profile("fruit21")->extended);
+    EXPECT_EQ(find_profile("rybka1")->path, Path::Fast);
+    EXPECT_EQ(find_profile("rybka1-curve")->path, Path::Fast);
+    EXPECT_EQ(find_profile("rybka232")->path, Path::General);
+    EXPECT_EQ(find_profile("fruit21")->path, Path::General);
+    EXPECT_EQ(find_profile("quince")->path, Path::General);
 }

@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/profile.h"
 #include "search/params.h"
 #include "uci/uci.h"
@@ -86,7 +86,7 @@ TEST(SearchParams, SpsaInputLines) {
         EXPECT_GT(std::stod(f[5]), 0) << lines[i];
         EXPECT_GT(std::stod(f[6]), 0) << lines[i];
         if (i < search_params().size()) EXPECT_EQ(f[0], search_params()[i].name);
-        else EXPECT_EQ(std::stol(f[2]), eval::get_param(w, weights[i - search_params().size()].index)) << lines[i];
+        else EXPECT_EQ(std::stol(f[2]), eval::get_weight(w, weights[i - search_params().size()].index)) << lines[i];
     }
     EXPECT_TRUE(names.count("pawn_unit"));
     EXPECT_TRUE(names.count("passed_eg_6"));

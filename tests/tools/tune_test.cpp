@@ -20,7 +20,8 @@ std::vector<Position> positions(std::size_t random_count = 1500) {
     return v;
 }
 
-// The quince profile with Quince's safe-check units and threats switched on (no built-in profile has them).
+// The quince profile with its safe-check, weak-square and threat weights set to other values (quince has the
+// switches on; these values differ from its fitted ones, so the rebuild is checked at a second point).
 eval::Weights with_safe_checks() {
     eval::Weights w = eval::find_profile("quince")->w;
     w.king_safe_checks = true;
@@ -77,7 +78,7 @@ TEST(Tuner, GradientMatchesFiniteDifferences) {
             std::vector<double> g(x.size(), 0.0);
             model.add_gradient(tp, x, 1.0, g);
             for (std::size_t j = 0; j < x.size(); ++j) {
-                const eval::ParamDesc& d = eval::param_of_index(int(j));
+                const eval::WeightDesc& d = eval::weight_of_index(int(j));
                 if (d.role == eval::Role::Fixed) continue;
                 const double h = 0.5, keep = x[j];
                 x[j] = keep + h;
@@ -87,7 +88,7 @@ TEST(Tuner, GradientMatchesFiniteDifferences) {
                 x[j] = keep;
                 const double fd = (up - down) / (2 * h);
                 // Piecewise linear (drawishness cap): central differences agree away from the kinks.
-                ASSERT_NEAR(g[j], fd, 1e-6 + 1e-6 * std::abs(fd)) << name << " " << eval::param_label(int(j)) << " " << p.fen();
+                ASSERT_NEAR(g[j], fd, 1e-6 + 1e-6 * std::abs(fd)) << name << " " << eval::weight_label(int(j)) << " " << p.fen();
             }
         }
     }

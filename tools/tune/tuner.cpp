@@ -80,17 +80,17 @@ std::string trim(const std::string& s) {
 }  // namespace
 
 std::vector<double> weights_vector(const Weights& w) {
-    std::vector<double> x(static_cast<std::size_t>(param_count()));
-    for (int i = 0; i < param_count(); ++i) x[std::size_t(i)] = get_param(w, i);
+    std::vector<double> x(static_cast<std::size_t>(weight_count()));
+    for (int i = 0; i < weight_count(); ++i) x[std::size_t(i)] = get_weight(w, i);
     return x;
 }
 
 Weights weights_from_vector(const Weights& base, const std::vector<double>& x) {
     Weights w = base;
-    for (int i = 0; i < param_count(); ++i) {
-        const ParamDesc& d = param_of_index(i);
+    for (int i = 0; i < weight_count(); ++i) {
+        const WeightDesc& d = weight_of_index(i);
         const double v = std::clamp(std::round(x[std::size_t(i)]), double(d.lo), double(d.hi));
-        set_param(w, i, int(v));
+        set_weight(w, i, int(v));
     }
     return w;
 }
@@ -115,7 +115,7 @@ bool trace_position(const Profile& profile, const Position& pos, TunePosition& o
     const bool white = pos.side_to_move() == WHITE;
     if (static_white_cp) *static_white_cp = white ? v : -v;
     out.coefs.clear();
-    for (int i = 0; i < param_count(); ++i) {
+    for (int i = 0; i < weight_count(); ++i) {
         const double k = coef.c[WHITE][std::size_t(i)] - coef.c[BLACK][std::size_t(i)];
         if (k != 0.0) out.coefs.emplace_back(std::uint16_t(i), float(k));
     }
@@ -138,17 +138,17 @@ bool trace_position(const Profile& profile, const Position& pos, TunePosition& o
 // The model
 
 Model::Model(const Weights& fixed) : fixed_(fixed) {
-    role_.resize(std::size_t(param_count()));
-    for (int i = 0; i < param_count(); ++i) role_[std::size_t(i)] = param_of_index(i).role;
+    role_.resize(std::size_t(weight_count()));
+    for (int i = 0; i < weight_count(); ++i) role_[std::size_t(i)] = weight_of_index(i).role;
     int W[65][2];
     build_interpolation(fixed, W);
     for (int p = 0; p <= 64; ++p) interp_eg_[p] = W[p][1];
     phase_tuned_ = fixed.phase_curve == PhaseCurve::Table;
-    phase_base_ = param_index(*find_param("phase_table_eg"));
-    ka_weight_base_ = param_index(*find_param("king_attack_weight"));
+    phase_base_ = weight_index(*find_weight("phase_table_eg"));
+    ka_weight_base_ = weight_index(*find_weight("king_attack_weight"));
     // the KING_ATTACK_UNITS run: four piece units, four king_check_unit_*, king_weak_unit
-    ka_unit_base_ = param_index(*find_param("king_attack_unit_knight"));
-    if (param_index(*find_param("king_weak_unit")) != ka_unit_base_ + eval::KING_ATTACK_UNITS - 1)
+    ka_unit_base_ = weight_index(*find_weight("king_attack_unit_knight"));
+    if (weight_index(*find_weight("king_weak_unit")) != ka_unit_base_ + eval::KING_ATTACK_UNITS - 1)
         throw std::logic_error("tuner: the king attack unit weights must be one run in the registry");
     for (int b = 0; b < 256; ++b) drawish_k_[b] = std::uint8_t(std::min(255, b * fixed.drawish_mul / fixed.drawish_div));
 }
@@ -296,12 +296,12 @@ double fit_K(const Model& m, const std::vector<TunePosition>& ps, const std::vec
 }
 
 std::vector<bool> tunable_mask(const Weights& w, const Options& o, std::string* error) {
-    std::vector<bool> mask(std::size_t(param_count()), false);
+    std::vector<bool> mask(std::size_t(weight_count()), false);
     std::vector<std::string> groups;
-    for (const ParamDesc& d : param_descs())
+    for (const WeightDesc& d : weight_descs())
         if (std::find(groups.begin(), groups.end(), d.group) == groups.end()) groups.push_back(d.group);
     auto known = [&](const std::string& g) {
-        return std::find(groups.begin(), groups.end(), g) != groups.end() || find_param(g) != nullptr;
+        return std::find(groups.begin(), groups.end(), g) != groups.end() || find_weight(g) != nullptr;
     };
     for (const auto* list : {&o.tune_groups, &o.freeze_groups})
         for (const std::string& g : *list)
@@ -313,8 +313,8 @@ std::vector<bool> tunable_mask(const Weights& w, const Options& o, std::string* 
                 }
                 return {};
             }
-    for (int i = 0; i < param_count(); ++i) {
-        const ParamDesc& d = param_of_index(i);
+    for (int i = 0; i < weight_count(); ++i) {
+        const WeightDesc& d = weight_of_index(i);
         const auto listed = [&](const std::vector<std::string>& l) {
             return std::find(l.begin(), l.end(), d.group) != l.end() || std::find(l.begin(), l.end(), d.name) != l.end();
         };
@@ -430,7 +430,7 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
                 m2[j] = beta2 * m2[j] + (1 - beta2) * g * g;
                 const double mh = m1[j] / (1 - std::pow(beta1, step)), vh = m2[j] / (1 - std::pow(beta2, step));
                 x[j] -= o.lr * mh / (std::sqrt(vh) + eps);
-                const ParamDesc& d = param_of_index(int(j));
+                const WeightDesc& d = weight_of_index(int(j));
                 x[j] = std::clamp(x[j], double(d.lo), double(d.hi));
             }
         }

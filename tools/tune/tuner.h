@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "board/position.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
 
@@ -41,7 +41,7 @@ struct TunePosition {
 // baseline profile. `static_white_cp` receives evaluate()'s score in White's view.
 bool trace_position(const eval::Profile& profile, const Position& pos, TunePosition& out, int* static_white_cp = nullptr);
 
-// The score model over the weight vector x (flat numbering of eval/params.h): what the evaluation
+// The score model over the weight vector x (flat numbering of eval/weights.h): what the evaluation
 // computes, in real arithmetic. Everything in it that is not a tuned weight comes from `fixed`.
 class Model {
 public:

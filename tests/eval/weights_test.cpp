@@ -7,7 +7,7 @@
 #include <set>
 
 #include "eval/evaluate.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 #include "eval/profile.h"
 #include "support/test_positions.h"
 
@@ -43,18 +43,18 @@ std::string parse_error(const std::string& text) {
 
 TEST(EvalParams, RegistryCoversEveryWeightOnce) {
     std::set<std::string> names;
-    for (const ParamDesc& d : param_descs()) EXPECT_TRUE(names.insert(d.name).second) << d.name;
+    for (const WeightDesc& d : weight_descs()) EXPECT_TRUE(names.insert(d.name).second) << d.name;
     // Flat numbering: consecutive, labels unique, get/set round trip.
     std::set<std::string> labels;
     Weights w = find_profile("rybka1")->w;
-    for (int i = 0; i < param_count(); ++i) {
-        EXPECT_TRUE(labels.insert(param_label(i)).second) << param_label(i);
-        const int v = get_param(w, i);
-        set_param(w, i, v + 1);
-        EXPECT_EQ(get_param(w, i), v + 1);
-        set_param(w, i, v);
+    for (int i = 0; i < weight_count(); ++i) {
+        EXPECT_TRUE(labels.insert(weight_label(i)).second) << weight_label(i);
+        const int v = get_weight(w, i);
+        set_weight(w, i, v + 1);
+        EXPECT_EQ(get_weight(w, i), v + 1);
+        set_weight(w, i, v);
     }
-    EXPECT_GT(param_count(), 900);  // 12 PST tables of 64 and the rest
+    EXPECT_GT(weight_count(), 900);  // 12 PST tables of 64 and the rest
 }
 
 TEST(EvalParams, PrintLoadEvaluateIdenticalForEveryProfile) {

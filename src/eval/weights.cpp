@@ -1,6 +1,6 @@
-// The weight registry and the profile file format (see params.h). Every field of Weights appears
+// The weight registry and the profile file format (see weights.h). Every field of Weights appears
 // here once, in the order of the seeds' sections; the docs are the files' comments.
-#include "eval/params.h"
+#include "eval/weights.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -22,6 +22,13 @@ bool safe_checks(const Weights& w) { return w.king_safe_checks; }
 bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 bool threats(const Weights& w) { return w.threats; }
 
+// The value the fast path fixes for every element of d (eval/profile.h Path): a profile with any other
+// value runs the general path.
+WeightDesc fast_path(WeightDesc d, int value) {
+    d.fast = value;
+    return d;
+}
+
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
 // One unit of material from 10 to 200 centipawns (internal units are 1/32 cp). At 200 cp the largest
 // material difference of a legal position (112 units: nine queens, two rooks, bishops and knights against
@@ -30,23 +37,23 @@ constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawn
 constexpr int PAWN_UNIT_MIN = 320, PAWN_UNIT_MAX = 6400;
 
 #define QI(field, group, role, lo, hi, used, doc)                                                          \
-    ParamDesc{#field, group, Kind::Int, 1, Role::role, lo, hi, [](Weights& w) { return &w.field; }, nullptr, \
+    WeightDesc{#field, group, Kind::Int, 1, Role::role, lo, hi, [](Weights& w) { return &w.field; }, nullptr, \
               {}, nullptr, nullptr, used, doc}
 #define QA(field, group, role, lo, hi, used, doc)                                                              \
-    ParamDesc{#field, group, Kind::Int, int(std::tuple_size<decltype(Weights::field)>::value), Role::role, lo, \
+    WeightDesc{#field, group, Kind::Int, int(std::tuple_size<decltype(Weights::field)>::value), Role::role, lo, \
               hi, [](Weights& w) { return w.field.data(); }, nullptr, {}, nullptr, nullptr, used, doc}
 #define QB(field, group, doc)                                                                                \
-    ParamDesc{#field, group, Kind::Bool, 1, Role::Fixed, 0, 1, nullptr, [](Weights& w) { return &w.field; }, \
+    WeightDesc{#field, group, Kind::Bool, 1, Role::Fixed, 0, 1, nullptr, [](Weights& w) { return &w.field; }, \
               {}, nullptr, nullptr, always, doc}
 #define QT(name, table, pt, group, role, doc)                                                                  \
-    ParamDesc{name, group, Kind::Int, 64, Role::role, -W, W, [](Weights& w) { return w.table[pt].data(); }, \
+    WeightDesc{name, group, Kind::Int, 64, Role::role, -W, W, [](Weights& w) { return w.table[pt].data(); }, \
               nullptr, {}, nullptr, nullptr, table_pst, doc}
 
-std::vector<ParamDesc> make_descs() {
-    std::vector<ParamDesc> d = {
+std::vector<WeightDesc> make_descs() {
+    std::vector<WeightDesc> d = {
         // ---- Material (§1, §2) ----
         QI(pawn_unit, "material", Both, PAWN_UNIT_MIN, PAWN_UNIT_MAX, always, "value of one unit of D = 10dQ + 5dR + 3dB + 3dN + dP (§1)"),
-        QI(pawn_endgame_extra, "material", Eg, -W, W, always, "endgame only, per pawn of the difference (Fruit 80/90 cp)"),
+        fast_path(QI(pawn_endgame_extra, "material", Eg, -W, W, always, "endgame only, per pawn of the difference (Fruit 80/90 cp)"), 0),
         QI(knight_extra, "imbalance", Both, -W, W, always, "mat_value: knight = 3 units + this (§2.3)"),
         QI(bishop_extra, "imbalance", Both, -W, W, always, "mat_value: bishop = 3 units + this"),
         QI(rook_extra, "imbalance", Both, -W, W, always, "mat_value: rook = 5 units + this"),
@@ -64,14 +71,14 @@ std::vector<ParamDesc> make_descs() {
         QI(phase_rook, "phase", Fixed, 0, 16, always, "RookPhase"),
         QI(phase_queen, "phase", Fixed, 0, 16, always, "QueenPhase"),
         QI(phase_total, "phase", Fixed, 1, 64, always, "TotalPhase"),
-        ParamDesc{"phase_curve", "phase", Kind::Enum, 1, Role::Fixed, 0, 2, nullptr, nullptr,
+        WeightDesc{"phase_curve", "phase", Kind::Enum, 1, Role::Fixed, 0, 2, nullptr, nullptr,
                   {"linear", "three-section", "table"},
                   [](const Weights& w) { return int(w.phase_curve); },
                   [](Weights& w, int v) { w.phase_curve = PhaseCurve(v); }, always,
                   "W[65][2]: linear (§3.2), the three-section shape guess for 1.0, or phase_table_eg"},
         QA(phase_table_eg, "phase", PhaseEg, 0, 256, table_phase, "W[phase][1] for phase 0..64 (W[phase][0] = 256 - it)"),
         // ---- Piece-square tables (§4) ----
-        ParamDesc{"pst_source", "pst", Kind::Enum, 1, Role::Fixed, 0, 1, nullptr, nullptr, {"generator", "table"},
+        WeightDesc{"pst_source", "pst", Kind::Enum, 1, Role::Fixed, 0, 1, nullptr, nullptr, {"generator", "table"},
                   [](const Weights& w) { return int(w.pst_source); },
                   [](Weights& w, int v) { w.pst_source = PstSource(v); }, always,
                   "generator: Fruit's shapes x the weights below (§4.1); table: the pst_* arrays"},
@@ -121,10 +128,10 @@ std::vector<ParamDesc> make_descs() {
         QI(backward_eg, "pawns", Eg, -W, W, always, ""),
         QA(candidate_op, "pawns", Op, -W, W, always, "candidate passer by relative rank 1..8 (1.0: RybkaQuad(0, 3763))"),
         QA(candidate_eg, "pawns", Eg, -W, W, always, "(1.0: RybkaQuad(18, 1626))"),
-        QB(passer_base_in_pawn_entry, "pawns", "2.3.2a: passed_op/eg scored in the pawn entry, frontmost pawn (§5.3)"),
-        QI(pawn_blocked_op, "pawns", Op, -W, W, always, "2.3.2a pawn anti-mobility: per pawn whose push square is occupied (§13.1)"),
-        QI(pawn_blocked_eg, "pawns", Eg, -W, W, always, ""),
-        QA(drawish_by_files, "drawish", Fixed, 0, 255, always, "2.3.2a drawishness byte by pawn files among b..g: 0..6 (§13.2)"),
+        fast_path(QB(passer_base_in_pawn_entry, "pawns", "2.3.2a: passed_op/eg scored in the pawn entry, frontmost pawn (§5.3)"), 0),
+        fast_path(QI(pawn_blocked_op, "pawns", Op, -W, W, always, "2.3.2a pawn anti-mobility: per pawn whose push square is occupied (§13.1)"), 0),
+        fast_path(QI(pawn_blocked_eg, "pawns", Eg, -W, W, always, ""), 0),
+        fast_path(QA(drawish_by_files, "drawish", Fixed, 0, 255, always, "2.3.2a drawishness byte by pawn files among b..g: 0..6 (§13.2)"), 0),
         QI(drawish_mul, "drawish", Fixed, 0, 1000, always, "k = byte * mul / div"),
         QI(drawish_div, "drawish", Fixed, 1, 1000, always, ""),
         QI(drawish_cap, "drawish", Fixed, 0, 10000, always, "s -= (min(s, cap) * k) >> 8"),
@@ -132,7 +139,7 @@ std::vector<ParamDesc> make_descs() {
         QA(shelter_value, "shelter", Op, 0, 16000, always, "per file by own pawn: none, rank 2..5 (2x on the king's file)"),
         QA(storm_value, "shelter", Op, 0, 21000, always, "per file by enemy pawn: none, rank 2..5"),
         QI(weak_back_rank, "shelter", Op, 0, 65535, always, "shelter when the three pawns are all on rank 2"),
-        QB(shelter_castling, "shelter", "1.0: average with the best wing the king may castle to; off: own wing only"),
+        fast_path(QB(shelter_castling, "shelter", "1.0: average with the best wing the king may castle to; off: own wing only"), 1),
         // ---- King attack (§7.1) ----
         QI(king_attack_unit_knight, "king_attack", KingAttackUnit, 0, 10000, always, "attack units per piece reaching the king zone"),
         QI(king_attack_unit_bishop, "king_attack", KingAttackUnit, 0, 10000, always, ""),
@@ -145,10 +152,10 @@ std::vector<ParamDesc> make_descs() {
         QI(king_check_unit_queen, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ""),
         QI(king_weak_unit, "king_attack", KingAttackUnit, 0, 10000, safe_checks, "attack units per king-zone square covered only by the defender's king or queen (Quince)"),
         QA(king_attack_weight, "king_attack", KingAttackWeight, -1024, 1024, always, "by attacker count 0..15: (weight[n] * units) >> 5"),
-        QB(king_attack_pawns, "king_attack", "pawns count as one attacker (Rybka; Fruit: no)"),
-        QB(king_safe_checks, "king_attack", "Quince: safe checking squares add king_check_unit_* units (not in the seeds)"),
+        fast_path(QB(king_attack_pawns, "king_attack", "pawns count as one attacker (Rybka; Fruit: no)"), 1),
+        fast_path(QB(king_safe_checks, "king_attack", "Quince: safe checking squares add king_check_unit_* units (not in the seeds)"), 0),
         // ---- Threats (Quince, not in the seeds) ----
-        QB(threats, "threats", "Quince: pieces attacked by lesser pieces and hanging pieces (not in the seeds)"),
+        fast_path(QB(threats, "threats", "Quince: pieces attacked by lesser pieces and hanging pieces (not in the seeds)"), 0),
         QI(threat_pawn_op, "threats", Op, -W, W, threats, "per enemy knight, bishop, rook or queen attacked by a pawn"),
         QI(threat_pawn_eg, "threats", Eg, -W, W, threats, ""),
         QI(threat_minor_op, "threats", Op, -W, W, threats, "per enemy rook or queen attacked by a knight or bishop"),
@@ -166,23 +173,23 @@ std::vector<ParamDesc> make_descs() {
         QI(mob_rook_eg, "mobility", Eg, -W, W, always, ""),
         QI(mob_queen_op, "mobility", Op, -W, W, always, ""),
         QI(mob_queen_eg, "mobility", Eg, -W, W, always, ""),
-        QI(mob_knight_offset, "mobility", Fixed, 0, 27, always, "subtracted from the square count (Fruit's units; 0 in Rybka)"),
-        QI(mob_bishop_offset, "mobility", Fixed, 0, 27, always, ""),
-        QI(mob_rook_offset, "mobility", Fixed, 0, 27, always, ""),
-        QI(mob_queen_offset, "mobility", Fixed, 0, 27, always, ""),
+        fast_path(QI(mob_knight_offset, "mobility", Fixed, 0, 27, always, "subtracted from the square count (Fruit's units; 0 in Rybka)"), 0),
+        fast_path(QI(mob_bishop_offset, "mobility", Fixed, 0, 27, always, ""), 0),
+        fast_path(QI(mob_rook_offset, "mobility", Fixed, 0, 27, always, ""), 0),
+        fast_path(QI(mob_queen_offset, "mobility", Fixed, 0, 27, always, ""), 0),
         // ---- Rooks and queens (§9) ----
-        QB(rook_file_whole, "rooks", "Fruit: pawns on the whole file count (Rybka: in front of the rook)"),
-        QI(rook_file_base_op, "rooks", Op, -W, W, always, "every rook (Fruit: -RookOpenFile/2)"),
-        QI(rook_file_base_eg, "rooks", Eg, -W, W, always, ""),
+        fast_path(QB(rook_file_whole, "rooks", "Fruit: pawns on the whole file count (Rybka: in front of the rook)"), 0),
+        fast_path(QI(rook_file_base_op, "rooks", Op, -W, W, always, "every rook (Fruit: -RookOpenFile/2)"), 0),
+        fast_path(QI(rook_file_base_eg, "rooks", Eg, -W, W, always, ""), 0),
         QI(rook_semi_open_op, "rooks", Op, -W, W, always, "no own pawn on the file"),
         QI(rook_semi_open_eg, "rooks", Eg, -W, W, always, ""),
         QI(rook_open_op, "rooks", Op, -W, W, always, "increment: no enemy pawn either"),
         QI(rook_open_eg, "rooks", Eg, -W, W, always, ""),
         QI(rook_king_zone_op, "rooks", Op, -W, W, always, "(semi-)open file meets the enemy king zone"),
         QI(rook_king_file_op, "rooks", Op, -W, W, always, "increment: the enemy king on that file"),
-        QB(rook_king_needs_flag, "rooks", "king-file bonuses only with the king-safety flag (1.0)"),
-        QB(rook_king_file_needs_zone, "rooks", "king-file bonus nested in the zone test (1.0)"),
-        QB(seventh_king_on_seventh, "rooks", "2.3.2a: the enemy king on the 7th also makes the 7th rank count"),
+        fast_path(QB(rook_king_needs_flag, "rooks", "king-file bonuses only with the king-safety flag (1.0)"), 1),
+        fast_path(QB(rook_king_file_needs_zone, "rooks", "king-file bonus nested in the zone test (1.0)"), 1),
+        fast_path(QB(seventh_king_on_seventh, "rooks", "2.3.2a: the enemy king on the 7th also makes the 7th rank count"), 0),
         QI(rook_seventh_op, "rooks", Op, -W, W, always, "rook on the 7th with an enemy pawn there or the king on the 8th"),
         QI(rook_seventh_eg, "rooks", Eg, -W, W, always, ""),
         QI(queen_seventh_op, "rooks", Op, -W, W, always, "queen on the 7th, same condition"),
@@ -196,9 +203,9 @@ std::vector<ParamDesc> make_descs() {
         QA(att_distance, "passers", Eg, -W, W, always, "times own king's distance to the stop square, subtracted"),
         QA(def_distance, "passers", Eg, -W, W, always, "times enemy king's distance to the stop square"),
         QA(unstoppable_passer, "passers", Eg, 0, W, always, "unstoppable or king-escorted passer, defender without pieces"),
-        QB(unstoppable_pure_pawn_ending, "passers", "2.3.2a: only when neither side has pieces (§13.3)"),
+        fast_path(QB(unstoppable_pure_pawn_ending, "passers", "2.3.2a: only when neither side has pieces (§13.3)"), 0),
         // ---- 2.3.2a pawn-ending evaluator (§13.3) ----
-        QB(pawn_ending_evaluator, "pawn_ending", "2.3.2a: kings and pawns only: KPK table, passer race, key squares (§13.3)"),
+        fast_path(QB(pawn_ending_evaluator, "pawn_ending", "2.3.2a: kings and pawns only: KPK table, passer race, key squares (§13.3)"), 0),
         QI(pawn_ending_kpk_win, "pawn_ending", Eg, 0, W, pawn_ending, "K+P v K that the table wins (a drawn one scores 0)"),
         QA(key_square_passer, "pawn_ending", Eg, 0, W, pawn_ending, "own king on a key square of the passer, by relative rank"),
         QA(protected_passer, "pawn_ending", Eg, 0, W, pawn_ending, "passer defended by an own pawn, by relative rank"),
@@ -208,15 +215,15 @@ std::vector<ParamDesc> make_descs() {
         QI(trapped_bishop_eg, "patterns", Eg, -W, W, always, ""),
         QI(trapped_bishop_6th_op, "patterns", Op, -W, W, always, "per-bishop mode: a6/h6 shut in by b5/g5"),
         QI(trapped_bishop_6th_eg, "patterns", Eg, -W, W, always, ""),
-        QB(trapped_bishop_per_bishop, "patterns", "2.3.2a / Fruit: every trapped bishop (1.0: once)"),
+        fast_path(QB(trapped_bishop_per_bishop, "patterns", "2.3.2a / Fruit: every trapped bishop (1.0: once)"), 0),
         QI(blocked_bishop_op, "patterns", Op, -W, W, always, "c1/f1 bishop behind d2/e2 pawn with d3/e3 occupied"),
         QI(blocked_rook_op, "patterns", Op, -W, W, always, "rook shut in by the uncastled king"),
         // ---- Final (§1, §12) ----
         QI(tempo, "tempo", Cp, -200, 200, always, "centipawns for the side to move, after interpolation"),
         QI(lazy_margin, "lazy", Fixed, 0, 1000, always, "pawn units of D around the lazy window (§12.3)"),
-        QB(lazy_window, "lazy", "root-window lazy evaluation of 1.0 (§12.3)"),
+        fast_path(QB(lazy_window, "lazy", "root-window lazy evaluation of 1.0 (§12.3)"), 1),
         QB(ocb_halving, "final", "opposite-coloured bishops halve the score (§12.1)"),
-        QB(ocb_after_interpolation, "final", "2.3.2a / Fruit: halve the interpolated score (1.0: op and eg)"),
+        fast_path(QB(ocb_after_interpolation, "final", "2.3.2a / Fruit: halve the interpolated score (1.0: op and eg)"), 0),
         QB(ocb_pawn_wrap, "final", "2.3.2a: the 3-bit pawn field also accepts |WP - BP| >= 6"),
     };
     return d;
@@ -227,11 +234,12 @@ std::vector<ParamDesc> make_descs() {
 #undef QB
 #undef QT
 
-struct Registry {
-    std::vector<ParamDesc> descs = make_descs();
+// The descriptors and the flat numbering of their integers (the tuner's vector), built once.
+struct WeightIndex {
+    std::vector<WeightDesc> descs = make_descs();
     std::vector<int> first;  // flat index of each descriptor's first element (-1: not Kind::Int)
     std::vector<std::pair<int, int>> of_index;  // flat index -> (descriptor, element)
-    Registry() {
+    WeightIndex() {
         for (int i = 0; i < int(descs.size()); ++i) {
             if (descs[i].kind != Kind::Int) {
                 first.push_back(-1);
@@ -243,8 +251,8 @@ struct Registry {
     }
 };
 
-const Registry& registry() {
-    static const Registry r;
+const WeightIndex& weight_index_table() {
+    static const WeightIndex r;
     return r;
 }
 
@@ -259,52 +267,64 @@ bool parse_int(const std::string& t, long long& v) { return parse_integer(t, &v)
 
 }  // namespace
 
-const std::vector<ParamDesc>& param_descs() { return registry().descs; }
+const std::vector<WeightDesc>& weight_descs() { return weight_index_table().descs; }
 
-const ParamDesc* find_param(const std::string& name) {
-    for (const ParamDesc& d : registry().descs)
+const WeightDesc* find_weight(const std::string& name) {
+    for (const WeightDesc& d : weight_index_table().descs)
         if (name == d.name) return &d;
     return nullptr;
 }
 
-int param_count() { return int(registry().of_index.size()); }
+int weight_count() { return int(weight_index_table().of_index.size()); }
 
-int param_index(const ParamDesc& d, int element) {
-    const Registry& r = registry();
+int weight_index(const WeightDesc& d, int element) {
+    const WeightIndex& r = weight_index_table();
     return r.first[std::size_t(&d - r.descs.data())] + element;
 }
 
-const ParamDesc& param_of_index(int index, int* element) {
-    const auto [desc, el] = registry().of_index[std::size_t(index)];
+const WeightDesc& weight_of_index(int index, int* element) {
+    const auto [desc, el] = weight_index_table().of_index[std::size_t(index)];
     if (element) *element = el;
-    return registry().descs[std::size_t(desc)];
+    return weight_index_table().descs[std::size_t(desc)];
 }
 
-std::string param_label(int index) {
+std::string weight_label(int index) {
     int el = 0;
-    const ParamDesc& d = param_of_index(index, &el);
+    const WeightDesc& d = weight_of_index(index, &el);
     return d.count == 1 ? d.name : std::string(d.name) + "[" + std::to_string(el) + "]";
 }
 
-int get_param(const Weights& w, int index) {
+int get_weight(const Weights& w, int index) {
     int el = 0;
-    const ParamDesc& d = param_of_index(index, &el);
+    const WeightDesc& d = weight_of_index(index, &el);
     return d.ints(const_cast<Weights&>(w))[el];
 }
 
-void set_param(Weights& w, int index, int value) {
+void set_weight(Weights& w, int index, int value) {
     int el = 0;
-    const ParamDesc& d = param_of_index(index, &el);
+    const WeightDesc& d = weight_of_index(index, &el);
     d.ints(w)[el] = value;
+}
+
+bool fast_path_holds(const Weights& w) {
+    Weights& m = const_cast<Weights&>(w);  // the accessors take a mutable Weights; nothing is written
+    for (const WeightDesc& d : weight_descs()) {
+        if (!d.fast) continue;
+        if (d.kind == Kind::Bool && int(*d.flag(m)) != *d.fast) return false;
+        if (d.kind == Kind::Int)
+            for (int i = 0; i < d.count; ++i)
+                if (d.ints(m)[i] != *d.fast) return false;
+    }
+    return true;
 }
 
 std::vector<SpsaWeight> spsa_weights(const Weights& w) {
     std::vector<SpsaWeight> out;
-    for (int i = 0; i < param_count(); ++i) {
+    for (int i = 0; i < weight_count(); ++i) {
         int el = 0;
-        const ParamDesc& d = param_of_index(i, &el);
+        const WeightDesc& d = weight_of_index(i, &el);
         if (d.role == Role::Fixed || !d.used(w)) continue;
-        const int v = get_param(w, i);
+        const int v = get_weight(w, i);
         if (d.count > 1 && v == 0) continue;
         // Smallest half-range: 10 cp in internal units (1/32 cp) for the score terms, 10 cp for tempo, a
         // few steps for the king-attack and phase tables (small integers).
@@ -330,7 +350,7 @@ std::string format_weights(const Weights& w, const std::string& header_comment) 
     os << "profile " << w.name << "\n";
     const char* group = "";
     Weights& m = const_cast<Weights&>(w);  // the accessors take a mutable Weights; nothing is written
-    for (const ParamDesc& d : param_descs()) {
+    for (const WeightDesc& d : weight_descs()) {
         if (!d.used(w)) continue;
         if (std::string(group) != d.group) {
             group = d.group;
@@ -385,7 +405,7 @@ bool parse_weights(const std::string& text, const std::string& source, Weights& 
             have_base = true;
             continue;
         }
-        const ParamDesc* d = find_param(name);
+        const WeightDesc* d = find_weight(name);
         if (!d) return fail("unknown weight '" + printable(name) + "'");
         if (!seen.insert(name).second) return fail("weight '" + name + "' given twice");
         have_weight = true;
@@ -424,7 +444,7 @@ bool parse_weights(const std::string& text, const std::string& source, Weights& 
         return false;
     }
     if (!have_base)
-        for (const ParamDesc& d : param_descs())
+        for (const WeightDesc& d : weight_descs())
             if (d.used(w) && !seen.count(d.name)) {
                 if (error) *error = source + ": weight '" + std::string(d.name) + "' missing (give every weight, or start with 'base PROFILE')";
                 return false;

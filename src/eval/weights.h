@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,7 @@ enum class Role : std::uint8_t {
 
 enum class Kind : std::uint8_t { Int, Bool, Enum };
 
-struct ParamDesc {
+struct WeightDesc {
     const char* name;
     const char* group;  // for the tuner's --freeze / --tune and the file's section comments
     Kind kind;
@@ -48,19 +49,25 @@ struct ParamDesc {
     // `quince weights` does not print them: e.g. the PST generator weights of a table profile).
     bool (*used)(const Weights&);
     const char* doc;
+    // Set for a weight that only the general code path reads: the value the fast path assumes for it at
+    // compile time (switches 0 / 1). A profile runs the fast path when every such weight has it.
+    std::optional<int> fast = std::nullopt;
 };
 
-const std::vector<ParamDesc>& param_descs();
-const ParamDesc* find_param(const std::string& name);
+const std::vector<WeightDesc>& weight_descs();
+const WeightDesc* find_weight(const std::string& name);
+
+// Every weight with a fast-path value (WeightDesc::fast) has it in w: the profile can run Path::Fast.
+bool fast_path_holds(const Weights& w);
 
 // Flat numbering of every integer of every Kind::Int descriptor (arrays element by element), in
-// registry order: the tuner's parameter vector. param_index(desc, i) for element i.
-int param_count();
-int param_index(const ParamDesc& d, int element = 0);
-const ParamDesc& param_of_index(int index, int* element = nullptr);
-std::string param_label(int index);  // "name" or "name[i]"
-int get_param(const Weights& w, int index);
-void set_param(Weights& w, int index, int value);
+// registry order: the tuner's parameter vector. weight_index(desc, i) for element i.
+int weight_count();
+int weight_index(const WeightDesc& d, int element = 0);
+const WeightDesc& weight_of_index(int index, int* element = nullptr);
+std::string weight_label(int index);  // "name" or "name[i]"
+int get_weight(const Weights& w, int index);
+void set_weight(Weights& w, int index, int value);
 
 // The tunable integers of a profile as SPSA parameters (OpenBench; the tuning build's UCI options and
 // `quince spsa`): every element of a tunable (Role != Fixed) integer weight the profile uses, except array
@@ -69,7 +76,7 @@ void set_param(Weights& w, int index, int value);
 // 10 cp in the weight's units), within the weight's accepted range; c_end a twentieth of the range (at
 // least 1), r_end 0.002.
 struct SpsaWeight {
-    int index;  // flat parameter index (get_param / set_param)
+    int index;  // flat parameter index (get_weight / set_weight)
     std::string name;
     int value, min, max;
     double c_end, r_end;
