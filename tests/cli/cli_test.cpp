@@ -165,11 +165,13 @@ TEST(Cli, UciEvalRejectsArgumentsAndStillWorksWithout) {
     EXPECT_NE(r.out.find("final score"), std::string::npos) << r.out;
 }
 
-// analyse --movetime N thinks N ms, like go movetime: it never answers sooner (the process start alone
-// comes on top); the upper bound only says that it ends by itself.
+// analyse --movetime N thinks N ms, like go movetime, even with a single legal move (2...g6 against
+// 3.Qh5+): it never answers sooner (the process start comes on top); the upper bound only says that it
+// ends by itself.
 TEST(Cli, AnalyseMovetimeIsSpentInFull) {
     const auto start = std::chrono::steady_clock::now();
-    auto r = run_command(ENGINE, {"analyse", ITALIAN, "--movetime", "400"});
+    auto r = run_command(ENGINE, {"analyse", "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2",
+                                  "--movetime", "400"});
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_GE(ms, 400);
