@@ -110,7 +110,7 @@ int run_spsa(const cli::Args& args) {
                      "'make TUNING=1' (openbench/Makefile)\n";
         return cli::EXIT_USAGE;
     }
-    for (const std::string& line : uci::spsa_input()) std::cout << line << "\n";
+    for (const std::string& line : search::param::spsa_input()) std::cout << line << "\n";
     return cli::EXIT_OK;
 }
 

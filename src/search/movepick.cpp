@@ -4,12 +4,6 @@
 
 namespace quince::search {
 
-namespace {
-PieceType captured_type(const Position& pos, Move m) {
-    return m.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(m.to()));
-}
-}  // namespace
-
 MovePicker::MovePicker(const Position& pos, Move tt_move, const ButterflyHistory* main,
                        const CaptureHistory* capture, const PieceToHistory** cont, const Move killers[2], Move counter)
     : pos_(pos), main_(main), capture_(capture), cont_(cont), tt_move_(tt_move), counter_(counter) {

@@ -14,6 +14,11 @@
 
 namespace quince::search {
 
+// The type of piece a capture takes (a pawn for en passant, whose target square is empty).
+inline PieceType captured_type(const Position& pos, Move m) {
+    return m.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(m.to()));
+}
+
 class MovePicker {
 public:
     // Main search.

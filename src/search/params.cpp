@@ -1,5 +1,8 @@
 #include "search/params.h"
 
+#include "eval/evaluate.h"
+#include "eval/params.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -68,6 +71,16 @@ std::string spsa_line(const std::string& name, int value, int min, int max, doub
     };
     return name + ", int, " + std::to_string(value) + ", " + std::to_string(min) + ", " + std::to_string(max) +
            ", " + number(c_end) + ", " + number(r_end);
+}
+
+std::vector<std::string> spsa_input() {
+    std::vector<std::string> lines;
+    for (const auto& p : search_params())
+        lines.push_back(spsa_line(p.name, search_param_value(p), p.min, p.max, p.c_end, p.r_end));
+    eval::Weights w;
+    eval::builtin_weights(eval::default_profile(), w);
+    for (const auto& s : eval::spsa_weights(w)) lines.push_back(spsa_line(s.name, s.value, s.min, s.max, s.c_end, s.r_end));
+    return lines;
 }
 
 }  // namespace quince::search::param

@@ -99,4 +99,9 @@ void rebuild_reductions();
 // One line of OpenBench's SPSA input: "name, int, value, min, max, c_end, r_end".
 std::string spsa_line(const std::string& name, int value, int min, int max, double c_end, double r_end);
 
+// OpenBench's SPSA input, one parameter a line: the search parameters, then the default profile's
+// tunable weights (eval::spsa_weights). These are the UCI options of the tuning build (QUINCE_TUNING);
+// `quince spsa` prints them there, and strength/spsa.py reads them.
+std::vector<std::string> spsa_input();
+
 }  // namespace quince::search::param

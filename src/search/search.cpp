@@ -54,6 +54,24 @@ std::int64_t now_ns() {
         .count();
 }
 
+// A tablebase result (WDL, -2..2) as a score: `win` for a win, a draw's nuance within the draw score
+// when cursed wins and blessed losses count as draws (draw_score 1, the fifty-move rule), else 0.
+Value wdl_value(int wdl, int draw_score, Value win) {
+    return wdl < -draw_score ? -win : wdl > draw_score ? win : VALUE_DRAW + 2 * wdl * draw_score;
+}
+
+// Sentinel entries before the root let the search look back (up to ss - 7) without checks.
+constexpr int STACK_LOOKBACK = 7;
+
+std::unique_ptr<Stack[]> make_stack(PieceToHistory* sentinel) {
+    auto stack = std::make_unique<Stack[]>(MAX_PLY + STACK_LOOKBACK + 3);
+    for (int i = 0; i < MAX_PLY + STACK_LOOKBACK + 3; ++i) {
+        stack[i].cont_hist = sentinel;
+        stack[i].ply = i - STACK_LOOKBACK;
+    }
+    return stack;
+}
+
 }  // namespace
 
 void param::rebuild_reductions() {
@@ -197,13 +215,13 @@ void Worker::update_all_stats(Stack* ss, Move best, Move* quiets, int quiet_coun
             update_cont_histories(ss, pos.moved_piece(quiets[i]), quiets[i].to(), -bonus);
         }
     } else {
-        PieceType victim = best.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(best.to()));
+        PieceType victim = captured_type(pos, best);
         apply_bonus<HISTORY_LIMIT>(capture_history_->table[piece_slot(pos.moved_piece(best))][best.to()][victim], bonus);
     }
     punish_refuted_prior(ss, bonus);
     for (int i = 0; i < capture_count; ++i) {
         Move m = captures[i];
-        PieceType victim = m.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(m.to()));
+        PieceType victim = captured_type(pos, m);
         apply_bonus<HISTORY_LIMIT>(capture_history_->table[piece_slot(pos.moved_piece(m))][m.to()][victim], -bonus);
     }
 }
@@ -273,9 +291,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             tb_hits.store(tb_hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
             const int w = int(wdl);
             const int draw_score = tb_rule50_ ? 1 : 0;  // with the fifty-move rule, cursed wins are draws
-            const Value v = w < -draw_score  ? -VALUE_TB + ply
-                            : w > draw_score ? VALUE_TB - ply
-                                             : VALUE_DRAW + 2 * w * draw_score;
+            const Value v = wdl_value(w, draw_score, VALUE_TB - ply);
             const Bound b = w < -draw_score ? BOUND_UPPER : w > draw_score ? BOUND_LOWER : BOUND_EXACT;
             if (b == BOUND_EXACT || (b == BOUND_LOWER ? v >= beta : v <= alpha)) {
                 tt.store(key, value_to_tt(v, ply), ss->tt_pv, b, std::min(MAX_PLY - 1, depth + 6), Move::none(),
@@ -419,7 +435,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             if (capture || gives_check) {
                 if (features_.on(Feature::Futility) && capture && !gives_check && !in_check &&
                     lmr_depth < FutCaptureMaxDepth) {
-                    PieceType victim = move.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(move.to()));
+                    PieceType victim = captured_type(pos, move);
                     if (ss->static_eval + FutCaptureBase + FutCaptureDepthMul * lmr_depth + SEE_VALUE[victim] <= alpha)
                         continue;
                 }
@@ -621,7 +637,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
                 // Futility: even winning the captured piece for free cannot reach alpha.
                 if (features_.on(Feature::QsearchFutility) && !gives_check && futility_base > -VALUE_KNOWN_WIN &&
                     move.type() != PROMOTION) {
-                    PieceType victim = move.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(move.to()));
+                    PieceType victim = captured_type(pos, move);
                     Value futility_value = futility_base + SEE_VALUE[victim];
                     if (futility_value <= alpha) {
                         best_value = std::max(best_value, futility_value);
@@ -655,19 +671,14 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
 }
 
 Value Worker::quiescence(const Position& p) {
-    constexpr int LOOKBACK = 7;
-    auto stack = std::make_unique<Stack[]>(MAX_PLY + LOOKBACK + 3);
-    for (int i = 0; i < MAX_PLY + LOOKBACK + 3; ++i) {
-        stack[i].cont_hist = cont_history_->sentinel();
-        stack[i].ply = i - LOOKBACK;
-    }
+    auto stack = make_stack(cont_history_->sentinel());
     pos = p;
     nodes.store(0);
     lazy_window_active_ = false;
     features_ = engine_.options_.features;
     calls_until_check_ = 1024;
     sel_depth_ = 0;
-    return qsearch<true>(stack.get() + LOOKBACK, -VALUE_INFINITE, VALUE_INFINITE, 0);
+    return qsearch<true>(stack.get() + STACK_LOOKBACK, -VALUE_INFINITE, VALUE_INFINITE, 0);
 }
 
 Value Worker::static_value(const Position& p) {
@@ -677,7 +688,8 @@ Value Worker::static_value(const Position& p) {
 }
 
 void Worker::report(int depth) {
-    std::int64_t elapsed = engine_.elapsed_ms();
+    // `time` and `nps` count from go, pondering included (as Stockfish): nodes do too.
+    std::int64_t elapsed = engine_.thinking_ms();
     std::uint64_t nodes_total = engine_.nodes_searched();
     int hashfull = engine_.tt_.hashfull();
     for (int i = 0; i < multi_pv_; ++i) {
@@ -710,14 +722,8 @@ void Worker::report(int depth) {
 }
 
 void Worker::iterative_deepening() {
-    // Sentinel entries before the root let the search look back (up to ss - 7) without checks.
-    constexpr int LOOKBACK = 7;
-    auto stack = std::make_unique<Stack[]>(MAX_PLY + LOOKBACK + 3);
-    Stack* ss = stack.get() + LOOKBACK;
-    for (int i = 0; i < MAX_PLY + LOOKBACK + 3; ++i) {
-        stack[i].cont_hist = cont_history_->sentinel();
-        stack[i].ply = i - LOOKBACK;
-    }
+    auto stack = make_stack(cont_history_->sentinel());
+    Stack* ss = stack.get() + STACK_LOOKBACK;
 
     const Limits& limits = engine_.limits_;
     multi_pv_ = std::min<int>(engine_.options_.multi_pv, int(root_moves.size()));
@@ -799,7 +805,9 @@ void Worker::iterative_deepening() {
         else best_stable_for = 0;
         last_best = root_moves[0].move;
 
-        if (engine_.use_time_ && !engine_.stop_.load()) {
+        // go movetime N searches N ms: no early stop on a stable best move or a single legal move
+        // (Stockfish's reading too); only the last iteration (MAX_PLY) or a stop ends it sooner.
+        if (engine_.use_time_ && !limits.movetime && !engine_.stop_.load()) {
             // With a single legal move there is nothing to think about.
             const bool forced = root_moves.size() == 1 && completed_depth >= 4;
             double falling = 1.0;
@@ -921,10 +929,10 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
     stop_.store(false);
     pondering_.store(limits.ponder);
     Color us = pos.side_to_move();
-    use_time_ = limits.uses_clock(us);
+    use_time_ = limits.uses_clock();
     if (use_time_) {
         TimeInput in;
-        in.time_left = limits.time[us];
+        in.time_left = std::max<std::int64_t>(0, limits.time[us]);
         in.increment = limits.inc[us];
         in.moves_to_go = limits.movestogo;
         in.move_time = limits.movetime;
@@ -1008,9 +1016,7 @@ void Engine::rank_root_moves_by_tablebase(std::vector<RootMove>& root_moves) {
         if (it == ranked.end()) return;  // cannot happen: both lists hold every legal move
         const int w = int(it->wdl);
         rm.tb_rank = it->rank;
-        rm.tb_score = w < -draw_score ? -VALUE_TB + distance
-                      : w > draw_score ? VALUE_TB - distance
-                                       : VALUE_DRAW + 2 * w * draw_score;
+        rm.tb_score = wdl_value(w, draw_score, VALUE_TB - distance);
         best_rank = std::max(best_rank, rm.tb_rank);
     }
     std::erase_if(root_moves, [&](const RootMove& rm) { return rm.tb_rank != best_rank; });

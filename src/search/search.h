@@ -34,7 +34,8 @@ struct Limits {
     bool ponder = false;       // bestmove only after stop or ponderhit
     std::vector<Move> searchmoves;
 
-    bool uses_clock(Color us) const { return time[us] >= 0 || movetime > 0; }
+    // Either clock given means a clock game: a missing own clock is 0 (move at once), as in Stockfish.
+    bool uses_clock() const { return time[WHITE] >= 0 || time[BLACK] >= 0 || movetime > 0; }
 };
 
 struct SearchOptions {
@@ -204,7 +205,7 @@ public:
     std::uint64_t nodes_searched() const;
     std::uint64_t tb_hits() const;  // tablebase probes of the current (or last) search, all threads
     std::int64_t elapsed_ms() const;        // on our clock: since go, or since ponderhit
-    std::int64_t thinking_ms() const;       // since go, pondering included
+    std::int64_t thinking_ms() const;       // since go, pondering included (the `time` of info lines)
 
 private:
     friend class Worker;

@@ -7,7 +7,9 @@ namespace quince::search {
 TimeBudget allocate_time(const TimeInput& in) {
     TimeBudget b;
     if (in.move_time > 0) {
-        b.soft = b.hard = std::max<std::int64_t>(1, in.move_time - in.overhead);
+        // Exactly the time asked for, from go: the GUI that sets a move time expects it spent, and
+        // Stockfish keeps no overhead here either.
+        b.soft = b.hard = in.move_time;
         return b;
     }
     int mtg = in.moves_to_go > 0 ? std::min(in.moves_to_go, 50) : 40;

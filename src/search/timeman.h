@@ -20,8 +20,8 @@ struct TimeBudget {
     std::int64_t hard = 0;  // abort the search at this point
 };
 
-// Both limits are >= 1 and never exceed time_left - overhead (or move_time - overhead), so a
-// search that honours `hard` cannot lose on time while the overhead covers the lag.
+// Both limits are >= 1 and never exceed time_left - overhead, so a search that honours `hard` cannot
+// lose on time while the overhead covers the lag. A move time is spent in full: soft = hard = move_time.
 TimeBudget allocate_time(const TimeInput& in);
 
 }  // namespace quince::search

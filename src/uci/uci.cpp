@@ -203,18 +203,6 @@ Uci::Uci(std::ostream& out) : out_(out) {
     if (search::param::TUNABLE) add_tuning_options();
 }
 
-std::vector<std::string> spsa_input() {
-    std::vector<std::string> lines;
-    for (const auto& p : search::param::search_params())
-        lines.push_back(search::param::spsa_line(p.name, search::param::search_param_value(p), p.min, p.max,
-                                                 p.c_end, p.r_end));
-    eval::Weights w;
-    eval::builtin_weights(eval::default_profile(), w);
-    for (const auto& s : eval::spsa_weights(w))
-        lines.push_back(search::param::spsa_line(s.name, s.value, s.min, s.max, s.c_end, s.r_end));
-    return lines;
-}
-
 // The tuning build's options: one spin per search parameter and per tunable weight of the default profile
 // (their defaults are its values).
 void Uci::add_tuning_options() {

@@ -127,11 +127,6 @@ private:
     std::atomic<bool> output_lost_{false};
 };
 
-// OpenBench's SPSA input, one parameter a line ("name, int, value, min, max, c_end, r_end"): the search
-// parameters (search/params.h), then the default profile's tunable weights (eval::spsa_weights). These
-// are the UCI options of the tuning build (QUINCE_TUNING); `quince spsa` prints them there.
-std::vector<std::string> spsa_input();
-
 // Fixed positions for `bench`.
 const std::vector<std::string>& bench_positions();
 // Searches every bench position to `depth` with one thread and a fresh 16 MB hash. Prints the

@@ -2,6 +2,7 @@
 // and `quince analyse` (run as a process, and its formatting pieces in-process).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <sstream>
 #include <thread>
@@ -220,6 +221,20 @@ TEST(Cli, UciEvalRejectsArgumentsAndStillWorksWithout) {
     EXPECT_EQ(lines[0].rfind("info string error: eval", 0), 0u) << lines[0];
     EXPECT_NE(lines[0].find("'bogus'"), std::string::npos);
     EXPECT_NE(r.out.find("final score"), std::string::npos) << r.out;
+}
+
+// analyse --movetime N thinks N ms, like go movetime, even with a single legal move (2...g6 against
+// 3.Qh5+): it never answers sooner (the process start comes on top); the upper bound only says that it
+// ends by itself.
+TEST(Cli, AnalyseMovetimeIsSpentInFull) {
+    const auto start = std::chrono::steady_clock::now();
+    auto r = run_command(ENGINE, {"analyse", "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2",
+                                  "--movetime", "400"});
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_GE(ms, 400);
+    EXPECT_LT(ms, 400 + 30000);
+    EXPECT_EQ(lines_of(r.out).back().rfind("best move ", 0), 0u) << r.out;
 }
 
 TEST(Cli, AnalyseShowsLegalSanLinesPerIteration) {

@@ -1,4 +1,4 @@
-// The search parameter table (search/params.h) and OpenBench's SPSA input lines (uci::spsa_input).
+// The search parameter table (search/params.h) and OpenBench's SPSA input lines (search::param::spsa_input).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -68,7 +68,7 @@ TEST(SearchParams, ConstantsOnlyChangeInTheTuningBuild) {
 // Every line is "name, int, value, min, max, c_end, r_end" with min <= value <= max, names unique; the
 // search parameters come first, then the default profile's tunable weights.
 TEST(SearchParams, SpsaInputLines) {
-    const auto lines = uci::spsa_input();
+    const auto lines = search::param::spsa_input();
     eval::Weights w;
     ASSERT_TRUE(eval::builtin_weights(eval::default_profile(), w));
     const auto weights = eval::spsa_weights(w);

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""SPSA over quince-match: fits the tuning build's parameters with game pairs on this machine.
+
+    strength/spsa.py --engine build-tuning/quince --state spsa.json --iterations 200 \
+        --params 'Lmr|Nmp' --tc 10+0.1 --pairs 4
+
+Each iteration perturbs every selected parameter by +-c_k (a random sign each), plays --pairs game pairs
+(same opening, colours reversed) between the engine with theta + c_k*delta and with theta - c_k*delta,
+and moves theta by r_k * c_k * (wins - losses of the plus side) * delta: the update rule and the gain
+schedules of OpenBench's SPSA (alpha 0.602, gamma 0.101, A = a tenth of the iterations), with each
+parameter's c_end and r_end taken from the engine's own list (`quince spsa`, OpenBench's input format).
+
+The state file (JSON) holds theta, the iteration reached and the settings; a rerun with the same file
+continues where the last stopped (the settings of the file win over the command line's). Every iteration's
+sign draw is seeded by the iteration number, so a run split in parts follows the same path as one run.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+
+ALPHA = 0.602
+GAMMA = 0.101
+
+
+def parse_spsa_lines(lines):
+    """OpenBench's SPSA input lines ("name, int, value, min, max, c_end, r_end") as parameter dicts."""
+    params = []
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) != 7 or fields[1] != "int":
+            raise ValueError(f"SPSA input line {number}: expected 'name, int, value, min, max, c_end, r_end': {line!r}")
+        name, _, value, lo, hi, c_end, r_end = fields
+        params.append({"name": name, "value": float(value), "min": int(lo), "max": int(hi),
+                       "c_end": float(c_end), "r_end": float(r_end)})
+    return params
+
+
+def engine_params(engine):
+    """The tuning build's parameter list (`ENGINE spsa`)."""
+    run = subprocess.run([engine, "spsa"], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"spsa.py: '{engine} spsa' failed (a tuning build is needed: cmake -DQUINCE_TUNING=ON): "
+                         + run.stderr.strip())
+    return parse_spsa_lines(run.stdout.splitlines())
+
+
+def gains(param, k, iterations):
+    """(c_k, r_k) of one parameter at iteration k (0-based), OpenBench's schedules."""
+    big_a = 0.1 * iterations
+    c = param["c_end"] * iterations ** GAMMA
+    a_end = param["r_end"] * param["c_end"] ** 2
+    a = a_end * (big_a + iterations) ** ALPHA
+    c_k = c / (k + 1) ** GAMMA
+    a_k = a / (big_a + k + 1) ** ALPHA
+    return c_k, a_k / c_k ** 2
+
+
+def clamp(v, lo, hi):
+    return max(lo, min(hi, v))
+
+
+def iterate(state, match):
+    """One SPSA iteration on `state` (changed in place); `match(plus, minus)` plays the game pairs between
+    two {name: int} settings and returns (wins, losses, draws) of plus. Returns the match result."""
+    k = state["iteration"]
+    rng = random.Random(state["seed"] * 1000003 + k)
+    plus, minus, steps = {}, {}, []
+    for p in state["params"]:
+        c_k, r_k = gains(p, k, state["iterations"])
+        delta = rng.choice((-1, 1))
+        plus[p["name"]] = int(round(clamp(p["value"] + c_k * delta, p["min"], p["max"])))
+        minus[p["name"]] = int(round(clamp(p["value"] - c_k * delta, p["min"], p["max"])))
+        steps.append((p, c_k, r_k, delta))
+    wins, losses, draws = match(plus, minus)
+    for p, c_k, r_k, delta in steps:
+        p["value"] = clamp(p["value"] + r_k * c_k * (wins - losses) * delta, p["min"], p["max"])
+    state["iteration"] = k + 1
+    state["games"] = state.get("games", 0) + wins + losses + draws
+    return wins, losses, draws
+
+
+SCORE_RE = re.compile(r"Score of plus vs minus: (\d+) - (\d+) - (\d+)")
+
+
+def quince_match(args):
+    """The match function over quince-match: args.pairs game pairs, engine options set per side."""
+    def match(plus, minus):
+        cmd = [args.match]
+        for name, setting in (("plus", plus), ("minus", minus)):
+            cmd += ["-engine", f"cmd={args.engine}", f"name={name}"] + [f"option.{n}={v}" for n, v in setting.items()]
+        cmd += ["-each", f"tc={args.tc}", "option.Hash=16", "option.Threads=1", "-games", str(2 * args.pairs),
+                "-concurrency", str(args.concurrency)]
+        if args.openings:
+            cmd += ["-openings", f"file={args.openings}", "format=epd", "order=random",
+                    f"seed={random.randrange(1 << 30)}"]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        found = SCORE_RE.findall(run.stdout)
+        if run.returncode != 0 or not found:
+            raise SystemExit(f"spsa.py: quince-match failed ({run.returncode}):\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
+        return tuple(int(x) for x in found[-1])
+    return match
+
+
+def load_or_start(path, params, args):
+    if path and os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    return {"iteration": 0, "iterations": args.iterations, "seed": args.seed, "games": 0, "params": params}
+
+
+def save(path, state):
+    if not path:
+        return
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(state, f, indent=1)
+    os.replace(tmp, path)  # a run killed mid-write keeps the last complete state
+
+
+def print_values(state, out=sys.stdout):
+    out.write(f"iteration {state['iteration']} of {state['iterations']}, {state.get('games', 0)} games\n")
+    for p in state["params"]:
+        out.write(f"{p['name']}, int, {round(p['value'])}, {p['min']}, {p['max']}, {p['c_end']}, {p['r_end']}"
+                  f"  # {p['value']:.2f}\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--engine", required=True, help="the tuning build of quince (QUINCE_TUNING=ON)")
+    ap.add_argument("--match", default=os.path.join("build", "quince-match"), help="quince-match (build/quince-match)")
+    ap.add_argument("--state", required=True, help="state file: created, updated after every iteration, resumed")
+    ap.add_argument("--iterations", type=int, default=200, help="length of the gain schedule (total)")
+    ap.add_argument("--run", type=int, default=0, help="iterations to play in this run (0: to the end)")
+    ap.add_argument("--params", default="", help="regular expression: tune only the matching names")
+    ap.add_argument("--tc", default="10+0.1", help="quince-match time control (tc=)")
+    ap.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
+    ap.add_argument("--concurrency", type=int, default=1)
+    ap.add_argument("--openings", default="", help="EPD openings (e.g. 8moves_v3.epd of the data folder)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    params = engine_params(args.engine)
+    if args.params:
+        params = [p for p in params if re.search(args.params, p["name"])]
+    if not params:
+        raise SystemExit("spsa.py: no parameter matches --params")
+    state = load_or_start(args.state, params, args)
+    todo = state["iterations"] - state["iteration"]
+    if args.run > 0:
+        todo = min(todo, args.run)
+    match = quince_match(args)
+    for _ in range(todo):
+        w, l, d = iterate(state, match)
+        save(args.state, state)
+        print(f"iteration {state['iteration']}: plus {w} - {l} - {d}", flush=True)
+    print_values(state)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""strength/spsa.py without an engine: its update rule and gain schedules against a fake match function,
+its reading of OpenBench's SPSA input lines, and a run resumed from its state file."""
+
+import importlib.util
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPEC = importlib.util.spec_from_file_location("spsa", os.path.join(HERE, "..", "..", "strength", "spsa.py"))
+spsa = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(spsa)
+
+
+def start(values, iterations=100, r_end=0.002):
+    params = [{"name": n, "value": float(v), "min": 0, "max": 1000, "c_end": 10.0, "r_end": r_end}
+              for n, v in values.items()]
+    return {"iteration": 0, "iterations": iterations, "seed": 1, "games": 0, "params": params}
+
+
+def toward(target):
+    """A fake match: the side whose values are closer to `target` wins both games of one pair."""
+    def match(plus, minus):
+        dp = sum(abs(plus[n] - t) for n, t in target.items())
+        dm = sum(abs(minus[n] - t) for n, t in target.items())
+        return (2, 0, 0) if dp < dm else (0, 2, 0) if dp > dm else (0, 0, 2)
+    return match
+
+
+class Spsa(unittest.TestCase):
+    def test_parse_lines(self):
+        p = spsa.parse_spsa_lines(["AspDelta, int, 15, 5, 40, 2, 0.002", ""])
+        self.assertEqual(p, [{"name": "AspDelta", "value": 15.0, "min": 5, "max": 40, "c_end": 2.0, "r_end": 0.002}])
+        with self.assertRaises(ValueError):
+            spsa.parse_spsa_lines(["AspDelta, float, 15"])
+
+    def test_gains_end_at_c_end_and_r_end(self):
+        p = start({"X": 100}, 50)["params"][0]
+        c_k, r_k = spsa.gains(p, 49, 50)
+        self.assertAlmostEqual(c_k, 10.0)
+        self.assertAlmostEqual(r_k, 0.002 * ((5 + 50) / (5 + 50)) ** 0.602)
+        c_0, _ = spsa.gains(p, 0, 50)
+        self.assertGreater(c_0, c_k)  # perturbations shrink over the run
+
+    def test_one_step_is_r_c_result_delta(self):
+        state = start({"X": 100})
+        seen = {}
+
+        def match(plus, minus):
+            seen.update(plus=plus["X"], minus=minus["X"])
+            return (3, 1, 0)  # plus wins by 2
+        c_k, r_k = spsa.gains(state["params"][0], 0, 100)
+        spsa.iterate(state, match)
+        delta = 1 if seen["plus"] > seen["minus"] else -1
+        self.assertEqual(seen["plus"], round(100 + c_k * delta))
+        self.assertEqual(seen["minus"], round(100 - c_k * delta))
+        self.assertAlmostEqual(state["params"][0]["value"], 100 + r_k * c_k * 2 * delta)
+        self.assertEqual(state["iteration"], 1)
+        self.assertEqual(state["games"], 4)
+
+    def test_draws_leave_theta(self):
+        state = start({"X": 100, "Y": 7})
+        spsa.iterate(state, lambda plus, minus: (0, 0, 2))
+        self.assertEqual([p["value"] for p in state["params"]], [100.0, 7.0])
+
+    def test_values_move_toward_the_better_settings(self):
+        state = start({"X": 300, "Y": 700}, 300, r_end=0.1)  # a larger rate than real tuning: few games
+        target = {"X": 500, "Y": 500}
+        for _ in range(300):
+            spsa.iterate(state, toward(target))
+        x, y = (p["value"] for p in state["params"])
+        self.assertLess(abs(x - 500), 50)  # from 200 away
+        self.assertLess(abs(y - 500), 50)
+
+    def test_bounds_hold(self):
+        state = start({"X": 1})
+        for _ in range(20):
+            spsa.iterate(state, toward({"X": -1000}))
+        self.assertGreaterEqual(state["params"][0]["value"], 0)
+
+    def test_resumed_run_follows_the_same_path(self):
+        whole = start({"X": 300, "Y": 700}, 40)
+        for _ in range(40):
+            spsa.iterate(whole, toward({"X": 500, "Y": 500}))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "state.json")
+            part = start({"X": 300, "Y": 700}, 40)
+            for _ in range(15):
+                spsa.iterate(part, toward({"X": 500, "Y": 500}))
+            spsa.save(path, part)
+
+            class Args:
+                iterations, seed = 999, 5  # the file's settings win
+            resumed = spsa.load_or_start(path, [], Args)
+            self.assertEqual(resumed["iteration"], 15)
+            while resumed["iteration"] < resumed["iterations"]:
+                spsa.iterate(resumed, toward({"X": 500, "Y": 500}))
+        for a, b in zip(whole["params"], resumed["params"]):
+            self.assertAlmostEqual(a["value"], b["value"])
+
+
+if __name__ == "__main__":
+    unittest.main()
