@@ -1,7 +1,7 @@
 #include "search/params.h"
 
 #include "eval/evaluate.h"
-#include "eval/params.h"
+#include "eval/weights.h"
 
 #include <cstdio>
 #include <cstdlib>
