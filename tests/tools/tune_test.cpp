@@ -20,7 +20,8 @@ std::vector<Position> positions(std::size_t random_count = 1500) {
     return v;
 }
 
-// The quince profile with Quince's safe-check units and threats switched on (no built-in profile has them).
+// The quince profile (safe-check units, weak king-zone squares and threats on, as built in) with other
+// values for those weights, so that the rebuild and the gradient are checked away from the fitted ones too.
 eval::Weights with_safe_checks() {
     eval::Weights w = eval::find_profile("quince")->w;
     w.king_safe_checks = true;
