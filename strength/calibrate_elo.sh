@@ -3,7 +3,7 @@
 # ethereal-chess; Hash 16, one thread, no books, no ponder; 8moves_v3 openings, both colours; adjudication
 # of strength/match_common.sh) and gets a rating from the opponents' ratings (ANCHORS) and its score against
 # each. The resulting level -> Elo rows are SKILL_CALIBRATION in src/search/skill.h (UCI_Elo picks the level
-# of nearest rating); the run behind them is in src/search/README.md ("Strength limit").
+# of nearest rating); the run behind them is in docs/results.md ("Strength limit").
 # Timed games: run it only on a machine with nothing else running.
 # Usage: strength/calibrate_elo.sh [games per opponent and level, default 100] [tc, default 10+0.1] [levels...]
 # Environment: ANCHORS (ratings of the opponents on one list, e.g. CCRL 40/15:

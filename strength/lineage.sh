@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The lineage round robin (#14 §4): the evaluation profiles fruit21, rybka1, rybka232 and quince (one
+# The lineage round robin: the evaluation profiles fruit21, rybka1, rybka232 and quince (one
 # binary, EvalProfile per engine) and Debian's toga2 (Toga II 3.0, Fruit's descendant), every pairing
 # GAMES games, each opening with both colours, Hash 16, one thread, no books, no ponder, project
 # adjudication; then strength/lineage.py turns the PGN into pairings and ratings (fruit21 = 0).

@@ -14,7 +14,7 @@ run, from the samples at the default settings (16 MB, 1 thread): a leak shows as
 usage: strength/soak.py ENGINE [--duration SECONDS] [--sample SECONDS] [--seed N] [--out PREFIX]
 exit status: 0 ran to the end, 1 the engine died, hung or answered wrongly, 2 usage error.
 A real soak is an hour or more (timing-free: it may share the cores with other work); a minute checks
-the driver itself. The hour of src/search/README.md is plotted in docs/soak-rss.svg.
+the driver itself. The hour recorded in docs/results.md is plotted in docs/soak-rss.svg.
 """
 import argparse
 import os

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPRT of one build against another (the Search II protocol of src/search/README.md): NEW against BASE,
+# SPRT of one build against another (strength/README.md, "Measuring a change"): NEW against BASE,
 # each opening with both colours, Hash 16, one thread, project adjudication, stopped by the SPRT or after
 # MAX_GAMES games. Copy the two binaries out of their build folders first, so that a rebuild during the
 # match does not change them, and keep the cores quiet: this is a timed match.

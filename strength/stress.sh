@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long self-play stress (#16): Quince against itself at a fast time control with several threads, in
+# Long self-play stress: Quince against itself at a fast time control with several threads, in
 # resumable chunks, counting what must never happen: crashes, illegal moves, losses on time, missing
 # bestmoves (quince-match's incident counters; a game the engine lost by crashing is counted there too).
 # Each chunk k plays CHUNK games with opening seed k into OUT_DIR/chunk-k.pgn (log chunk-k.log); a chunk

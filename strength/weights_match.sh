@@ -4,7 +4,7 @@
 # Usage: strength/weights_match.sh WEIGHTS [games, default 200] [limit: nodes=N or tc=10+0.1, default nodes=20000]
 # Environment: BASE_PROFILE (default rybka1), QUINCE_BIN, OPENINGS (EPD file; use more than one set),
 #              SEED (opening order, default 1), CONCURRENCY (default 2, at most 2), PGN_OUT.
-# The tuning results in src/eval/README.md were measured this way (nodes=20000, 200 games per opening set).
+# The tuning results in docs/results.md were measured this way (nodes=20000, 200 games per opening set).
 set -euo pipefail
 
 WEIGHTS="${1:?usage: strength/weights_match.sh WEIGHTS [games] [nodes=N|tc=T]}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The workbench page in a real browser (issue "The evaluation workbench", part 3).
+"""The workbench page (web/) in a real browser.
 
     python3 tests/web/web_test.py build/quince web OUTPUT_DIR
 
