@@ -11,10 +11,10 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "board/position.h"
+#include "epd/suite.h"
 #include "eval/weights.h"
 #include "eval/profile.h"
-#include "pgn.h"
-#include "suite.h"
+#include "match/pgn.h"
 #include "uci/uci.h"
 
 namespace quince::fuzz {

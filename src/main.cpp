@@ -22,15 +22,15 @@
 #include "cli/analyse.h"
 #include "cli/cli.h"
 #include "core/text.h"
-#include "quince_version.h"
-#include "datagen_cli.h"
+#include "datagen/datagen_cli.h"
 #include "eval/weights.h"
 #include "eval/profile.h"
+#include "quince_version.h"
 #include "search/params.h"
-#include "similarity_cli.h"
-#include "tuner.h"
+#include "similarity/similarity_cli.h"
+#include "tune/tuner.h"
 #include "uci/uci.h"
-#include "wdlfit.h"
+#include "wdlfit/wdlfit.h"
 
 using namespace quince;
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
+
+#include "board/position.h"
 
 namespace quince {
 
@@ -53,6 +56,25 @@ std::string epd_fen(std::string_view line, std::size_t* operations_start) {
     }
     if (operations_start) *operations_start = pos;
     return fen;
+}
+
+bool read_epd_positions(std::istream& in, const std::string& source, bool chess960, std::vector<std::string>* fens,
+                        std::string* error) {
+    std::string line;
+    int line_no = 0;
+    while (std::getline(in, line)) {
+        ++line_no;
+        std::string fen = epd_fen(line);
+        if (fen.empty()) continue;
+        Position pos;
+        std::string why;
+        if (!pos.set_fen(fen, chess960, &why)) {
+            if (error) *error = source + ":" + std::to_string(line_no) + ": bad FEN: " + why;
+            return false;
+        }
+        fens->push_back(std::move(fen));
+    }
+    return true;
 }
 
 }  // namespace quince

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <cstddef>
+#include <istream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace quince {
 
@@ -12,5 +14,12 @@ namespace quince {
 // blanks or ';'. Returns "" for a blank or comment (#) line and for one with fewer than four fields.
 // *operations_start, when given, receives where the text after the position (the EPD operations) begins.
 std::string epd_fen(std::string_view line, std::size_t* operations_start = nullptr);
+
+// The positions of an opening file: EPD lines or one FEN per line (blank and # lines skipped), appended to
+// *fens as epd_fen gives them. Every position must be legal (Chess960 castling when `chess960`); on the
+// first that is not, false + *error "SOURCE:LINE: bad FEN: why" (`source` names the text, e.g. its file),
+// and *fens holds the positions before it.
+bool read_epd_positions(std::istream& in, const std::string& source, bool chess960, std::vector<std::string>* fens,
+                        std::string* error);
 
 }  // namespace quince

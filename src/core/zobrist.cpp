@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "core/random.h"
+
 namespace quince::zobrist {
 
 Key psq[PIECE_NB][SQUARE_NB];
@@ -11,29 +13,22 @@ Key side;
 Key no_pawns;
 
 namespace {
-// splitmix64: a fixed seed gives the same keys on every run (bench signatures stay stable).
-std::uint64_t next_random(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 void init_keys() {
-    std::uint64_t state = 0x51C0FFEE2026ULL;
+    // A fixed seed gives the same keys on every run (bench signatures stay stable).
+    SplitMix64 rng(0x51C0FFEE2026ULL);
     for (auto& piece : psq)
-        for (Key& k : piece) k = next_random(state);
-    for (Key& k : enpassant) k = next_random(state);
+        for (Key& k : piece) k = rng.next();
+    for (Key& k : enpassant) k = rng.next();
     // Castling keys are XOR-combinations of four base keys, so a rights set has one key.
     Key base[4];
-    for (Key& k : base) k = next_random(state);
+    for (Key& k : base) k = rng.next();
     for (int cr = 0; cr < CASTLING_RIGHT_NB; ++cr) {
         castling[cr] = 0;
         for (int bit = 0; bit < 4; ++bit)
             if (cr & (1 << bit)) castling[cr] ^= base[bit];
     }
-    side = next_random(state);
-    no_pawns = next_random(state);
+    side = rng.next();
+    no_pawns = rng.next();
 }
 }  // namespace
 

@@ -51,7 +51,7 @@ inline constexpr FeatureInfo FEATURES[] = {
 static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
 
 // Checks are extended only at this remaining depth or more: from depth 3 the extension measured -55 Elo
-// at 1+0.01 (src/search/README.md), from depth 10 +33.
+// at 1+0.01 (docs/results.md), from depth 10 +33.
 inline constexpr int CHECK_EXTENSION_MIN_DEPTH = 10;
 
 class SearchFeatures {

@@ -8,13 +8,6 @@
 
 namespace quince::search {
 
-std::uint64_t SplitMix64::next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t index) {
     SplitMix64 a(seed);
     SplitMix64 b(a.next() ^ (index * 0xD1B54A32D192ED03ULL));
@@ -61,20 +54,7 @@ bool read_fen_book(const std::string& path, std::vector<std::string>* fens, std:
         return false;
     }
     fens->clear();
-    std::string line;
-    int line_no = 0;
-    while (std::getline(in, line)) {
-        ++line_no;
-        std::string fen = epd_fen(line);
-        if (fen.empty()) continue;
-        Position pos;
-        std::string why;
-        if (!pos.set_fen(fen, false, &why)) {
-            if (error) *error = path + ":" + std::to_string(line_no) + ": bad position: " + why;
-            return false;
-        }
-        fens->push_back(fen);
-    }
+    if (!read_epd_positions(in, path, false, fens, error)) return false;
     if (fens->empty()) {
         if (error) *error = "book file '" + path + "' holds no position";
         return false;

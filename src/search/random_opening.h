@@ -8,20 +8,10 @@
 #include <vector>
 
 #include "board/position.h"
+#include "core/random.h"
 #include "search/search.h"
 
 namespace quince::search {
-
-// splitmix64: the same seed gives the same numbers on every platform and standard library.
-class SplitMix64 {
-public:
-    explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-    std::uint64_t next();
-    std::uint64_t below(std::uint64_t n) { return n ? next() % n : 0; }  // 0 … n-1 (bias negligible here)
-
-private:
-    std::uint64_t state_;
-};
 
 // A seed for stream `index` of a run seeded with `seed` (game g of a datagen run): both fully mixed.
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t index);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "search/random_opening.h"
+#include "core/random.h"
 
 namespace quince::search {
 

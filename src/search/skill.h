@@ -17,9 +17,9 @@ namespace quince::search {
 inline constexpr int SKILL_LEVEL_MAX = 20;
 inline constexpr int SKILL_LINES = 4;
 inline constexpr int SKILL_SPREAD_PER_LEVEL = 15;  // centipawns: level 0 may give up to 3 pawns
-// Measured ratings of some levels on Stockfish 15.1's UCI_Elo scale (bench/calibrate_elo.sh at 10+0.1,
+// Measured ratings of some levels on Stockfish 15.1's UCI_Elo scale (strength/calibrate_elo.sh at 10+0.1,
 // 40 games a level, 20 for level 19, against Stockfish limited to a UCI_Elo near it; the table and its
-// error bars are in src/search/README.md). Levels between two rows are interpolated linearly; the rows
+// error bars are in docs/results.md). Levels between two rows are interpolated linearly; the rows
 // never fall with the level (16 and 19 measured the same against the same opponent).
 struct SkillRating {
     int level;

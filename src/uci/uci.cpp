@@ -680,7 +680,7 @@ void Uci::cmd_genfens(const std::vector<std::string>& t) {
     stop_search();
     // Openings independent of earlier searches: the same command always prints the same lines.
     engine_.new_game();
-    search::SplitMix64 rng(seed);
+    SplitMix64 rng(seed);
     for (std::int64_t i = 0; i < n; ++i) {
         Position opening;
         if (!search::random_opening(engine_, book, config, rng, &opening, &why)) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""What the engine writes, read the way a strict client reads it (issue: "everything the engine
-writes is valid UTF-8"; `--json` output is valid JSON).
+"""What the engine writes, read the way a strict client reads it: everything the engine
+writes is valid UTF-8, and `--json` output is valid JSON.
 
     python3 tests/cli/cli_output_test.py build/quince
 

@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "board/position.h"
-#include "datagen.h"
-#include "sample.h"
+#include "datagen/datagen.h"
+#include "training/sample.h"
 
 namespace fs = std::filesystem;
 using namespace quince;
 using namespace quince::datagen;
+using namespace quince::training;
 
 namespace {
 

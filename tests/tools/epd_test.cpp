@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "board/notation.h"
-#include "suite.h"
+#include "epd/suite.h"
 
 using namespace quince;
 using namespace quince::epd;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench/lineage.py (ratings of a round robin) on PGNs with known results.
+"""strength/lineage.py (ratings of a round robin) on PGNs with known results.
 
     tests/tools/lineage_test.py path/to/quince-match
 
@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join(ROOT, "bench", "lineage.py")
+SCRIPT = os.path.join(ROOT, "strength", "lineage.py")
 failures = 0
 
 

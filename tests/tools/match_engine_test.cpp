@@ -9,10 +9,10 @@
 #include <sstream>
 
 #include "board/notation.h"
-#include "engine_process.h"
-#include "game.h"
-#include "pgn.h"
-#include "tournament.h"
+#include "match/engine_process.h"
+#include "match/game.h"
+#include "match/pgn.h"
+#include "match/tournament.h"
 
 using namespace quince;
 using namespace quince::match;

@@ -7,15 +7,15 @@
 #include <sstream>
 
 #include "board/epd.h"
-#include "game.h"
-#include "openings.h"
-#include "options.h"
-#include "pgn.h"
-#include "rescore.h"
-#include "stats.h"
-#include "time_control.h"
-#include "tournament.h"
-#include "uci_engine.h"
+#include "match/game.h"
+#include "match/openings.h"
+#include "match/options.h"
+#include "match/pgn.h"
+#include "match/rescore.h"
+#include "match/stats.h"
+#include "match/time_control.h"
+#include "match/tournament.h"
+#include "match/uci_engine.h"
 
 using namespace quince;
 using namespace quince::match;

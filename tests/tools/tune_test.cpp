@@ -7,7 +7,7 @@
 
 #include "eval/evaluate.h"
 #include "support/test_positions.h"
-#include "tuner.h"
+#include "tune/tuner.h"
 
 using namespace quince;
 using namespace quince::tune;

@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "wdlfit.h"
+#include "wdlfit/wdlfit.h"
 
 using namespace quince;
 using namespace quince::wdlfit;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""`quince compare` checked against `quince eval --json`, column by column (issue "The evaluation
-workbench", part 1).
+"""`quince compare` checked against `quince eval --json`, column by column (the evaluation
+workbench, src/workbench/).
 
     python3 tests/workbench/compare_test.py build/quince POSITIONS.epd
 

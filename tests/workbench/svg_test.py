@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`quince eval --svg` and `quince compare --svg` (issue "The evaluation workbench", part 2).
+"""`quince eval --svg` and `quince compare --svg`: the evaluation workbench's picture (src/workbench/svg.cpp).
 
     python3 tests/workbench/svg_test.py build/quince OUTPUT_DIR
 

@@ -14,14 +14,19 @@
 #include <unordered_set>
 
 #include "board/notation.h"
-#include "game.h"
-#include "openings.h"
-#include "pgn.h"
-#include "uci_engine.h"
+#include "match/game.h"
+#include "match/openings.h"
+#include "match/pgn.h"
+#include "match/uci_engine.h"
 
 namespace fs = std::filesystem;
 
 namespace quince::datagen {
+
+using training::format_sample;
+using training::MAX_SAMPLE_SCORE;
+using training::parse_sample;
+using training::Sample;
 
 namespace {
 
@@ -248,7 +253,7 @@ bool GamePlayer::start(std::string* error) {
 
 bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
     *out = GameData{};
-    search::SplitMix64 rng(search::stream_seed(config_.seed, index));
+    SplitMix64 rng(search::stream_seed(config_.seed, index));
     engine_.new_game();
     Position opening;
     if (!search::random_opening(engine_, book_, config_.opening, rng, &opening, error)) return false;

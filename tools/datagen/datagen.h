@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "board/position.h"
-#include "sample.h"
 #include "search/random_opening.h"
 #include "search/search.h"
+#include "training/sample.h"
 
 namespace quince::datagen {
 
@@ -45,7 +45,7 @@ struct SelfPlayConfig {
 
 // One finished game: its kept positions (not yet deduplicated) in game order, with their keys.
 struct GameData {
-    std::vector<Sample> samples;
+    std::vector<training::Sample> samples;
     std::vector<Key> keys;
     double result = 0.5;
     int plies = 0;

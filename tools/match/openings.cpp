@@ -68,20 +68,9 @@ bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
         if (!read_opening_file(config.file, &text, error)) return false;
         std::istringstream in(text);
         if (config.format == "epd") {
-            std::string line;
-            int line_no = 0;
-            while (std::getline(in, line)) {
-                ++line_no;
-                std::string fen = epd_fen(line);
-                if (fen.empty()) continue;
-                Position pos;
-                std::string why;
-                if (!pos.set_fen(fen, config.chess960, &why)) {
-                    if (error) *error = config.file + ":" + std::to_string(line_no) + ": bad FEN: " + why;
-                    return false;
-                }
-                openings_.push_back(Opening{fen, {}, config.chess960});
-            }
+            std::vector<std::string> fens;
+            if (!read_epd_positions(in, config.file, config.chess960, &fens, error)) return false;
+            for (std::string& fen : fens) openings_.push_back(Opening{std::move(fen), {}, config.chess960});
         } else if (config.format == "pgn") {
             std::vector<PgnGame> games;
             std::string why;

@@ -16,7 +16,7 @@
 #include "eval/evaluate.h"
 #include "eval/phase.h"
 #include "eval/terms.h"
-#include "sample.h"
+#include "training/sample.h"
 
 namespace quince::tune {
 
@@ -243,10 +243,10 @@ long load_training_file(const std::string& path, const Profile& profile, std::ve
         ++line_no;
         if (limit && out.size() >= limit) break;
         if (trim(line).empty()) continue;
-        datagen::Sample sample;
+        training::Sample sample;
         std::string err;
         Position pos;
-        if (!datagen::parse_sample(line, sample, &err) || !pos.set_fen(sample.fen, false, &err)) {
+        if (!training::parse_sample(line, sample, &err) || !pos.set_fen(sample.fen, false, &err)) {
             if (error) *error = path + ":" + std::to_string(line_no) + ": " + err;
             return -1;
         }

@@ -11,7 +11,7 @@
 
 #include "board/position.h"
 #include "cli/cli.h"
-#include "sample.h"
+#include "training/sample.h"
 
 namespace quince::wdlfit {
 
@@ -170,9 +170,9 @@ bool read_points(const std::string& path, int max_score, std::vector<Point>& out
     for (std::size_t number = 1; std::getline(in, line); ++number) {
         if (line.empty()) continue;
         ++stats.lines;
-        datagen::Sample s;
+        training::Sample s;
         std::string why;
-        if (!datagen::parse_sample(line, s, &why)) {
+        if (!training::parse_sample(line, s, &why)) {
             *error = path + ":" + std::to_string(number) + ": " + why;
             return false;
         }
@@ -226,7 +226,7 @@ int run_wdlfit_cli(const std::vector<std::string>& args, std::ostream& out, std:
     if (a.has("degree") && !cli::parse_number(a.options["degree"], 0, 3, "--degree", &degree, &error))
         return cli::usage_error(err, "wdlfit", error);
     if (a.has("max-score") &&
-        !cli::parse_number(a.options["max-score"], 1, datagen::MAX_SAMPLE_SCORE, "--max-score", &max_score, &error))
+        !cli::parse_number(a.options["max-score"], 1, training::MAX_SAMPLE_SCORE, "--max-score", &max_score, &error))
         return cli::usage_error(err, "wdlfit", error);
     if (a.positional.empty()) return cli::usage_error(err, "wdlfit", "expected at least one FILE");
     std::vector<Point> points;

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Strength of a weights file against a built-in profile, the same binary on both sides (EvalFile against
 # EvalProfile): at a fixed node budget (timing-free, so it may share the cores with other work) or at a clock.
-# Usage: bench/weights_match.sh WEIGHTS [games, default 200] [limit: nodes=N or tc=10+0.1, default nodes=20000]
+# Usage: strength/weights_match.sh WEIGHTS [games, default 200] [limit: nodes=N or tc=10+0.1, default nodes=20000]
 # Environment: BASE_PROFILE (default rybka1), QUINCE_BIN, OPENINGS (EPD file; use more than one set),
 #              SEED (opening order, default 1), CONCURRENCY (default 2, at most 2), PGN_OUT.
-# The tuning results in src/eval/README.md were measured this way (nodes=20000, 200 games per opening set).
+# The tuning results in docs/results.md were measured this way (nodes=20000, 200 games per opening set).
 set -euo pipefail
 
-WEIGHTS="${1:?usage: bench/weights_match.sh WEIGHTS [games] [nodes=N|tc=T]}"
+WEIGHTS="${1:?usage: strength/weights_match.sh WEIGHTS [games] [nodes=N|tc=T]}"
 GAMES="${2:-200}"
 LIMIT="${3:-nodes=20000}"
 source "$(dirname "${BASH_SOURCE[0]}")/match_common.sh"

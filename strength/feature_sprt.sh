@@ -2,7 +2,7 @@
 # What each search feature is worth: for every named feature, a match of Quince (everything on) against
 # Quince with that feature switched off (UCI SearchDisable), stopped by SPRT or after MAX_GAMES games.
 # Positive Elo = the feature gains. One line per feature is appended to build/feature_sprt.md.
-# Usage: bench/feature_sprt.sh [max games, default 400] [tc, default 2+0.02] [feature ...]
+# Usage: strength/feature_sprt.sh [max games, default 400] [tc, default 2+0.02] [feature ...]
 #        (no feature names: every feature that SearchDisable knows)
 # Environment: QUINCE_BIN (default build/quince), OPENINGS (EPD, default $QUINCE_DATA_DIR/8moves_v3.epd,
 #              see docs/data.md),

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Calibration of UCI_Elo: each Skill Level plays a gauntlet against fixed opponents (Debian's toga2, glaurung,
 # ethereal-chess; Hash 16, one thread, no books, no ponder; 8moves_v3 openings, both colours; adjudication
-# of bench/match_common.sh) and gets a rating from the opponents' ratings (ANCHORS) and its score against
+# of strength/match_common.sh) and gets a rating from the opponents' ratings (ANCHORS) and its score against
 # each. The resulting level -> Elo rows are SKILL_CALIBRATION in src/search/skill.h (UCI_Elo picks the level
-# of nearest rating); the run behind them is in src/search/README.md ("Strength limit").
+# of nearest rating); the run behind them is in docs/results.md ("Strength limit").
 # Timed games: run it only on a machine with nothing else running.
-# Usage: bench/calibrate_elo.sh [games per opponent and level, default 100] [tc, default 10+0.1] [levels...]
+# Usage: strength/calibrate_elo.sh [games per opponent and level, default 100] [tc, default 10+0.1] [levels...]
 # Environment: ANCHORS (ratings of the opponents on one list, e.g. CCRL 40/15:
 #              "toga2=R1 glaurung=R2 ethereal-chess=R3"; required). `stockfish@E` is Debian's Stockfish 15.1
 #              limited to UCI_Elo E (1350..2850, its own scale: calibrated by its authors at 60+0.6 against

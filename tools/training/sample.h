@@ -1,4 +1,4 @@
-// The training format of the evaluation tuner: one position per line, the common "text" format of the field
+// The training format shared by quince datagen (writes it), quince tune and quince wdlfit (read it): one position per line, the common "text" format of the field
 //   <FEN> | <score> | <result>            or            <FEN> | <score> | <result> | <teacher>
 // score: the search score in centipawns from White's view (an integer; mate scores are never written),
 // result: 1.0 / 0.5 / 0.0 (the game's result from White's view), teacher: a teacher engine's score in
@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace quince::datagen {
+namespace quince::training {
 
 struct Sample {
     std::string fen;
@@ -29,4 +29,4 @@ bool parse_sample(const std::string& line, Sample& sample, std::string* error);
 // The line for a sample (no newline): "FEN | score | result[ | teacher]", result written as 1.0 / 0.5 / 0.0.
 std::string format_sample(const Sample& sample);
 
-}  // namespace quince::datagen
+}  // namespace quince::training

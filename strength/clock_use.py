@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How an engine spends its clock, from the PGN of a timed match (quince-match writes each move's time).
 
-    bench/clock_use.py GAMES.pgn [ENGINE ...]
+    strength/clock_use.py GAMES.pgn [ENGINE ...]
 
 For each engine (default: every player of the file): moves played, the mean time per move in four phases
 of the game (the book's last move + 1 to +10, +11 to +30, +31 to +60, beyond), and the clock left when the

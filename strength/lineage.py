@@ -2,7 +2,7 @@
 """Ratings of a round robin from its PGNs: the seeds' lineage (fruit21 → rybka1 → rybka232, and quince)
 told in Elo.
 
-    bench/lineage.py [--anchor NAME] [--match build/quince-match] [--table RESULTS.md ...] [GAMES.pgn ...]
+    strength/lineage.py [--anchor NAME] [--match build/quince-match] [--table RESULTS.md ...] [GAMES.pgn ...]
 
 The PGNs are pooled by `quince-match -rescore` (its "Summary:" line per pairing: W, D, L from the first
 engine's side). A --table file holds pairing rows as this script prints them (`| A – B | games | W-D-L |

@@ -7,16 +7,17 @@ those it scores within ±MAX_CP for the side to move are written, one FEN per li
 -openings format=epd`). The same arguments give the same book. Use it beside 8moves_v3 and UHO, since one
 opening set can flatter.
 
-Usage: [QUINCE_BIN=path] bench/balanced_book.py COUNT OUT.epd [--seed S] [--plies K] [--depth D] [--max-cp C]
+Usage: [QUINCE_BIN=path] strength/balanced_book.py COUNT OUT.epd [--seed S] [--plies K] [--depth D] [--max-cp C]
                                                [--judge ENGINE]
-Example: bench/balanced_book.py 200 build/balanced.epd --seed 1 --plies 8 --depth 14 --max-cp 30
+Example: strength/balanced_book.py 200 build/balanced.epd --seed 1 --plies 8 --depth 14 --max-cp 30
 """
 import argparse
 import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The UCI driver of the speed scripts (bench/time_to_depth.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 from time_to_depth import ENGINE, Engine  # noqa: E402
 
 MAX_ROUNDS = 20  # batches of 2 x COUNT candidates before giving up (a too narrow --max-cp)

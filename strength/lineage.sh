@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The lineage round robin (#14 §4): the evaluation profiles fruit21, rybka1, rybka232 and quince (one
+# The lineage round robin: the evaluation profiles fruit21, rybka1, rybka232 and quince (one
 # binary, EvalProfile per engine) and Debian's toga2 (Toga II 3.0, Fruit's descendant), every pairing
 # GAMES games, each opening with both colours, Hash 16, one thread, no books, no ponder, project
-# adjudication; then bench/lineage.py turns the PGN into pairings and ratings (fruit21 = 0).
+# adjudication; then strength/lineage.py turns the PGN into pairings and ratings (fruit21 = 0).
 # Timed games: quiet cores only. 10 pairings × 100 games at 10+0.1 take about 3.5 hours on two cores; an
 # interrupted run is continued with another SEED into another PGN_OUT and pooled:
-#   bench/lineage.py --anchor fruit21 a.pgn b.pgn
+#   strength/lineage.py --anchor fruit21 a.pgn b.pgn
 # Or one pairing at a time, e.g. PROFILES="fruit21 rybka1" OTHERS="" or PROFILES=quince OTHERS=toga2, each
 # run's pairing row copied into a results file, the ratings fitted from the rows when the PGNs are gone:
-#   bench/lineage.py --anchor fruit21 --table results.md
-# Usage: bench/lineage.sh [games per pairing, default 100] [tc, default 10+0.1]
+#   strength/lineage.py --anchor fruit21 --table results.md
+# Usage: strength/lineage.sh [games per pairing, default 100] [tc, default 10+0.1]
 # Environment: QUINCE_BIN, OPENINGS (default 8moves_v3), SEED (default 1), PGN_OUT (default
 #              build/lineage.pgn), PROFILES (default "fruit21 rybka1 rybka232 quince"), OTHERS (default toga2;
 #              empty for the profiles alone), CONCURRENCY.

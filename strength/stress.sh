@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Long self-play stress (#16): Quince against itself at a fast time control with several threads, in
+# Long self-play stress: Quince against itself at a fast time control with several threads, in
 # resumable chunks, counting what must never happen: crashes, illegal moves, losses on time, missing
 # bestmoves (quince-match's incident counters; a game the engine lost by crashing is counted there too).
 # Each chunk k plays CHUNK games with opening seed k into OUT_DIR/chunk-k.pgn (log chunk-k.log); a chunk
 # whose log ends with its incident lines is complete and is skipped, so rerunning the same command after
 # an interruption continues where it stopped. The summary adds the incidents of every complete chunk.
-# Usage: bench/stress.sh [total games, default 10000] [tc, default 1+0.01]
+# Usage: strength/stress.sh [total games, default 10000] [tc, default 1+0.01]
 # Environment: THREADS (default 2), CHUNK (games per chunk, default 200), OUT_DIR (default
 #              build/stress-t$THREADS), QUINCE_BIN, OPENINGS (default 8moves_v3), CONCURRENCY (default 1: two
 #              threads per engine already fill two cores), REPORT_ONLY=1 (only the summary), FIRST_CHUNK

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# SPRT of one build against another (the Search II protocol of src/search/README.md): NEW against BASE,
+# SPRT of one build against another (strength/README.md, "Measuring a change"): NEW against BASE,
 # each opening with both colours, Hash 16, one thread, project adjudication, stopped by the SPRT or after
 # MAX_GAMES games. Copy the two binaries out of their build folders first, so that a rebuild during the
 # match does not change them, and keep the cores quiet: this is a timed match.
-# Usage: bench/sprt.sh NEW BASE [max games, default 2000] [tc, default 2+0.02]
+# Usage: strength/sprt.sh NEW BASE [max games, default 2000] [tc, default 2+0.02]
 # Environment: OPENINGS (EPD, default $QUINCE_DATA_DIR/uho_8mvs_+90_+99.epd, see docs/data.md),
 #              SEED (opening order, default 1), SPRT (default "elo0=0 elo1=10 alpha=0.05 beta=0.05";
 #              "off" plays all MAX_GAMES games, a match of fixed length),

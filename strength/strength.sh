@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Strength benchmark: build/quince against toga2, glaurung, ethereal-chess and stockfish (one gauntlet run of
 # quince-match), each opponent with Hash 16, one thread, no own book, no ponder; openings from 8moves_v3.epd;
-# resign/draw adjudication as in every project match (bench/match_common.sh).
-# Usage: bench/strength.sh [games per opponent, default 100] [tc, default 10+0.1]
+# resign/draw adjudication as in every project match (strength/match_common.sh).
+# Usage: strength/strength.sh [games per opponent, default 100] [tc, default 10+0.1]
 # Environment: QUINCE_BIN (engine under test, default build/quince), OPENINGS (EPD file),
 #              CONCURRENCY (default 2, at most 2), PGN_OUT (default build/strength.pgn), OPPONENTS (subset, e.g. "toga2 stockfish"),
 #              SEED (opening order, default 1: continue an interrupted run with another SEED into another PGN_OUT

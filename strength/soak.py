@@ -11,10 +11,10 @@ Output: a CSV (seconds, rss_kb, hash_mb, threads) and an SVG plot of RSS over ti
 drawn beside it, and a summary line: RSS first/min/max/last and its slope over the second half of the
 run, from the samples at the default settings (16 MB, 1 thread): a leak shows as a slope well above 0.
 
-usage: bench/soak.py ENGINE [--duration SECONDS] [--sample SECONDS] [--seed N] [--out PREFIX]
+usage: strength/soak.py ENGINE [--duration SECONDS] [--sample SECONDS] [--seed N] [--out PREFIX]
 exit status: 0 ran to the end, 1 the engine died, hung or answered wrongly, 2 usage error.
 A real soak is an hour or more (timing-free: it may share the cores with other work); a minute checks
-the driver itself. The hour of src/search/README.md is plotted in docs/soak-rss.svg.
+the driver itself. The hour recorded in docs/results.md is plotted in docs/soak-rss.svg.
 """
 import argparse
 import os

@@ -1,11 +1,11 @@
-#include "sample.h"
+#include "training/sample.h"
 
 #include <vector>
 
 #include "board/position.h"
 #include "core/text.h"
 
-namespace quince::datagen {
+namespace quince::training {
 
 namespace {
 
@@ -68,4 +68,4 @@ std::string format_sample(const Sample& s) {
     return line;
 }
 
-}  // namespace quince::datagen
+}  // namespace quince::training

@@ -1,11 +1,11 @@
-# Shared by the match scripts in bench/ (sourced, not run): paths, defaults and the adjudication rules
+# Shared by the match scripts in strength/ (sourced, not run): paths, defaults and the adjudication rules
 # every project measurement uses, so that figures from different scripts are comparable.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$ROOT/build"
 QUINCE_BIN="${QUINCE_BIN:-$BUILD/quince}"
 # Data files (openings, suites) are not in git: docs/data.md lists them and where to get them.
-# QUINCE_DATA_DIR is their folder (default: ../shared/data beside the checkout, the developers' layout).
-QUINCE_DATA_DIR="${QUINCE_DATA_DIR:-$ROOT/../shared/data}"
+# QUINCE_DATA_DIR is their folder (default: data/ in the checkout, which git ignores).
+QUINCE_DATA_DIR="${QUINCE_DATA_DIR:-$ROOT/data}"
 OPENINGS="${OPENINGS:-$QUINCE_DATA_DIR/8moves_v3.epd}"
 CONCURRENCY="${CONCURRENCY:-2}"
 (( CONCURRENCY > 2 )) && CONCURRENCY=2  # two cores shared by everyone
@@ -19,7 +19,7 @@ ensure_built() {
         cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
         cmake --build "$BUILD" -j2 --target quince quince-match >/dev/null
     fi
-    [[ -f "$OPENINGS" ]] || { echo "opening file $OPENINGS not found" >&2; exit 1; }
+    [[ -f "$OPENINGS" ]] || { echo "opening file $OPENINGS not found (set QUINCE_DATA_DIR or OPENINGS; docs/data.md says where to get it)" >&2; exit 1; }
 }
 
 # Debian's peer engines (package name = binary name in /usr/games), installed with apt when missing.
