@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "uci_engine.h"
+#include "match/uci_engine.h"
 
 namespace quince::similarity {
 

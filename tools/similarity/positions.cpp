@@ -9,7 +9,7 @@
 #include "board/epd.h"
 #include "board/movegen.h"
 #include "board/position.h"
-#include "datagen.h"
+#include "datagen/datagen.h"
 #include "search/search.h"
 
 namespace {
