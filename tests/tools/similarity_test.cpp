@@ -8,11 +8,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "engines.h"
-#include "matrix.h"
-#include "positions.h"
-#include "report.h"
-#include "runner.h"
+#include "similarity/engines.h"
+#include "similarity/matrix.h"
+#include "similarity/positions.h"
+#include "similarity/report.h"
+#include "similarity/runner.h"
 
 using namespace quince;
 using namespace quince::similarity;

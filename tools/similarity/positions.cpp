@@ -9,6 +9,7 @@
 #include "board/epd.h"
 #include "board/movegen.h"
 #include "board/position.h"
+#include "core/random.h"
 #include "datagen/datagen.h"
 #include "search/search.h"
 
@@ -129,10 +130,10 @@ bool make_position_set(const PositionSetConfig& config, std::vector<std::string>
             }
             // Candidates past the opening with a moderate score, tried in an order drawn from the game's seed.
             std::vector<std::string> candidates;
-            for (const datagen::Sample& s : game.samples)
+            for (const training::Sample& s : game.samples)
                 if (fullmove(s.fen) >= config.min_fullmove && std::abs(s.score) <= config.max_score_cp)
                     candidates.push_back(s.fen);
-            search::SplitMix64 rng(search::stream_seed(config.seed ^ 0x5eed5eedULL, index));
+            SplitMix64 rng(search::stream_seed(config.seed ^ 0x5eed5eedULL, index));
             for (std::size_t i = candidates.size(); i > 1; --i) std::swap(candidates[i - 1], candidates[rng.below(i)]);
             std::vector<std::string> chosen;
             for (std::size_t i = 0; i < candidates.size() && int(chosen.size()) < config.per_game &&
