@@ -14,6 +14,7 @@
 #include "epd/suite.h"
 #include "eval/weights.h"
 #include "eval/profile.h"
+#include "game/pgn.h"
 #include "match/pgn.h"
 #include "uci/uci.h"
 
@@ -159,7 +160,27 @@ bool epd(const std::uint8_t* data, std::size_t size) {
     return true;
 }
 
+// src/game/'s reader on the same input: an error names a game and a line; what it reads is written in
+// export format and read back to the same moves and result.
+static bool game_pgn(const std::string& text) {
+    std::vector<game::Game> games;
+    game::PgnError error;
+    const bool ok = game::read_pgn(text, &games, &error);
+    if (!ok && (error.game < 1 || error.line < 1 || error.message.empty())) return false;
+    std::string written;
+    for (const game::Game& g : games) written += game::write_pgn(g);
+    std::vector<game::Game> again;
+    if (!game::read_pgn(written, &again, &error) || again.size() != games.size()) return false;
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        if (again[i].result != games[i].result || again[i].moves.size() != games[i].moves.size()) return false;
+        for (std::size_t m = 0; m < games[i].moves.size(); ++m)
+            if (again[i].moves[m].move != games[i].moves[m].move) return false;
+    }
+    return true;
+}
+
 bool pgn(const std::uint8_t* data, std::size_t size) {
+    if (!game_pgn(text_of(data, size))) return false;
     std::istringstream in(text_of(data, size));
     std::vector<match::PgnGame> games;
     std::string why;

@@ -41,6 +41,7 @@ std::atomic<bool> interrupted{false};
 int analyse(const cli::Args& args) {
     cli::AnalyseSettings settings;
     settings.live = isatty(STDOUT_FILENO);
+    settings.progress = isatty(STDERR_FILENO);
     settings.interrupt = &interrupted;
     // Ctrl-C stops the search, and the lines found so far are still printed; a second one kills.
     std::signal(SIGINT, [](int) {
@@ -129,6 +130,10 @@ const Subcommand SUBCOMMANDS[] = {
                 "[--profile P] [--threads N] [--hash MB] [--json]",
      "search a position; lines in SAN, scores in pawns (White's view); default --depth 20",
      analyse, &cli::ANALYSE_DETAILS},
+    {"analyse", "GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model wdl|lichess]",
+     "annotate whole games: [%eval] per move, ?! ? ?? with the better line, accuracy tags", analyse,
+     &cli::ANALYSE_DETAILS},
+    {"analyze", "...", "the same as analyse", analyse, &cli::ANALYSE_DETAILS},
     {"eval", "[--json|--svg] [--profile P | --weights FILE] [FEN|startpos] [moves ...]",
      "every evaluation term of a position (text table with a legend, JSON, or an SVG picture of the board)",
      [](const cli::Args& a) { return cli::run_eval(a, std::cout, std::cerr); }},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <ostream>
 #include <sstream>
@@ -10,6 +11,7 @@
 
 #include "board/movegen.h"
 #include "board/notation.h"
+#include "cli/analyse_game.h"
 #include "core/text.h"
 #include "eval/evaluate.h"
 #include "quince_version.h"
@@ -74,6 +76,18 @@ std::string json_moves(const Position& root, const std::vector<Move>& pv, bool s
     return r + "]";
 }
 
+// A PGN file: "-" (standard input), a name ending in .pgn, or an existing file.
+bool is_games_argument(const std::string& word) {
+    if (word == "-") return true;
+    if (word.size() > 4) {
+        std::string ext = word.substr(word.size() - 4);
+        for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+        if (ext == ".pgn") return true;
+    }
+    std::error_code ec;
+    return std::filesystem::is_regular_file(word, ec);
+}
+
 }  // namespace
 
 const char* const ANALYSE_DETAILS =
@@ -81,7 +95,16 @@ const char* const ANALYSE_DETAILS =
     "(+M3: White mates in 3 moves), one block per completed iteration. Default limit: --depth 20.\n"
     "--infinite searches until Ctrl-C; Ctrl-C always stops the search and prints the result so far.\n"
     "--json: JSON Lines, one {\"type\": \"iteration\"} object per completed iteration and a final\n"
-    "{\"type\": \"result\"} object. Defaults: --multipv 1, --threads 1, --hash 64, --profile quince (the default profile).\n";
+    "{\"type\": \"result\"} object. Defaults: --multipv 1, --threads 1, --hash 64, --profile quince (the default profile).\n"
+    "Moves may be pasted as a GUI shows them: 'startpos moves 1.e4 e5 2.Nf3' (SAN, numbers, or UCI).\n"
+    "\n"
+    "quince analyse GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model wdl|lichess]\n"
+    "annotates every game of the file (\"-\": standard input): [%eval] after each move (pawns, White's view),\n"
+    "?! ? ?? for a drop of the mover's winning chances by 0.1 / 0.2 / 0.3 (lichess's thresholds; chances from\n"
+    "Quince's WDL model, or --model lichess for lichess's formula), the better line after a mistake or\n"
+    "blunder, [WhiteACPL] [BlackACPL] [WhiteAccuracy] [BlackAccuracy] tags. Default budget: --nodes 400000\n"
+    "per position. --json: one {\"type\": \"game\"} line per game. Bad PGN: the error names the game, line\n"
+    "and move; the games before it are still written (exit status 1).\n";
 
 bool parse_info_line(const std::string& line, const Position& root, PvLine* out) {
     const std::vector<std::string> t = split(line);
@@ -152,8 +175,16 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     std::string error;
     const std::vector<OptionSpec> specs = {{"depth", true},   {"movetime", true}, {"nodes", true},
                                            {"infinite", false}, {"multipv", true}, {"profile", true},
-                                           {"threads", true}, {"hash", true},     {"json", false}};
+                                           {"threads", true}, {"hash", true},     {"json", false},
+                                           {"out", true},     {"model", true}};
     if (!parse_args(args, specs, &a, &error)) return usage_error(err, "analyse", error);
+    if (!a.positional.empty() && is_games_argument(a.positional[0])) {
+        GamesSettings games;
+        games.progress = settings.progress;
+        games.interrupt = settings.interrupt;
+        return run_analyse_games(a.positional[0], a, out, err, games);
+    }
+    if (a.has("out") || a.has("model")) return usage_error(err, "analyse", "--out and --model are for games (a PGN file)");
     const int limit_count = a.has("depth") + a.has("movetime") + a.has("nodes") + a.has("infinite");
     if (limit_count > 1) return usage_error(err, "analyse", "give at most one of --depth, --movetime, --nodes, --infinite");
     long long depth = limit_count ? 0 : DEFAULT_DEPTH, movetime = 0, nodes = 0, multipv = 1, threads = 1,

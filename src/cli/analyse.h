@@ -1,6 +1,7 @@
-// `quince analyse`: the search run in-process on one position, its lines shown in SAN with scores in
+// `quince analyse` (also `analyze`): the search run in-process on one position, its lines shown in SAN with scores in
 // pawns from White's point of view, one block per completed iteration (live), then the best move.
 // --json writes JSON Lines instead: one object per completed iteration, then one result object.
+// Given a PGN file instead of a position, it annotates whole games (cli/analyse_game.h).
 #pragma once
 
 #include <atomic>
@@ -36,6 +37,7 @@ std::string white_score_text(const PvLine& line, Color side_to_move);
 
 struct AnalyseSettings {
     bool live = false;  // stdout is a terminal: a status line is redrawn while an iteration runs
+    bool progress = false;  // stderr is a terminal: games show a progress line there
     // Set (by a SIGINT handler) to stop the search; the lines found so far are then printed.
     const std::atomic<bool>* interrupt = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "eval/profile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -60,6 +61,10 @@ bool parse_number(const std::string& text, long long lo, long long hi, const std
 }
 
 bool read_position(const std::vector<std::string>& words, Position* pos, std::string* error) {
+    // An empty argument ('quince analyse ""') is a mistake, not a request for the start position.
+    for (const std::string& w : words)
+        if (w.find_first_not_of(" \t\r\n") == std::string::npos)
+            return *error = "empty argument: give a FEN, 'startpos' (or for analyse a PGN file)", false;
     auto moves_at = std::find(words.begin(), words.end(), "moves");
     std::string fen;
     for (auto it = words.begin(); it != moves_at; ++it) fen += (fen.empty() ? "" : " ") + *it;
@@ -84,15 +89,28 @@ bool read_position(const std::vector<std::string>& words, Position* pos, std::st
     }
     if (moves_at != words.end()) {
         if (moves_at + 1 == words.end()) return *error = "'moves' needs at least one move", false;
+        int played = 0;
         for (auto it = moves_at + 1; it != words.end(); ++it) {
-            Move m = uci_to_move(p, *it);
-            if (!m) m = san_to_move(p, *it);
+            // Moves as a GUI shows them: "1.e4 e5 2.Nf3", "1. e4", "12...Nf6" (numbers are skipped).
+            std::string word = *it;
+            std::size_t digits = 0;
+            while (digits < word.size() && std::isdigit(static_cast<unsigned char>(word[digits]))) ++digits;
+            if (digits > 0 && digits < word.size() && word[digits] == '.') {
+                word.erase(0, word.find_first_not_of('.', digits));
+                if (word.find_first_not_of('.') == std::string::npos) continue;
+            } else if (word.find_first_not_of('.') == std::string::npos) {
+                continue;  // "..." alone
+            }
+            Move m = uci_to_move(p, word);
+            if (!m) m = san_to_move(p, word);
             if (!m) {
                 *error = "illegal move '" + printable(*it) + "' in " + p.fen();
                 return false;
             }
             p.do_move(m);
+            ++played;
         }
+        if (!played) return *error = "'moves' needs at least one move", false;
     }
     *pos = p;
     return true;

@@ -84,5 +84,29 @@ status, out, err = run(["eval", "--json", "--profile=fruit21", "startpos", "move
 doc = json.loads(strict(out, "eval --json"))
 check(doc["profile"] == "fruit21" and doc["side_to_move"] == "black", f"eval --json: {doc.get('profile')}")
 
+# 5. analyse GAMES.pgn --json: one object per game, read from standard input ("-"); a bad second game
+# is an error object after the first game's.
+PGN = b"""[Event "One"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Qh4 5. Nxh4 1-0\n\n
+[Event "Two"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n"""
+status, out, err = run(["analyse", "-", "--json", "--nodes", "20000"], PGN)
+check(status == 1, f"analyse - with a bad second game exits 1, got {status}: {err!r}")
+objects = [json.loads(l) for l in strict(out, "analyse games --json").splitlines()]
+check([o["type"] for o in objects] == ["game", "error"], f"a game then an error: {[o['type'] for o in objects]}")
+game = objects[0]
+check(game["tags"]["Event"] == "One" and game["result"] == "1-0" and game["model"] in ("wdl", "lichess"), f"game: {game}")
+check(set(game["sides"]) == {"white", "black"}, f"sides: {game['sides']}")
+for side in game["sides"].values():
+    check(set(side) == {"moves", "acpl", "accuracy", "inaccuracies", "mistakes", "blunders"}, f"side fields: {side}")
+check([m["ply"] for m in game["moves"]] == list(range(1, 10)), "one entry per ply")
+for m in game["moves"]:
+    check(set(m) == {"ply", "color", "san", "uci", "eval", "cp_loss", "chances_lost", "accuracy", "judgement", "best"},
+          f"move fields: {m}")
+    check(m["judgement"] in (None, "inaccuracy", "mistake", "blunder"), f"judgement: {m['judgement']}")
+qh4 = game["moves"][7]
+check(qh4["san"] == "Qh4" and qh4["judgement"] == "blunder" and qh4["best"]["san"] != "Qh4", f"Qh4 is a blunder: {qh4}")
+error = objects[1]
+check(error["game"] == 2 and error["line"] == 10 and error["move"] == "2. Ke3", f"error object: {error}")
+check("game 2, line 10: illegal move '2. Ke3'" in strict(err, "analyse games stderr"), f"stderr: {err!r}")
+
 print("cli_output_test:", "FAILED" if failures else "ok")
 sys.exit(1 if failures else 0)

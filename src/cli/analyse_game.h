@@ -1,0 +1,99 @@
+// `quince analyse GAMES.pgn`: every position of each game's main line searched at a fixed budget, and the
+// games written back as annotated PGN the way chess sites and GUIs read it: `{ [%eval 0.17] }` after each
+// move (pawns, White's view; `#-3` for mates), `?!` / `?` / `??` for inaccuracies, mistakes and blunders
+// judged by the drop in the mover's winning chances (lichess's thresholds 0.1 / 0.2 / 0.3), the better line
+// as a variation after a mistake or blunder, and per-side average centipawn loss and accuracy as tags.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "board/position.h"
+#include "cli/cli.h"
+#include "game/pgn.h"
+#include "search/search.h"
+
+namespace quince::cli {
+
+// How a score becomes the mover's winning chances (-1 lost .. +1 won), which the verdicts compare.
+enum class ChancesModel {
+    WDL,      // Quince's WDL model (search/wdl.h): win - loss rate, fitted to Quince's own scores and material
+    LICHESS,  // lichess's 2 / (1 + exp(-0.00368208 cp)) - 1, fitted to Stockfish's scores in lichess games
+};
+
+// Winning chances of a score (side to move's view) in a position with `material` (wdl_material()).
+double winning_chances(ChancesModel model, Value v, int material);
+
+// Lichess's thresholds on the drop in the mover's winning chances.
+inline constexpr double INACCURACY_DROP = 0.1, MISTAKE_DROP = 0.2, BLUNDER_DROP = 0.3;
+enum class Judgement { NONE, INACCURACY, MISTAKE, BLUNDER };
+Judgement judge(double drop);
+int judgement_nag(Judgement j);          // 0, 6 (?!), 2 (?), 4 (??)
+const char* judgement_name(Judgement j);  // "", "inaccuracy", "mistake", "blunder"
+
+// Lichess's accuracy of one move from the mover's win percentages (0..100) before and after it:
+// 103.1668 exp(-0.04354 (before - after)) - 3.1669, within 0..100.
+double move_accuracy(double win_percent_before, double win_percent_after);
+
+struct MoveVerdict {
+    Move move = Move::none();
+    std::string san;
+    Value score_after = VALUE_NONE;  // of the position after the move, side to move there; VALUE_NONE: mated
+    Value best_score = VALUE_NONE;   // of the position before the move, the mover's view
+    Move best = Move::none();        // the search's move there
+    std::vector<Move> best_line;     // its line, from the position before the move
+    double drop = 0;                 // the mover's winning chances lost by the move (>= 0)
+    int cp_loss = 0;                 // the mover's centipawns lost, scores clamped to +-1000
+    double accuracy = 100;
+    Judgement judgement = Judgement::NONE;
+};
+
+struct SideSummary {
+    int moves = 0, inaccuracies = 0, mistakes = 0, blunders = 0;
+    double acpl = 0;      // average centipawn loss
+    double accuracy = 0;  // mean of the moves' accuracies
+};
+
+struct GameAnalysis {
+    std::vector<MoveVerdict> moves;  // one per main-line move
+    SideSummary side[COLOR_NB];
+};
+
+struct GameBudget {
+    search::Limits limits;  // per position
+    ChancesModel model = ChancesModel::WDL;
+    int max_line_plies = 10;  // longest better line written as a variation
+};
+
+// Searches every position of the game's main line with `engine` (cleared first). `on_position(i, n)` is
+// called before position i of n is searched (progress); `interrupt`, when set, stops after the current
+// search and returns false (the analysis is then incomplete).
+bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudget& budget, GameAnalysis* out,
+                  const std::function<void(int, int)>& on_position = {}, const std::atomic<bool>* interrupt = nullptr);
+
+// The game with the analysis written in: eval comments, NAGs, verdict comments and better lines, the
+// tags WhiteACPL, BlackACPL, WhiteAccuracy, BlackAccuracy and Annotator. Earlier [%eval] commands in
+// the game's comments are replaced.
+void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator);
+
+// `[%eval 0.17]` / `[%eval #-3]`: a score of the side to move in `pos`, in pawns from White's view.
+std::string eval_command(Value v, Color side_to_move);
+
+// One JSON object (one line) for a game: tags, the per-side summary and every move's verdict.
+std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model);
+
+// `quince analyse` when its argument is a PGN file (or "-", standard input).
+struct GamesSettings {
+    bool progress = false;  // a progress line on `err` (a terminal)
+    const std::atomic<bool>* interrupt = nullptr;
+};
+int run_analyse_games(const std::string& path, const ParsedArgs& args, std::ostream& out, std::ostream& err,
+                      const GamesSettings& settings);
+
+// The default budget per position: a 40-move game (81 positions) in well under a minute on one core.
+inline constexpr long long DEFAULT_GAME_NODES = 400000;
+
+}  // namespace quince::cli

@@ -1,0 +1,168 @@
+// `quince analyse GAMES.pgn`: the annotated PGN (evals, the blunder's ?? and its better line, the tags),
+// --json, --out, bad PGN, and the other argument forms (pasted moves, `analyze`, an empty argument).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "board/notation.h"
+#include "cli/analyse.h"
+#include "cli/analyse_game.h"
+#include "game/pgn.h"
+#include "support/run_command.h"
+
+using namespace quince;
+using quince::test::run_command;
+
+namespace {
+
+const std::string ENGINE = QUINCE_ENGINE_PATH;
+std::string data(const std::string& name) { return std::string(QUINCE_TEST_DATA_DIR) + "/pgn/" + name; }
+
+int count_of(const std::string& text, const std::string& what) {
+    int n = 0;
+    for (std::size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) ++n;
+    return n;
+}
+
+// Small budgets keep the tests quick (also under the sanitizers); a hanging queen needs no depth.
+const std::vector<std::string> BUDGET = {"--nodes", "20000", "--hash", "4"};
+
+struct Analysed {
+    int status;
+    std::string out, err;
+};
+Analysed analyse(std::vector<std::string> args) {
+    args.insert(args.end(), BUDGET.begin(), BUDGET.end());
+    std::ostringstream out, err;
+    const int status = cli::run_analyse(args, out, err);
+    return {status, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST(AnalyseGame, AHangingQueenGetsTwoQuestionMarksAndTheBetterLine) {
+    const Analysed r = analyse({data("queen_blunder.pgn")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("4... Qh4??"), std::string::npos) << r.out;
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+    ASSERT_EQ(games.size(), 1u);
+    const game::Game& g = games[0];
+    ASSERT_EQ(g.moves.size(), 14u);
+    const game::PgnMove& qh4 = g.moves[7];
+    EXPECT_EQ(qh4.san, "Qh4");
+    ASSERT_FALSE(qh4.nags.empty());
+    EXPECT_EQ(qh4.nags[0], 4);
+    ASSERT_EQ(qh4.variations.size(), 1u);
+    EXPECT_NE(qh4.variations[0][0].san, "Qh4");
+    ASSERT_GE(qh4.comments.size(), 2u);
+    EXPECT_EQ(qh4.comments[0].rfind("[%eval ", 0), 0u);
+    EXPECT_EQ(qh4.comments[1].rfind("Blunder. ", 0), 0u) << qh4.comments[1];
+    // The eval is White's: after the queen hangs White is far ahead.
+    EXPECT_GT(std::stod(qh4.comments[0].substr(7)), 3.0) << qh4.comments[0];
+    // Every move has its eval; the move that takes the queen is no mistake.
+    for (const game::PgnMove& m : g.moves) {
+        ASSERT_FALSE(m.comments.empty()) << m.san;
+        EXPECT_EQ(m.comments[0].rfind("[%eval ", 0), 0u) << m.san;
+    }
+    for (int nag : g.moves[8].nags) EXPECT_FALSE(nag == 2 || nag == 4) << "5. Nxh4";
+    EXPECT_FALSE(g.tag("WhiteACPL").empty());
+    EXPECT_GE(std::stoi(g.tag("BlackACPL")), 100) << "Black lost a queen (up to 1000 cp) in 7 moves";
+    EXPECT_LT(std::stod(g.tag("BlackAccuracy")), std::stod(g.tag("WhiteAccuracy")));
+    EXPECT_EQ(g.tag("Annotator").rfind("Quince ", 0), 0u);
+    EXPECT_EQ(g.tag("Event"), "A queen left en prise");
+    EXPECT_EQ(g.result, "1-0");
+}
+
+TEST(AnalyseGame, JsonIsOneObjectPerGame) {
+    const Analysed r = analyse({data("queen_blunder.pgn"), "--json", "--model", "lichess"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count_of(r.out, "\n"), 1) << r.out;
+    EXPECT_EQ(r.out.rfind("{\"type\": \"game\", \"game\": 1, \"tags\": {\"Event\": \"A queen left en prise\"", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\"model\": \"lichess\""), std::string::npos);
+    EXPECT_EQ(count_of(r.out, "\"ply\": "), 14);
+    EXPECT_NE(r.out.find("\"san\": \"Qh4\", \"uci\": \"d8h4\", \"eval\": {\"white_cp\": "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"judgement\": \"blunder\""), std::string::npos);
+    // Strict parsing and the field names: tests/cli/cli_output_test.py.
+}
+
+TEST(AnalyseGame, OutFileAndEveryGameOfTheFile) {
+    const std::string path = testing::TempDir() + "quince_analyse_out.pgn";
+    const Analysed r = analyse({data("constructs.pgn"), "--out", path});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(r.out.empty());
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(path.c_str());
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
+    ASSERT_EQ(games.size(), 4u);
+    // The file's own comments, NAGs and variations stay; the mate gets no eval (there is nothing to search).
+    EXPECT_EQ(games[0].moves[4].comments.back(), "The Ruy Lopez");
+    EXPECT_EQ(games[0].moves[4].variations.size() >= 1, true);
+    EXPECT_EQ(games[1].moves.back().san, "Qxf7#");
+    for (const std::string& c : games[1].moves.back().comments) EXPECT_EQ(c.find("[%eval"), std::string::npos) << c;
+    EXPECT_TRUE(games[3].chess960());
+    EXPECT_EQ(count_of(text, "[%eval"), 17 + 6 + 3 + 4);
+}
+
+TEST(AnalyseGame, BadPgnNamesGameLineAndMoveAfterWritingTheGamesBefore) {
+    const Analysed r = analyse({data("second_game_illegal.pgn")});
+    EXPECT_EQ(r.status, 1);
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(games[0].tag("Event"), "Fine");
+    EXPECT_NE(r.err.find("second_game_illegal.pgn: game 2, line 12: illegal move '3... Nf5' in "), std::string::npos) << r.err;
+    const Analysed garbage = analyse({data("../perft.epd.missing.pgn")});
+    EXPECT_EQ(garbage.status, 1);
+    EXPECT_NE(garbage.err.find("cannot read"), std::string::npos) << garbage.err;
+}
+
+TEST(AnalyseGame, OptionsThatDoNotFitGames) {
+    EXPECT_EQ(analyse({data("queen_blunder.pgn"), "--multipv", "2"}).status, cli::EXIT_USAGE);
+    EXPECT_EQ(analyse({data("queen_blunder.pgn"), "--model", "stockfish"}).status, cli::EXIT_USAGE);
+    EXPECT_EQ(analyse({"startpos", "--out", "x.pgn"}).status, cli::EXIT_USAGE);
+}
+
+TEST(AnalyseGame, VerdictsFollowLichessThresholds) {
+    EXPECT_EQ(cli::judge(0.099), cli::Judgement::NONE);
+    EXPECT_EQ(cli::judge(0.1), cli::Judgement::INACCURACY);
+    EXPECT_EQ(cli::judge(0.2), cli::Judgement::MISTAKE);
+    EXPECT_EQ(cli::judge(0.3), cli::Judgement::BLUNDER);
+    // lichess's formula at +100 cp: 2 / (1 + e^-0.368) - 1 = 0.182
+    EXPECT_NEAR(cli::winning_chances(cli::ChancesModel::LICHESS, Value(100), 40), 0.182, 0.001);
+    EXPECT_NEAR(cli::winning_chances(cli::ChancesModel::WDL, Value(0), 40), 0.0, 1e-9);
+    EXPECT_GT(cli::winning_chances(cli::ChancesModel::WDL, Value(200), 40), 0.3);
+    EXPECT_EQ(cli::winning_chances(cli::ChancesModel::WDL, mate_in(5), 40), 1.0);
+    EXPECT_DOUBLE_EQ(cli::move_accuracy(60, 60), 99.9999);
+    EXPECT_EQ(cli::eval_command(Value(-17), BLACK), "[%eval 0.17]");
+    EXPECT_EQ(cli::eval_command(mated_in(6), WHITE), "[%eval #-3]");
+}
+
+TEST(AnalyseArguments, PastedMovesWithNumbersAndTheAnalyzeAlias) {
+    Position p;
+    std::string error;
+    ASSERT_TRUE(cli::read_position({"startpos", "moves", "1.e4", "e5", "2.Nf3"}, &p, &error)) << error;
+    EXPECT_EQ(p.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    ASSERT_TRUE(cli::read_position({"startpos", "moves", "1.", "e4", "e5", "2.", "Nf3", "2...", "Nc6"}, &p, &error)) << error;
+    ASSERT_TRUE(cli::read_position({"startpos", "moves", "1.e2e4", "1...e7e5"}, &p, &error)) << error;
+    EXPECT_EQ(p.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    EXPECT_FALSE(cli::read_position({"startpos", "moves", "1."}, &p, &error));
+    auto r = run_command(ENGINE, {"analyze", "startpos", "moves", "1.e4", "e5", "2.Nf3", "--depth", "3"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"), std::string::npos) << r.out;
+}
+
+TEST(AnalyseArguments, AnEmptyArgumentIsAnError) {
+    auto r = run_command(ENGINE, {"analyse", ""});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("empty argument"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
