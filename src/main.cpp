@@ -55,11 +55,17 @@ int analyse(const cli::Args& args) {
 // Ctrl-C stops after the searches under way (the results so far stay in the --state file).
 int similarity(const cli::Args& args) {
     similarity::CliContext context;
+#if defined(_WIN32)
+    context.quince_path = "quince";  // this build starts no child engines (see scripts/build-windows.sh)
+    context.progress = isatty(2);
+#else
+    // The profile:NAME engines are this very program; /proc names it exactly, argv[0] may not.
     char path[4096];
     const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    context.quince_path = n > 0 ? std::string(path, std::size_t(n)) : "quince";
-    context.interrupt = &interrupted;
+    context.quince_path = n > 0 && n < ssize_t(sizeof path - 1) ? std::string(path, std::size_t(n)) : "quince";
     context.progress = isatty(STDERR_FILENO);
+#endif
+    context.interrupt = &interrupted;
     std::signal(SIGINT, [](int) {
         interrupted.store(true);
         std::signal(SIGINT, SIG_DFL);

@@ -14,6 +14,9 @@ namespace quince::game {
 namespace {
 
 constexpr const char* SUFFIX_NAGS[] = {"", "!", "?", "!!", "??", "!?", "?!"};
+// Variations nest by recursion (reader, writer, destructor): a cap far above any real annotation keeps a
+// crafted file from exhausting the stack.
+constexpr int MAX_VARIATION_DEPTH = 64;
 
 std::string lower(std::string s) {
     for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -198,6 +201,8 @@ private:
             }
             if (c == '(') {
                 if (line->empty()) return fail("a variation '(' before any move");
+                if (depth + 1 > MAX_VARIATION_DEPTH)
+                    return fail("variations nested deeper than " + std::to_string(MAX_VARIATION_DEPTH) + " levels");
                 ++i_;
                 Line variation;
                 std::vector<std::string> trailing;

@@ -154,6 +154,19 @@ TEST(PgnReaderErrors, MalformedTags) {
     EXPECT_EQ(e.text(), "game 1, line 1: malformed tag [Event]: expected ']', found 'x'");
 }
 
+TEST(PgnReaderErrors, VariationsNestedTooDeeplyAreRefusedNotRecursedInto) {
+    // 64 levels read; a crafted file of 100,000 '(' is an error, not a stack overflow.
+    std::string ok = TAGS + "1. e4";
+    for (int i = 0; i < 64; ++i) ok += " (1. d4";
+    ok += std::string(64, ')') + " *";
+    std::vector<Game> games;
+    PgnError e;
+    EXPECT_TRUE(read_pgn(ok, &games, &e)) << e.text();
+    std::string deep = TAGS + "1. e4";
+    for (int i = 0; i < 100000; ++i) deep += " (1. d4";
+    EXPECT_NE(error_of(deep).text().find("variations nested deeper than 64 levels"), std::string::npos);
+}
+
 TEST(PgnReaderErrors, TruncatedFiles) {
     EXPECT_EQ(error_of(TAGS + "1. e4 e5 2. Nf3").text(),
               "game 1, line 4: the file ends inside the game (no result 1-0, 0-1, 1/2-1/2 or *): truncated?");

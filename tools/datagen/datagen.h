@@ -1,6 +1,6 @@
 // `quince datagen`: training positions for the evaluation tuner, from self-play at a fixed node budget or
 // from PGN files with per-move score comments. Output: a directory of shards shard-00000.txt, … in the
-// format of sample.h, plus manifest.txt (the command and settings that made it).
+// format of training/sample.h, plus manifest.txt (the command and settings that made it).
 #pragma once
 
 #include <cstdint>

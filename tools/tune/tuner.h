@@ -104,7 +104,7 @@ struct Report {
     eval::Weights weights;  // rounded, clamped
 };
 
-// Loads a training file (the format of tools/datagen/sample.h; a malformed line is an error naming file
+// Loads a training file (the format of tools/training/sample.h; a malformed line is an error naming file
 // and line: nothing is skipped silently). Returns the number of positions added; -1 on error.
 long load_training_file(const std::string& path, const eval::Profile& profile, std::vector<TunePosition>& out,
                         std::size_t limit, std::string* error);
