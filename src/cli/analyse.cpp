@@ -16,10 +16,13 @@
 #include "eval/evaluate.h"
 #include "quince_version.h"
 #include "search/search.h"
+#include "workbench/json.h"
 
 namespace quince::cli {
 
 namespace {
+
+using workbench::json_string;
 
 constexpr long long DEFAULT_DEPTH = 20;
 constexpr long long DEFAULT_HASH_MB = 64;
@@ -45,20 +48,6 @@ std::string seconds(std::int64_t ms) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2fs", double(ms) / 1000.0);
     return buf;
-}
-
-// JSON string literal (the text here is ASCII: moves and FENs; escaped anyway).
-std::string json_string(const std::string& s) {
-    std::string r = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') r += '\\', r += c;
-        else if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
-            r += buf;
-        } else r += c;
-    }
-    return r + "\"";
 }
 
 std::string json_score(const PvLine& l, Color stm) {

@@ -15,10 +15,13 @@
 #include "eval/evaluate.h"
 #include "quince_version.h"
 #include "search/wdl.h"
+#include "workbench/json.h"
 
 namespace quince::cli {
 
 namespace {
+
+using workbench::json_string;
 
 constexpr int CP_CLAMP = 1000;  // scores beyond are "won"/"lost" for the centipawn loss (lichess's cap)
 
@@ -28,19 +31,6 @@ int clamped_cp(Value v) {
     if (v >= VALUE_TB_WIN_IN_MAX_PLY) return CP_CLAMP;
     if (v <= VALUE_TB_LOSS_IN_MAX_PLY) return -CP_CLAMP;
     return std::clamp(int(v), -CP_CLAMP, CP_CLAMP);
-}
-
-std::string json_string(const std::string& s) {
-    std::string r = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') r += '\\', r += c;
-        else if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
-            r += buf;
-        } else r += c;
-    }
-    return r + "\"";
 }
 
 std::string fixed(double v, int decimals) {
