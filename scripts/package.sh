@@ -50,6 +50,8 @@ fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 signature=""
+stage=""
+trap '[ -z "$stage" ] || rm -rf "$stage"' EXIT  # an error mid-way leaves no staging folder behind
 for bin in "${binaries[@]}"; do
   [ -x "$bin" ] || [ -f "$bin" ] || { echo "package.sh: no binary at $bin" >&2; exit 1; }
   case $bin in
