@@ -155,7 +155,7 @@ std::uint64_t nodes_completing(EngineProcess& e, const std::string& position, co
     return at_depth;
 }
 
-// The node count of the last report before bestmove: where the search ended.
+// The node count of the last report before bestmove: where the search ended (0: no report).
 std::uint64_t final_nodes(const std::vector<std::string>& lines) {
     std::uint64_t nodes = 0;
     for (const std::string& l : lines) {
@@ -164,6 +164,43 @@ std::uint64_t final_nodes(const std::vector<std::string>& lines) {
             if (t[0] == "info" && t[i] == "nodes") nodes = std::stoull(t[i + 1]);
     }
     return nodes;
+}
+
+// Searches `position` with `go`, freezes the engine after an iteration of at least min_depth, queues
+// `command` (stop, ponderhit) and lets it go on: the search must end before the node count at which the
+// iteration in progress would complete. A freeze that lands between an iteration's report and its
+// end-of-iteration checks ends the search with no report (nothing to count): such tries are repeated,
+// and at least one of them must catch the engine inside an iteration. Returns the bestmoves.
+std::vector<std::string> answer_inside_iteration(EngineProcess& e, const std::string& position, const std::string& go,
+                                                 const std::string& command, std::vector<int> min_depths) {
+    std::vector<std::string> moves;
+    int inside = 0;
+    for (int min_depth : min_depths) {
+        e.send("ucinewgame");
+        e.send(position);
+        e.send(go);
+        const Iteration completed = freeze_after_depth(e, min_depth);
+        EXPECT_GE(completed.depth, min_depth);
+        if (completed.depth < min_depth) break;
+        e.thaw();
+        // Not a bound, only a likelihood: gives the engine time to leave the end of the iteration.
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        EXPECT_TRUE(e.freeze());
+        Iteration later = deepest(e.read_written());
+        const Iteration last = later.depth > completed.depth ? later : completed;
+        e.send(command);
+        e.thaw();
+        auto lines = e.read_until("bestmove", HANG_MS);
+        EXPECT_TRUE(lines);
+        if (!lines) break;
+        moves.push_back(best_of(*lines));
+        const std::uint64_t stopped_at = final_nodes(*lines);
+        if (stopped_at == 0) continue;
+        ++inside;
+        EXPECT_LT(stopped_at, nodes_completing(e, position, last, last.depth + 1)) << "after depth " << last.depth;
+    }
+    EXPECT_GE(inside, 1) << "no try caught the search inside an iteration";
+    return moves;
 }
 
 }  // namespace
@@ -405,16 +442,11 @@ TEST(Uci, StopDuringInfiniteReturnsQuickly) {
     // No bestmove on its own.
     auto early = e.read_until("bestmove", 300);
     EXPECT_FALSE(early);
-    const Iteration completed = freeze_after_depth(e, 15);  // later iterations cost 100,000s of nodes
-    ASSERT_GE(completed.depth, 15);
     e.send("stop");
-    e.thaw();
-    auto lines = e.read_until("bestmove", HANG_MS);
-    ASSERT_TRUE(lines);
-    EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", best_of(*lines)));
-    const std::uint64_t stopped_at = final_nodes(*lines);
-    EXPECT_LT(stopped_at, nodes_completing(e, position, completed, completed.depth + 1))
-        << "after depth " << completed.depth;
+    ASSERT_TRUE(e.read_until("bestmove", HANG_MS));
+    // Later iterations cost 100,000s of nodes.
+    for (const std::string& move : answer_inside_iteration(e, position, "go infinite", "stop", {15, 15, 16, 16}))
+        EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", move));
 }
 
 TEST(Uci, IsreadyAnswersDuringSearch) {
@@ -508,21 +540,10 @@ TEST(Uci, PonderhitAnswersAtOnceWhenPonderingSufficed) {
     EngineProcess e;
     handshake(e);
     const std::string position = "position startpos moves e2e4 f7f5 d1h5";
-    for (int min_depth : {20, 22}) {  // later iterations cost 100,000s of nodes
-        e.send("ucinewgame");
-        e.send(position);
-        e.send("go ponder wtime 600000 btime 600000");
-        const Iteration completed = freeze_after_depth(e, min_depth);
-        ASSERT_GE(completed.depth, min_depth);
-        e.send("ponderhit");
-        e.thaw();
-        auto lines = e.read_until("bestmove", HANG_MS);
-        ASSERT_TRUE(lines);
-        EXPECT_EQ(best_of(*lines), "g7g6");
-        const std::uint64_t stopped_at = final_nodes(*lines);
-        EXPECT_LT(stopped_at, nodes_completing(e, position, completed, completed.depth + 1))
-            << "after depth " << completed.depth;
-    }
+    // Later iterations cost 100,000s of nodes.
+    for (const std::string& move : answer_inside_iteration(e, position, "go ponder wtime 600000 btime 600000",
+                                                           "ponderhit", {20, 20, 21, 22}))
+        EXPECT_EQ(move, "g7g6");
 }
 
 // The numbers of an info line's `time` field over one search: -1 where a line has none.
