@@ -262,7 +262,7 @@ TEST(Uci, EvalProfileAndLazyEvalOptions) {
     e.send("setoption name LazyEval value false");
     e.send("position startpos");
     e.send("go depth 7");
-    auto result = e.read_until("bestmove", 20000);
+    auto result = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(result);
     EXPECT_TRUE(is_legal(START, best_of(*result)));
 }
@@ -404,7 +404,7 @@ TEST(Uci, BadInputGivesOneErrorLineAndKeepsState) {
     for (const std::string& cmd : bad) {
         e.send(cmd);
         e.send("isready");
-        auto lines = e.read_until("readyok", 5000);
+        auto lines = e.read_until("readyok", HANG_MS);
         ASSERT_TRUE(lines) << "no readyok after: " << cmd.substr(0, 60);
         ASSERT_EQ(lines->size(), 2u) << "after: " << cmd.substr(0, 60) << " got: " << (*lines)[0];
         EXPECT_EQ((*lines)[0].rfind("info string error: ", 0), 0u) << cmd.substr(0, 60) << " -> " << (*lines)[0];
@@ -476,7 +476,7 @@ TEST(Uci, BestmoveLegalWithTinyLimits) {
         for (const char* go : {"go depth 1", "go nodes 1", "go movetime 1", "go wtime 1 btime 1", "go wtime 0 btime 0"}) {
             e.send("position fen " + fen);
             e.send(go);
-            auto lines = e.read_until("bestmove", 3000);
+            auto lines = e.read_until("bestmove", HANG_MS);
             ASSERT_TRUE(lines) << fen << " " << go;
             EXPECT_TRUE(is_legal(fen, best_of(*lines))) << fen << " " << go << " -> " << lines->back();
         }
@@ -487,14 +487,14 @@ TEST(Uci, MatedAndStalematedRoots) {
     handshake(e);
     e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go depth 5");
-    auto lines = e.read_until("bestmove", 3000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back(), "bestmove 0000");
     EXPECT_NE((*lines)[0].find("score mate 0"), std::string::npos);
 
     e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go movetime 100");
-    lines = e.read_until("bestmove", 3000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back(), "bestmove 0000");
     EXPECT_NE((*lines)[0].find("score cp 0"), std::string::npos);
@@ -503,7 +503,7 @@ TEST(Uci, MatedAndStalematedRoots) {
     e.send("go infinite");
     EXPECT_FALSE(e.read_until("bestmove", 200));
     e.send("stop");
-    lines = e.read_until("bestmove", 2000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back(), "bestmove 0000");
 }
@@ -527,7 +527,7 @@ TEST(Uci, PonderAndPonderhit) {
     e.send("go ponder wtime 2000 btime 2000");
     EXPECT_FALSE(e.read_until("bestmove", 200));
     e.send("stop");
-    ASSERT_TRUE(e.read_until("bestmove", 1000));
+    ASSERT_TRUE(e.read_until("bestmove", HANG_MS));
 }
 
 // Pondering counts as thought: when the ponder search has already thought as long as the move deserves
@@ -567,7 +567,7 @@ TEST(Uci, MovetimeIsSpentInFull) {
         e.send(std::string("position startpos") + moves);
         auto t = Clock::now();
         e.send("go movetime 400");
-        auto lines = e.read_until("bestmove", 30000);
+        auto lines = e.read_until("bestmove", HANG_MS);
         ASSERT_TRUE(lines);
         EXPECT_GE(ms_since(t), 400) << moves;
         auto times = info_times(*lines);
@@ -591,7 +591,7 @@ TEST(Uci, PonderTimeCountsFromGo) {
     for (auto& l : lines) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos);
     const std::size_t pondered = info_times(lines).size();
     e.send("ponderhit");
-    auto after = e.read_until("bestmove", 30000);
+    auto after = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(after);
     lines.insert(lines.end(), after->begin(), after->end());
     auto times = info_times(lines);
@@ -606,7 +606,7 @@ TEST(Uci, MissingOwnClockMovesAtOnce) {
     handshake(e);
     e.send("position startpos");
     e.send("go btime 1000");
-    auto lines = e.read_until("bestmove", 30000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     if (!lines) e.send("stop");
     ASSERT_TRUE(lines);
     EXPECT_TRUE(is_legal(std::string(Position::START_FEN), best_of(*lines)));
@@ -647,7 +647,7 @@ TEST(Uci, Chess960CastlingNotation) {
     // Search output uses the same notation.
     e.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     e.send("go depth 3 searchmoves e1h1");
-    auto lines = e.read_until("bestmove", 3000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back().substr(0, 13), "bestmove e1h1");
 }
@@ -666,7 +666,7 @@ TEST(Uci, Chess960OffKeepsTheSetPositionsCastling) {
     EXPECT_NE(all.find("f8h8: 1"), std::string::npos) << all;  // castling, king takes rook
     EXPECT_NE(all.find("f8g8: 1"), std::string::npos) << all;  // the king's step
     e.send("go depth 2 searchmoves b8d8 f8e8 f8h8");
-    auto lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     const std::string best = lines->back().substr(9, 4);
     EXPECT_TRUE(best == "b8d8" || best == "f8e8" || best == "f8h8") << lines->back();
@@ -683,7 +683,7 @@ TEST(Uci, GoPerftDivide) {
     handshake(e);
     e.send("position startpos");
     e.send("go perft 3");
-    auto lines = e.read_until("Nodes searched", 10000);
+    auto lines = e.read_until("Nodes searched", HANG_MS);
     ASSERT_TRUE(lines);
     ASSERT_EQ(lines->size(), 22u);
     EXPECT_EQ((*lines)[20], "");
@@ -737,7 +737,7 @@ TEST(Uci, BenchRunsBesideTheLoopAndStops) {
     handshake(e);
     const std::uint64_t expected = uci::run_bench(3, [](const std::string&) {});
     e.send("bench 3");
-    auto done = e.read_until("Nodes searched", 20000 * SLOW);
+    auto done = e.read_until("Nodes searched", HANG_MS);
     ASSERT_TRUE(done);
     EXPECT_EQ(done->back(), "Nodes searched: " + std::to_string(expected));
 
@@ -779,7 +779,7 @@ TEST(Uci, MultiPV) {
     e.send("setoption name multipv value 3");  // names are case-insensitive
     e.send("position startpos");
     e.send("go depth 6");
-    auto lines = e.read_until("bestmove", 10000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     std::vector<std::string> pv_moves(4);
     for (auto& l : *lines)
@@ -806,7 +806,7 @@ TEST(Uci, ThreadsAndHashOptions) {
     ASSERT_EQ(ready->size(), 1u) << (*ready)[0];
     e.send("position startpos moves e2e4 c7c5");
     e.send("go depth 12");
-    auto lines = e.read_until("bestmove", 20000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_TRUE(is_legal("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", best_of(*lines)));
     // A 2 MB table fills up quickly with four threads at depth 12.
@@ -823,20 +823,20 @@ TEST(Uci, ClearHashForgetsPreviousSearch) {
     handshake(e);
     e.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
     e.send("go depth 1");
-    auto lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_NE(best_of(*lines), "g3g6");
     e.send("go depth 12");
-    lines = e.read_until("bestmove", 20000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "g3g6");
     e.send("go depth 1");
-    lines = e.read_until("bestmove", 5000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "g3g6");
     e.send("setoption name Clear Hash");
     e.send("go depth 1");
-    lines = e.read_until("bestmove", 5000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_NE(best_of(*lines), "g3g6");
 }
@@ -848,7 +848,7 @@ TEST(Uci, NodeLimitIsReproducible) {
         e.send("ucinewgame");
         e.send("position startpos moves e2e4 e7e5 g1f3");
         e.send("go nodes 30000");
-        auto lines = e.read_until("bestmove", 10000);
+        auto lines = e.read_until("bestmove", HANG_MS);
         EXPECT_TRUE(lines);
         return lines ? *lines : std::vector<std::string>{};
     };
@@ -873,7 +873,7 @@ TEST(Uci, GoMateFindsAndStops) {
     handshake(e);
     e.send("position fen r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1");
     e.send("go mate 3");
-    auto lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "f8c5");
     EXPECT_NE((*lines)[lines->size() - 2].find("score mate 3"), std::string::npos);
@@ -885,7 +885,7 @@ TEST(Uci, PositionDuringSearchStopsItFirst) {
     e.send("go infinite");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     e.send("position startpos moves g1f3");
-    auto lines = e.read_until("bestmove", 2000);  // the old search answers
+    auto lines = e.read_until("bestmove", HANG_MS);  // the old search answers
     ASSERT_TRUE(lines);
     EXPECT_TRUE(is_legal(START, best_of(*lines)));
     EXPECT_EQ(fen_of(e), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
@@ -893,19 +893,19 @@ TEST(Uci, PositionDuringSearchStopsItFirst) {
     e.send("go infinite");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     e.send("go depth 2");
-    lines = e.read_until("bestmove", 2000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
-    lines = e.read_until("bestmove", 2000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     // An invalid position during a search does not disturb it.
     e.send("go infinite");
     e.send("position startpos moves e2e5");
-    auto until_error = e.read_until("info string error:", 1000);  // info lines may come first
+    auto until_error = e.read_until("info string error:", HANG_MS);  // info lines may come first
     ASSERT_TRUE(until_error);
     for (auto& l : *until_error) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos);
     EXPECT_FALSE(e.read_until("bestmove", 200));
     e.send("stop");
-    ASSERT_TRUE(e.read_until("bestmove", 2000));
+    ASSERT_TRUE(e.read_until("bestmove", HANG_MS));
 }
 
 TEST(Uci, QuitDuringSearchExitsPromptly) {
@@ -941,7 +941,7 @@ TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
     e.send("setoption name MultiPV value 5");
     e.send("position fen 7k/8/8/8/8/8/8/K7 w - - 0 1");  // three legal moves
     e.send("go depth 4");
-    auto lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     int at_depth4 = 0;
     for (auto& l : *lines)
@@ -949,7 +949,7 @@ TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
     EXPECT_EQ(at_depth4, 3);
     e.send("setoption name MultiPV value 1");
     e.send("go depth 4 searchmoves a1b1");
-    lines = e.read_until("bestmove", 5000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "a1b1");
 }
@@ -965,12 +965,12 @@ TEST(Uci, RepeatedSearchmovesListsAddUp) {
                            "go depth 4 searchmoves d1d5 searchmoves e1e2",   // not only the last list
                            "go depth 4 searchmoves e1e2 depth 4 searchmoves e1f1 d1d5"}) {
         e.send(go);
-        auto lines = e.read_until("bestmove", 5000);
+        auto lines = e.read_until("bestmove", HANG_MS);
         ASSERT_TRUE(lines) << go;
         EXPECT_EQ(best_of(*lines), "d1d5") << go;
     }
     e.send("go depth 2 searchmoves e1e2 searchmoves e1e8");  // an illegal move in a later list: refused
-    auto error = e.read_until("info string error", 3000);
+    auto error = e.read_until("info string error", HANG_MS);
     ASSERT_TRUE(error);
     EXPECT_NE(error->back().find("'e1e8'"), std::string::npos) << error->back();
 }
@@ -992,7 +992,7 @@ std::uint64_t nodes_at_depth_8(EngineProcess& e) {
     e.send("ucinewgame");
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5");
     e.send("go depth 8");
-    auto lines = e.read_until("bestmove", 20000 * SLOW);
+    auto lines = e.read_until("bestmove", HANG_MS);
     EXPECT_TRUE(lines);
     return lines ? searched_nodes(*lines) : 0;
 }
