@@ -269,6 +269,27 @@ TEST(TimeManager, TypicalAllocations) {
     EXPECT_EQ(b.soft, 1000);
 }
 
+// The clocks the UCI tests give: 3 s of sudden death is a move of a fraction of a second, the last move
+// before a time control on 1 s spends most of it but keeps the lag; a clock of 1 ms still gets 1 ms.
+TEST(TimeManager, ShortClocks) {
+    TimeInput in;
+    in.time_left = 3000;
+    in.overhead = 30;
+    TimeBudget b = allocate_time(in);
+    EXPECT_LE(b.hard, 600);
+    EXPECT_LE(b.soft, 150);
+    in.time_left = 1000;
+    in.moves_to_go = 1;
+    b = allocate_time(in);
+    EXPECT_LE(b.hard, 1000 - 30);
+    EXPECT_GE(b.soft, 500);
+    in.time_left = 1;
+    in.moves_to_go = 0;
+    b = allocate_time(in);
+    EXPECT_EQ(b.hard, 1);
+    EXPECT_EQ(b.soft, 1);
+}
+
 // go movetime N searches N ms: it never answers sooner, not on a stable best move nor on a single legal
 // move (2...g6 forced against 3.Qh5+). The upper bound only says that it stops on its own: it is far
 // beyond any scheduling delay, so a loaded or sanitized build cannot miss it.

@@ -110,6 +110,34 @@ public:
         return lines;
     }
 
+    // Freezes the engine (SIGSTOP) and returns once it is stopped: from then on it writes nothing, so
+    // what it wrote before is all in the pipe. Lets a test pin down how far a search had got when a
+    // command was sent, by the engine's own counts rather than by a clock.
+    bool freeze() {
+        if (pid_ <= 0 || kill(pid_, SIGSTOP) != 0) return false;
+        int status = 0;
+        return waitpid(pid_, &status, WUNTRACED) == pid_ && WIFSTOPPED(status);
+    }
+    void thaw() {
+        if (pid_ > 0) kill(pid_, SIGCONT);
+    }
+    // Every whole line already written (no waiting: for a frozen engine, all it has said).
+    std::vector<std::string> read_written() {
+        char chunk[4096];
+        pollfd pfd{out_, POLLIN, 0};
+        while (out_ >= 0 && poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN)) {
+            ssize_t n = read(out_, chunk, sizeof chunk);
+            if (n <= 0) break;
+            buffer_.append(chunk, std::size_t(n));
+        }
+        std::vector<std::string> lines;
+        for (std::size_t nl; (nl = buffer_.find('\n')) != std::string::npos;) {
+            lines.push_back(buffer_.substr(0, nl));
+            buffer_.erase(0, nl + 1);
+        }
+        return lines;
+    }
+
     bool wait_exit(int timeout_ms) {
         auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
         while (std::chrono::steady_clock::now() < deadline) {

@@ -87,6 +87,122 @@ std::string uci_listing(EngineProcess& e) {
 
 const char* START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+// A watchdog for answers that must come at once: it only catches a hang. How soon an answer comes is
+// checked by counting (nodes, iterations), never by a clock a busy machine can miss.
+constexpr int HANG_MS = 30000 * SLOW;
+
+// The depth and node count of an iteration's report ("info depth D ... nodes N ... pv ..."), not of an
+// aspiration fail report (lowerbound / upperbound) or a currmove line: depth -1 for other lines.
+struct Iteration {
+    int depth = -1;
+    std::uint64_t nodes = 0;
+};
+Iteration iteration_of(const std::string& line) {
+    Iteration it;
+    if (line.rfind("info depth ", 0) != 0 || line.find(" pv ") == std::string::npos ||
+        line.find("bound") != std::string::npos)
+        return it;
+    auto t = split(line);
+    for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+        if (t[i] == "depth") it.depth = std::stoi(t[i + 1]);
+        if (t[i] == "nodes") it.nodes = std::stoull(t[i + 1]);
+    }
+    return it;
+}
+
+// The deepest iteration reported in `lines` (depth -1 if none).
+Iteration deepest(const std::vector<std::string>& lines) {
+    Iteration best;
+    for (const std::string& l : lines)
+        if (Iteration it = iteration_of(l); it.depth >= best.depth) best = it;
+    return best;
+}
+
+// Lets a search run until it reports an iteration of at least `min_depth`, then freezes the engine and
+// reads all it wrote: the last iteration completed before the freeze. The next one was in progress.
+Iteration freeze_after_depth(EngineProcess& e, int min_depth) {
+    Iteration last;
+    while (last.depth < min_depth) {
+        auto line = e.read_line(HANG_MS);
+        if (!line) return last;
+        if (Iteration it = iteration_of(*line); it.depth >= last.depth) last = it;
+    }
+    EXPECT_TRUE(e.freeze());
+    if (Iteration it = deepest(e.read_written()); it.depth >= last.depth) last = it;
+    return last;
+}
+
+// The node count at which a search of `position` from a new game completes iteration `depth`: single
+// threaded searches are deterministic, so this is also where the iteration in progress at a freeze
+// would have ended. Checks that the reference agrees with the frozen search on the last completed one.
+std::uint64_t nodes_completing(EngineProcess& e, const std::string& position, const Iteration& completed,
+                               int depth) {
+    e.send("ucinewgame");
+    e.send(position);
+    e.send("go depth " + std::to_string(depth));
+    auto lines = e.read_until("bestmove", 10 * HANG_MS);
+    EXPECT_TRUE(lines);
+    if (!lines) return 0;
+    std::uint64_t at_depth = 0;
+    for (const std::string& l : *lines) {
+        Iteration it = iteration_of(l);
+        if (it.depth == completed.depth) {
+            EXPECT_EQ(it.nodes, completed.nodes) << "reference search differs";
+        }
+        if (it.depth == depth) at_depth = it.nodes;
+    }
+    EXPECT_GT(at_depth, 0u);
+    return at_depth;
+}
+
+// The node count of the last report before bestmove: where the search ended (0: no report).
+std::uint64_t final_nodes(const std::vector<std::string>& lines) {
+    std::uint64_t nodes = 0;
+    for (const std::string& l : lines) {
+        auto t = split(l);
+        for (std::size_t i = 0; i + 1 < t.size(); ++i)
+            if (t[0] == "info" && t[i] == "nodes") nodes = std::stoull(t[i + 1]);
+    }
+    return nodes;
+}
+
+// Searches `position` with `go`, freezes the engine after an iteration of at least min_depth, queues
+// `command` (stop, ponderhit) and lets it go on: the search must end before the node count at which the
+// iteration in progress would complete. A freeze that lands between an iteration's report and its
+// end-of-iteration checks ends the search with no report (nothing to count): such tries are repeated,
+// and at least one of them must catch the engine inside an iteration. Returns the bestmoves.
+std::vector<std::string> answer_inside_iteration(EngineProcess& e, const std::string& position, const std::string& go,
+                                                 const std::string& command, std::vector<int> min_depths) {
+    std::vector<std::string> moves;
+    int inside = 0;
+    for (int min_depth : min_depths) {
+        e.send("ucinewgame");
+        e.send(position);
+        e.send(go);
+        const Iteration completed = freeze_after_depth(e, min_depth);
+        EXPECT_GE(completed.depth, min_depth);
+        if (completed.depth < min_depth) break;
+        e.thaw();
+        // Not a bound, only a likelihood: gives the engine time to leave the end of the iteration.
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        EXPECT_TRUE(e.freeze());
+        Iteration later = deepest(e.read_written());
+        const Iteration last = later.depth > completed.depth ? later : completed;
+        e.send(command);
+        e.thaw();
+        auto lines = e.read_until("bestmove", HANG_MS);
+        EXPECT_TRUE(lines);
+        if (!lines) break;
+        moves.push_back(best_of(*lines));
+        const std::uint64_t stopped_at = final_nodes(*lines);
+        if (stopped_at == 0) continue;
+        ++inside;
+        EXPECT_LT(stopped_at, nodes_completing(e, position, last, last.depth + 1)) << "after depth " << last.depth;
+    }
+    EXPECT_GE(inside, 1) << "no try caught the search inside an iteration";
+    return moves;
+}
+
 }  // namespace
 
 TEST(Uci, Handshake) {
@@ -146,7 +262,7 @@ TEST(Uci, EvalProfileAndLazyEvalOptions) {
     e.send("setoption name LazyEval value false");
     e.send("position startpos");
     e.send("go depth 7");
-    auto result = e.read_until("bestmove", 20000);
+    auto result = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(result);
     EXPECT_TRUE(is_legal(START, best_of(*result)));
 }
@@ -288,7 +404,7 @@ TEST(Uci, BadInputGivesOneErrorLineAndKeepsState) {
     for (const std::string& cmd : bad) {
         e.send(cmd);
         e.send("isready");
-        auto lines = e.read_until("readyok", 5000);
+        auto lines = e.read_until("readyok", HANG_MS);
         ASSERT_TRUE(lines) << "no readyok after: " << cmd.substr(0, 60);
         ASSERT_EQ(lines->size(), 2u) << "after: " << cmd.substr(0, 60) << " got: " << (*lines)[0];
         EXPECT_EQ((*lines)[0].rfind("info string error: ", 0), 0u) << cmd.substr(0, 60) << " -> " << (*lines)[0];
@@ -314,35 +430,37 @@ TEST(Uci, EmptyLinesAreIgnored) {
     EXPECT_EQ(*line, "readyok");
 }
 
+// stop ends the iteration in progress, not after it: the engine is frozen just after reporting an
+// iteration, stop is queued, and the search must end before the node count at which that next
+// iteration completes (known from a deterministic reference search).
 TEST(Uci, StopDuringInfiniteReturnsQuickly) {
     EngineProcess e;
     handshake(e);
-    e.send("position startpos moves e2e4");
+    const std::string position = "position startpos moves e2e4";
+    e.send(position);
     e.send("go infinite");
     // No bestmove on its own.
     auto early = e.read_until("bestmove", 300);
     EXPECT_FALSE(early);
-    auto t = Clock::now();
     e.send("stop");
-    auto lines = e.read_until("bestmove", 2000);
-    ASSERT_TRUE(lines);
-    EXPECT_LT(ms_since(t), 500 * SLOW);
-    EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", best_of(*lines)));
+    ASSERT_TRUE(e.read_until("bestmove", HANG_MS));
+    // Later iterations cost 100,000s of nodes.
+    for (const std::string& move : answer_inside_iteration(e, position, "go infinite", "stop", {15, 15, 16, 16}))
+        EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", move));
 }
 
 TEST(Uci, IsreadyAnswersDuringSearch) {
     EngineProcess e;
     handshake(e);
     e.send("go infinite");
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    auto t = Clock::now();
+    ASSERT_TRUE(e.read_until("info depth 3 ", HANG_MS));  // the search is running
+    // A go infinite has no bestmove before stop: readyok must come while it still runs.
     e.send("isready");
-    auto lines = e.read_until("readyok", 1000);
+    auto lines = e.read_until("readyok", HANG_MS);
     ASSERT_TRUE(lines);
-    EXPECT_LT(ms_since(t), 200 * SLOW);
     for (auto& l : *lines) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos);
     e.send("stop");
-    ASSERT_TRUE(e.read_until("bestmove", 2000));
+    ASSERT_TRUE(e.read_until("bestmove", HANG_MS));
 }
 
 TEST(Uci, BestmoveLegalWithTinyLimits) {
@@ -358,7 +476,7 @@ TEST(Uci, BestmoveLegalWithTinyLimits) {
         for (const char* go : {"go depth 1", "go nodes 1", "go movetime 1", "go wtime 1 btime 1", "go wtime 0 btime 0"}) {
             e.send("position fen " + fen);
             e.send(go);
-            auto lines = e.read_until("bestmove", 3000);
+            auto lines = e.read_until("bestmove", HANG_MS);
             ASSERT_TRUE(lines) << fen << " " << go;
             EXPECT_TRUE(is_legal(fen, best_of(*lines))) << fen << " " << go << " -> " << lines->back();
         }
@@ -369,14 +487,14 @@ TEST(Uci, MatedAndStalematedRoots) {
     handshake(e);
     e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go depth 5");
-    auto lines = e.read_until("bestmove", 3000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back(), "bestmove 0000");
     EXPECT_NE((*lines)[0].find("score mate 0"), std::string::npos);
 
     e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go movetime 100");
-    lines = e.read_until("bestmove", 3000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back(), "bestmove 0000");
     EXPECT_NE((*lines)[0].find("score cp 0"), std::string::npos);
@@ -385,7 +503,7 @@ TEST(Uci, MatedAndStalematedRoots) {
     e.send("go infinite");
     EXPECT_FALSE(e.read_until("bestmove", 200));
     e.send("stop");
-    lines = e.read_until("bestmove", 2000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back(), "bestmove 0000");
 }
@@ -398,44 +516,34 @@ TEST(Uci, PonderAndPonderhit) {
     e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
     // While pondering there is no bestmove, however long it takes.
     EXPECT_FALSE(e.read_until("bestmove", 600));
-    auto t = Clock::now();
     e.send("ponderhit");
-    auto lines = e.read_until("bestmove", 3000);
+    // After ponderhit the normal allocation of a 2 s clock applies: the search ends by itself (how much
+    // of the clock it may use: TimeManager tests in tests/search).
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
-    // After ponderhit the normal allocation of a 2 s clock applies: well under the clock.
-    EXPECT_LT(ms_since(t), 1500 * SLOW);
     EXPECT_TRUE(is_legal("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", best_of(*lines)));
 
     // Ponder miss: the GUI sends stop, then a new position and go.
     e.send("go ponder wtime 2000 btime 2000");
     EXPECT_FALSE(e.read_until("bestmove", 200));
     e.send("stop");
-    ASSERT_TRUE(e.read_until("bestmove", 1000));
+    ASSERT_TRUE(e.read_until("bestmove", HANG_MS));
 }
 
 // Pondering counts as thought: when the ponder search has already thought as long as the move deserves
 // (here a single legal move, 1...g6 against 2.Qh5+, found at depth 4), ponderhit is answered at once,
 // not after the iteration in progress; a new budget at ponderhit made ponder games at 40 moves in 8 s
-// in xboard spend the hard limit move after move and lose on time.
+// in xboard spend the hard limit move after move and lose on time. Counted, not timed: the engine is
+// frozen just after reporting an iteration, ponderhit is queued, and the search must end before the node
+// count at which the iteration then in progress completes (known from a deterministic reference search).
 TEST(Uci, PonderhitAnswersAtOnceWhenPonderingSufficed) {
     EngineProcess e;
     handshake(e);
-    long total = 0;
-    for (int rep = 0; rep < 4; ++rep) {
-        e.send("position startpos moves e2e4 f7f5 d1h5");
-        e.send("go ponder wtime 600000 btime 600000");
-        EXPECT_FALSE(e.read_until("bestmove", 300 + 100 * rep));
-        auto t = Clock::now();
-        e.send("ponderhit");
-        auto lines = e.read_until("bestmove", 60000);
-        ASSERT_TRUE(lines);
-        total += ms_since(t);
-        EXPECT_EQ(best_of(*lines), "g7g6");
-    }
-    // The iteration in progress after 0.3-0.6 s of search would take about as long again; at once means
-    // a few milliseconds. The bound is the 1.8 s the four ponder searches ran before ponderhit: far
-    // beyond any scheduling delay of a loaded machine, still below what finishing each iteration costs.
-    EXPECT_LT(total, 1800 * SLOW);
+    const std::string position = "position startpos moves e2e4 f7f5 d1h5";
+    // Later iterations cost 100,000s of nodes.
+    for (const std::string& move : answer_inside_iteration(e, position, "go ponder wtime 600000 btime 600000",
+                                                           "ponderhit", {20, 20, 21, 22}))
+        EXPECT_EQ(move, "g7g6");
 }
 
 // The numbers of an info line's `time` field over one search: -1 where a line has none.
@@ -459,7 +567,7 @@ TEST(Uci, MovetimeIsSpentInFull) {
         e.send(std::string("position startpos") + moves);
         auto t = Clock::now();
         e.send("go movetime 400");
-        auto lines = e.read_until("bestmove", 30000);
+        auto lines = e.read_until("bestmove", HANG_MS);
         ASSERT_TRUE(lines);
         EXPECT_GE(ms_since(t), 400) << moves;
         auto times = info_times(*lines);
@@ -476,14 +584,14 @@ TEST(Uci, PonderTimeCountsFromGo) {
     e.send("setoption name Ponder value true");
     e.send("position startpos moves e2e4 e7e5");
     e.send("go ponder movetime 700");
-    // Every line of the first 400 ms of pondering (no bestmove among them), then ponderhit.
-    std::vector<std::string> lines;
-    const auto t = Clock::now();
-    for (long left = 400; left > 0; left = 400 - ms_since(t))
-        if (auto l = e.read_line(int(left))) lines.push_back(*l);
+    // Every line of pondering up to depth 4 (no bestmove among them), then ponderhit.
+    auto until = e.read_until("info depth 4 ", HANG_MS);
+    ASSERT_TRUE(until);
+    std::vector<std::string> lines = *until;
+    for (auto& l : lines) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos);
     const std::size_t pondered = info_times(lines).size();
     e.send("ponderhit");
-    auto after = e.read_until("bestmove", 30000);
+    auto after = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(after);
     lines.insert(lines.end(), after->begin(), after->end());
     auto times = info_times(lines);
@@ -498,7 +606,7 @@ TEST(Uci, MissingOwnClockMovesAtOnce) {
     handshake(e);
     e.send("position startpos");
     e.send("go btime 1000");
-    auto lines = e.read_until("bestmove", 30000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     if (!lines) e.send("stop");
     ASSERT_TRUE(lines);
     EXPECT_TRUE(is_legal(std::string(Position::START_FEN), best_of(*lines)));
@@ -539,7 +647,7 @@ TEST(Uci, Chess960CastlingNotation) {
     // Search output uses the same notation.
     e.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     e.send("go depth 3 searchmoves e1h1");
-    auto lines = e.read_until("bestmove", 3000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back().substr(0, 13), "bestmove e1h1");
 }
@@ -558,7 +666,7 @@ TEST(Uci, Chess960OffKeepsTheSetPositionsCastling) {
     EXPECT_NE(all.find("f8h8: 1"), std::string::npos) << all;  // castling, king takes rook
     EXPECT_NE(all.find("f8g8: 1"), std::string::npos) << all;  // the king's step
     e.send("go depth 2 searchmoves b8d8 f8e8 f8h8");
-    auto lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     const std::string best = lines->back().substr(9, 4);
     EXPECT_TRUE(best == "b8d8" || best == "f8e8" || best == "f8h8") << lines->back();
@@ -575,7 +683,7 @@ TEST(Uci, GoPerftDivide) {
     handshake(e);
     e.send("position startpos");
     e.send("go perft 3");
-    auto lines = e.read_until("Nodes searched", 10000);
+    auto lines = e.read_until("Nodes searched", HANG_MS);
     ASSERT_TRUE(lines);
     ASSERT_EQ(lines->size(), 22u);
     EXPECT_EQ((*lines)[20], "");
@@ -595,25 +703,31 @@ TEST(Uci, GoPerftAnswersIsreadyAndStops) {
     EngineProcess e;
     handshake(e);
     e.send("position startpos");
-    e.send("go perft 8");  // 84,998,978,956 leaves: minutes of work
+    // 2,439,530,234,167 leaves: hours of work, and minutes for the subtree of one root move, so an engine
+    // that looks at stop only between root moves misses the watchdog too.
+    e.send("go perft 9");
     e.send("isready");
-    auto ready = e.read_until("readyok", 1000 * SLOW);
+    auto ready = e.read_until("readyok", HANG_MS);
     ASSERT_TRUE(ready);
     for (const std::string& l : *ready) EXPECT_EQ(l.find("Nodes searched"), std::string::npos) << l;
-    const auto t0 = Clock::now();
     e.send("stop");
-    auto stopped = e.read_until("info string perft stopped", 2000 * SLOW);
+    auto stopped = e.read_until("info string perft stopped", HANG_MS);
     ASSERT_TRUE(stopped);
-    EXPECT_LT(ms_since(t0), 2000 * SLOW);
+    // Stopped, not finished: the count says how far it got, short of the whole perft.
+    for (const std::string& l : *stopped) EXPECT_EQ(l.find("Nodes searched"), std::string::npos) << l;
+    const std::string& report = stopped->back();  // "info string perft stopped: N nodes counted"
+    const auto colon = report.find(": ");
+    ASSERT_NE(colon, std::string::npos) << report;
+    EXPECT_LT(std::stoull(report.substr(colon + 2)), 2439530234167ull) << report;
     // The engine is usable at once, and a new perft is complete and exact.
     e.send("go perft 2");
-    auto lines = e.read_until("Nodes searched", 5000 * SLOW);
+    auto lines = e.read_until("Nodes searched", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back(), "Nodes searched: 400");
     // quit ends a running perft too.
-    e.send("go perft 8");
+    e.send("go perft 9");
     e.send("quit");
-    EXPECT_TRUE(e.wait_exit(2000 * SLOW));
+    EXPECT_TRUE(e.wait_exit(HANG_MS));  // perft 9 alone would take hours
 }
 
 // `bench` runs beside the UCI loop like `go perft`: its totals match the in-process bench, isready is
@@ -623,26 +737,31 @@ TEST(Uci, BenchRunsBesideTheLoopAndStops) {
     handshake(e);
     const std::uint64_t expected = uci::run_bench(3, [](const std::string&) {});
     e.send("bench 3");
-    auto done = e.read_until("Nodes searched", 20000 * SLOW);
+    auto done = e.read_until("Nodes searched", HANG_MS);
     ASSERT_TRUE(done);
     EXPECT_EQ(done->back(), "Nodes searched: " + std::to_string(expected));
 
     e.send("bench 40");  // minutes of work
     e.send("isready");
-    auto ready = e.read_until("readyok", 1000 * SLOW);
+    auto ready = e.read_until("readyok", HANG_MS);
     ASSERT_TRUE(ready);
     for (const std::string& l : *ready) EXPECT_EQ(l.find("Nodes searched"), std::string::npos) << l;
-    auto t0 = Clock::now();
     e.send("stop");
-    auto stopped = e.read_until("info string bench stopped", 2000 * SLOW);
+    auto stopped = e.read_until("info string bench stopped", HANG_MS);
     ASSERT_TRUE(stopped);
-    EXPECT_LT(ms_since(t0), 2000 * SLOW);
+    // Stopped, not finished: "bench stopped: N of M positions ..." with N < M.
+    {
+        auto t = split(stopped->back());
+        ASSERT_GE(t.size(), 7u) << stopped->back();
+        EXPECT_EQ(t[5], "of") << stopped->back();
+        EXPECT_LT(std::stoul(t[4]), std::stoul(t[6])) << stopped->back();
+    }
 
     // A search request ends a running bench first, then searches.
     e.send("bench 40");
     e.send("position startpos");
     e.send("go depth 3");
-    auto lines = e.read_until("bestmove", 5000 * SLOW);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     bool bench_stopped = false;
     for (const std::string& l : *lines) bench_stopped |= l.rfind("info string bench stopped", 0) == 0;
@@ -651,7 +770,7 @@ TEST(Uci, BenchRunsBesideTheLoopAndStops) {
 
     e.send("bench 40");
     e.send("quit");
-    EXPECT_TRUE(e.wait_exit(2000 * SLOW));
+    EXPECT_TRUE(e.wait_exit(HANG_MS));  // bench 40 alone would take hours
 }
 
 TEST(Uci, MultiPV) {
@@ -660,7 +779,7 @@ TEST(Uci, MultiPV) {
     e.send("setoption name multipv value 3");  // names are case-insensitive
     e.send("position startpos");
     e.send("go depth 6");
-    auto lines = e.read_until("bestmove", 10000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     std::vector<std::string> pv_moves(4);
     for (auto& l : *lines)
@@ -687,7 +806,7 @@ TEST(Uci, ThreadsAndHashOptions) {
     ASSERT_EQ(ready->size(), 1u) << (*ready)[0];
     e.send("position startpos moves e2e4 c7c5");
     e.send("go depth 12");
-    auto lines = e.read_until("bestmove", 20000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_TRUE(is_legal("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", best_of(*lines)));
     // A 2 MB table fills up quickly with four threads at depth 12.
@@ -704,20 +823,20 @@ TEST(Uci, ClearHashForgetsPreviousSearch) {
     handshake(e);
     e.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
     e.send("go depth 1");
-    auto lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_NE(best_of(*lines), "g3g6");
     e.send("go depth 12");
-    lines = e.read_until("bestmove", 20000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "g3g6");
     e.send("go depth 1");
-    lines = e.read_until("bestmove", 5000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "g3g6");
     e.send("setoption name Clear Hash");
     e.send("go depth 1");
-    lines = e.read_until("bestmove", 5000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_NE(best_of(*lines), "g3g6");
 }
@@ -729,7 +848,7 @@ TEST(Uci, NodeLimitIsReproducible) {
         e.send("ucinewgame");
         e.send("position startpos moves e2e4 e7e5 g1f3");
         e.send("go nodes 30000");
-        auto lines = e.read_until("bestmove", 10000);
+        auto lines = e.read_until("bestmove", HANG_MS);
         EXPECT_TRUE(lines);
         return lines ? *lines : std::vector<std::string>{};
     };
@@ -754,7 +873,7 @@ TEST(Uci, GoMateFindsAndStops) {
     handshake(e);
     e.send("position fen r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1");
     e.send("go mate 3");
-    auto lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "f8c5");
     EXPECT_NE((*lines)[lines->size() - 2].find("score mate 3"), std::string::npos);
@@ -766,7 +885,7 @@ TEST(Uci, PositionDuringSearchStopsItFirst) {
     e.send("go infinite");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     e.send("position startpos moves g1f3");
-    auto lines = e.read_until("bestmove", 2000);  // the old search answers
+    auto lines = e.read_until("bestmove", HANG_MS);  // the old search answers
     ASSERT_TRUE(lines);
     EXPECT_TRUE(is_legal(START, best_of(*lines)));
     EXPECT_EQ(fen_of(e), "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
@@ -774,19 +893,19 @@ TEST(Uci, PositionDuringSearchStopsItFirst) {
     e.send("go infinite");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     e.send("go depth 2");
-    lines = e.read_until("bestmove", 2000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
-    lines = e.read_until("bestmove", 2000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     // An invalid position during a search does not disturb it.
     e.send("go infinite");
     e.send("position startpos moves e2e5");
-    auto until_error = e.read_until("info string error:", 1000);  // info lines may come first
+    auto until_error = e.read_until("info string error:", HANG_MS);  // info lines may come first
     ASSERT_TRUE(until_error);
     for (auto& l : *until_error) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos);
     EXPECT_FALSE(e.read_until("bestmove", 200));
     e.send("stop");
-    ASSERT_TRUE(e.read_until("bestmove", 2000));
+    ASSERT_TRUE(e.read_until("bestmove", HANG_MS));
 }
 
 TEST(Uci, QuitDuringSearchExitsPromptly) {
@@ -794,27 +913,26 @@ TEST(Uci, QuitDuringSearchExitsPromptly) {
     handshake(e);
     e.send("setoption name Threads value 2");
     e.send("go infinite");
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    auto t = Clock::now();
+    ASSERT_TRUE(e.read_until("info depth 3 ", HANG_MS));  // the search is running
     e.send("quit");
-    EXPECT_TRUE(e.wait_exit(1000 * SLOW));
-    EXPECT_LT(ms_since(t), 1000 * SLOW);
+    // go infinite never ends by itself: an engine that does not end it on quit never exits.
+    EXPECT_TRUE(e.wait_exit(HANG_MS));
 }
 
 TEST(Uci, TimeControlUsesLittleOfTheClock) {
     EngineProcess e;
     handshake(e);
+    // The searches end by themselves (a clock is a limit, not go infinite); how much of the clock they
+    // may use is the time manager's, tested on its computed limits (TimeManager.ShortClocks in
+    // tests/search), not by timing a search on a machine that may be busy.
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
-    auto t = Clock::now();
     e.send("go wtime 3000 btime 3000 winc 0 binc 0");
-    auto lines = e.read_until("bestmove", 3000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
-    EXPECT_LT(ms_since(t), 600 * SLOW);
-    t = Clock::now();
+    EXPECT_TRUE(is_legal("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", best_of(*lines)));
     e.send("go wtime 1000 btime 1000 movestogo 1");
-    lines = e.read_until("bestmove", 1500 * SLOW);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
-    EXPECT_LT(ms_since(t), 1000 * SLOW);  // the whole clock; the engine aims at 90% minus overhead
 }
 
 TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
@@ -823,7 +941,7 @@ TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
     e.send("setoption name MultiPV value 5");
     e.send("position fen 7k/8/8/8/8/8/8/K7 w - - 0 1");  // three legal moves
     e.send("go depth 4");
-    auto lines = e.read_until("bestmove", 5000);
+    auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     int at_depth4 = 0;
     for (auto& l : *lines)
@@ -831,7 +949,7 @@ TEST(Uci, MultiPVBeyondLegalMovesAndSearchmoves) {
     EXPECT_EQ(at_depth4, 3);
     e.send("setoption name MultiPV value 1");
     e.send("go depth 4 searchmoves a1b1");
-    lines = e.read_until("bestmove", 5000);
+    lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "a1b1");
 }
@@ -847,12 +965,12 @@ TEST(Uci, RepeatedSearchmovesListsAddUp) {
                            "go depth 4 searchmoves d1d5 searchmoves e1e2",   // not only the last list
                            "go depth 4 searchmoves e1e2 depth 4 searchmoves e1f1 d1d5"}) {
         e.send(go);
-        auto lines = e.read_until("bestmove", 5000);
+        auto lines = e.read_until("bestmove", HANG_MS);
         ASSERT_TRUE(lines) << go;
         EXPECT_EQ(best_of(*lines), "d1d5") << go;
     }
     e.send("go depth 2 searchmoves e1e2 searchmoves e1e8");  // an illegal move in a later list: refused
-    auto error = e.read_until("info string error", 3000);
+    auto error = e.read_until("info string error", HANG_MS);
     ASSERT_TRUE(error);
     EXPECT_NE(error->back().find("'e1e8'"), std::string::npos) << error->back();
 }
@@ -874,7 +992,7 @@ std::uint64_t nodes_at_depth_8(EngineProcess& e) {
     e.send("ucinewgame");
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5");
     e.send("go depth 8");
-    auto lines = e.read_until("bestmove", 20000 * SLOW);
+    auto lines = e.read_until("bestmove", HANG_MS);
     EXPECT_TRUE(lines);
     return lines ? searched_nodes(*lines) : 0;
 }
