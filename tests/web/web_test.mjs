@@ -187,7 +187,9 @@ try {
   const depth = Number(await page.$eval('#lines', (e) => e.dataset.depth || '0'));
   measures.fps_during_depth20_search = Math.round(frames.n / frames.ms * 1000 * 10) / 10;
   measures.depth_reached_in_3s = depth;
-  check(frames.n >= 10, `the page kept painting during the search: ${frames.n} frames in ${Math.round(frames.ms)} ms`);
+  // A page whose main thread ran the search would paint one frame at most in these 3 s; a loaded machine may
+  // slow painting, so the check asks for a few frames, and the rate is reported as a measure.
+  check(frames.n >= 4, `the page kept painting during the search: ${frames.n} frames in ${Math.round(frames.ms)} ms`);
   check(depth >= 1, 'the search streamed its lines per depth (depth ' + depth + ')');
   check(state === 'running' || state === 'done', 'the depth-20 search ran: ' + state);
   // Stop: a search too deep to end by itself, stopped once it has shown a line; no line comes after.
