@@ -487,10 +487,11 @@ std::string write_pgn(const Game& game, const WriteOptions& options) {
         tag(name, v.empty() ? missing : v);
     }
     tag("Result", game.result);
-    for (const auto& [name, value] : game.tags) {
+    for (const auto& t : game.tags) {  // not a structured binding: clang before 16 cannot capture one
+        const std::string& name = t.first;
         const bool roster = name == "Result" || std::any_of(std::begin(ROSTER), std::end(ROSTER),
                                                             [&](const auto& r) { return name == r.first; });
-        if (!roster) tag(name, value);
+        if (!roster) tag(name, t.second);
     }
     out += "\n";
     Words words(options.max_line);
