@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = 0
@@ -52,6 +53,33 @@ def run(cmd, stdin='', timeout=600, cwd=None):
                        timeout=timeout, cwd=cwd)
     return p.returncode, p.stdout.decode('utf-8', 'replace').replace('\r\n', '\n'), \
         p.stderr.decode('utf-8', 'replace')
+
+
+def uci_session(cmd, commands, timeout=300):
+    """Sends the UCI commands, waits for the `bestmove` of the last `go` (a `quit` sent at once would stop
+    the search before it reports anything), then quits. Returns (exit status, the engine's output); a
+    session that hangs is killed after timeout seconds (a watchdog, not a time limit a search must meet)."""
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, bufsize=1)
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    out = []
+    try:
+        proc.stdin.write(''.join(c + '\n' for c in commands))
+        proc.stdin.flush()
+        for line in proc.stdout:
+            out.append(line.replace('\r\n', '\n'))
+            if line.startswith('bestmove'):
+                break
+        proc.stdin.write('quit\n')
+        proc.stdin.flush()
+        out.extend(line.replace('\r\n', '\n') for line in proc.stdout)
+        status = proc.wait()
+    except BrokenPipeError:
+        status = proc.wait()
+    finally:
+        timer.cancel()
+    return status, ''.join(out)
 
 
 def bench_nodes(text):
