@@ -6,6 +6,8 @@
 #            opening-book oracles, clang with libFuzzer and the sanitizers)
 #   web      emscripten and chromium (the WebAssembly page and its browser test)
 #   clients  xboard, Xvfb, ImageMagick and the npm packages of tests/clients (the real clients)
+#   release  dpkg-dev, binutils and xz-utils (scripts/build-linux.sh's Fathom from Debian's source, and
+#            scripts/package.sh's checks and archives)
 #   windows  mingw-w64 (POSIX threads), wine and dpkg-dev (scripts/build-windows.sh and its tests)
 #   libcxx   clang with LLVM's libc++ and the GoogleTest sources (the clang + libc++ test build)
 set -euo pipefail
@@ -15,7 +17,7 @@ need=()
 optional=()
 has() { local g; for g in "${groups[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
 for g in "${groups[@]}"; do
-  case $g in build|test|web|clients|windows|libcxx) ;; *) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;; esac
+  case $g in build|test|web|clients|release|windows|libcxx) ;; *) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;; esac
 done
 command -v cmake >/dev/null || need+=(cmake)
 command -v g++ >/dev/null || need+=(g++)
@@ -51,6 +53,14 @@ if has clients; then
   command -v Xvfb >/dev/null || need+=(xvfb)
   [ -x /usr/bin/import ] || need+=(imagemagick)
   command -v npm >/dev/null || need+=(npm)
+fi
+# The self-contained Linux release engine and the archives: dpkg-dev for `apt-get source fathom`
+# (scripts/fathom.sh), readelf (binutils) for package.sh's check that a Linux engine needs only the C library.
+if has release; then
+  command -v dpkg-source >/dev/null || need+=(dpkg-dev)
+  command -v readelf >/dev/null || need+=(binutils)
+  command -v xz >/dev/null || need+=(xz-utils)
+  command -v python3 >/dev/null || need+=(python3)
 fi
 # The Windows build: the cross compiler (POSIX threads variant: std::thread), wine to run the result,
 # dpkg-dev for `apt-get source fathom` (unpacking Debian's source package), python3 for its tests.

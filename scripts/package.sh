@@ -5,13 +5,16 @@
 #     quince-VERSION-PLATFORM-VARIANT-benchSIGNATURE.tar.xz / .zip
 # e.g. quince-0.2-linux-x86-64-bmi2-bench2995360.tar.xz. Version, variant and signature come from the
 # binary's own `--version` (the Windows binary's through wine); every archive must carry the same
-# bench signature (the variants and platforms search identically), or the script fails.
+# bench signature (the variants and platforms search identically), or the script fails. An engine
+# without tablebases is refused, and so is a Linux engine needing a shared library other than the C
+# library's (libfathom, libstdc++, ...): the Linux builds come from scripts/build-linux.sh (Fathom, libstdc++
+# and libgcc linked in statically), the Windows builds from scripts/build-windows.sh (static).
 #
 # usage: scripts/package.sh [--out DIR] [--platforms "linux windows"] [--variants "x86-64 popcnt bmi2"]
 #        scripts/package.sh [--out DIR] --binary PATH [--binary PATH ...]   (package builds made already)
-# The builds go to build-package/linux-VARIANT (CMake, tests off) and build-package/windows-VARIANT
-# (scripts/build-windows.sh). A variant this machine's CPU lacks cannot run its build-time bench: build
-# the packages on a CPU with BMI2.
+# The builds go to build-package/linux-VARIANT (scripts/build-linux.sh) and build-package/windows-VARIANT
+# (scripts/build-windows.sh); they need `scripts/deps.sh release windows`. A variant this machine's CPU
+# lacks cannot run its build-time bench: build the packages on a CPU with BMI2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=dist
@@ -35,10 +38,8 @@ if [ ${#binaries[@]} -eq 0 ]; then
   for platform in $platforms; do
     for variant in $variants; do
       case $platform in
-        linux)   dir=build-package/linux-$variant
-                 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DQUINCE_CPU="$variant" -DQUINCE_BUILD_TESTS=OFF >/dev/null
-                 cmake --build "$dir" -j"$(nproc)" --target quince >&2
-                 binaries+=("$dir/quince") ;;
+        linux)   QUINCE_LINUX_BUILD=build-package/linux-$variant scripts/build-linux.sh "$variant" >/dev/null
+                 binaries+=("build-package/linux-$variant/quince") ;;
         windows) QUINCE_WINDOWS_BUILD=build-package/windows-$variant scripts/build-windows.sh "$variant" >/dev/null
                  binaries+=("build-package/windows-$variant/quince.exe") ;;
         *) echo "package.sh: unknown platform '$platform' (linux, windows)" >&2; exit 2 ;;
@@ -59,6 +60,16 @@ for bin in "${binaries[@]}"; do
            run=(env WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$(cd "$(dirname "$bin")" && pwd)/wine}" wine "$bin") ;;
     *)     platform=linux; name=quince; run=("$bin") ;;
   esac
+  if [ $platform = linux ]; then
+    command -v readelf >/dev/null || { echo "package.sh: readelf is missing (scripts/deps.sh release installs binutils)" >&2; exit 1; }
+    # Self-contained: the C library is the one shared library a Linux release engine may need.
+    foreign=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+              grep -v -x -E 'libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|ld-linux-x86-64\.so\.2' || true)
+    if [ -n "$foreign" ]; then
+      echo "package.sh: $bin needs $(echo $foreign | sed 's/ /, /g'): not self-contained (build it with scripts/build-linux.sh)" >&2
+      exit 1
+    fi
+  fi
   info=$("${run[@]}" --version | tr -d '\r')
   version=$(sed -n 's/^Quince \([0-9][0-9.]*\)$/\1/p' <<<"$info")
   bench=$(sed -n 's/^bench signature: \([0-9][0-9]*\) .*/\1/p' <<<"$info")
@@ -66,6 +77,11 @@ for bin in "${binaries[@]}"; do
   if [ -z "$version" ] || [ -z "$bench" ] || [ -z "$variant" ]; then
     echo "package.sh: $bin --version lacks the version, bench signature or CPU variant:" >&2
     echo "$info" >&2
+    exit 1
+  fi
+  if ! grep -q '^build: .*, Syzygy tablebases (Fathom)' <<<"$info"; then
+    echo "package.sh: $bin was built without Syzygy tablebases: a release engine has them" >&2
+    echo "(scripts/build-linux.sh and scripts/build-windows.sh build Fathom from Debian's source; see their messages)" >&2
     exit 1
   fi
   if [ -n "$signature" ] && [ "$bench" != "$signature" ]; then

@@ -6,14 +6,16 @@
 # checked against the Release build, and the real clients (tests/clients: a game through Debian's polyglot
 # and one in xboard under Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++
 # build without Fathom (what a macOS build is: code only GCC/libstdc++ accepts fails here; its GoogleTest
-# compiled from Debian's googletest sources with libc++), and the Windows build (scripts/build-windows.sh)
-# under wine against the Linux build, with its release archive. Any failure fails the script.
-# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx windows" selects builds (default: all).
+# compiled from Debian's googletest sources with libc++), the self-contained Linux release engine
+# (scripts/build-linux.sh) in its archive, and the Windows build (scripts/build-windows.sh) under wine
+# against the Linux build, with its release archive. Any failure fails the script.
+# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx package windows" selects builds
+# (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 jobs=$(nproc)
-builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz web clients libcxx windows"}
+builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz web clients libcxx package windows"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
@@ -58,6 +60,10 @@ for b in $builds; do
               CTEST_ENV="" run_build libcxx -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
                   -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF \
                   -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest ;;
+    package)  echo "=== package: the self-contained Linux release engine in its archive ==="
+              scripts/deps.sh release
+              QUINCE_LINUX_BUILD=build-test-package/linux scripts/build-linux.sh x86-64
+              python3 tests/package/package_test.py build-test-package/dist build-test-package/linux/quince ;;
     windows)  echo "=== windows: build-windows/quince.exe under wine against the Linux build ==="
               scripts/deps.sh windows
               [ -x build-test-release/quince ] && [ -x build-test-release/quince-match ] ||
@@ -66,7 +72,9 @@ for b in $builds; do
               scripts/build-windows.sh
               python3 tests/windows/windows_test.py build-test-release/quince build-windows/quince.exe \
                   build-test-release/quince-match build-test-windows
-              python3 tests/package/package_test.py build-test-windows/package build-test-release/quince \
+              scripts/deps.sh release
+              QUINCE_LINUX_BUILD=build-test-package/linux scripts/build-linux.sh x86-64 >/dev/null
+              python3 tests/package/package_test.py build-test-windows/package build-test-package/linux/quince \
                   build-windows/quince.exe ;;
     *) echo "unknown build '$b'"; exit 2 ;;
   esac

@@ -26,22 +26,13 @@ import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok   " if cond else "FAIL ") + what, flush=True)
-    if not cond:
-        failures += 1
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
+import checks  # noqa: E402  (tests/support/checks.py)
+from checks import ROOT, check  # noqa: E402
 
 
 def find(tool):
-    path = shutil.which(tool) or (f"/usr/games/{tool}" if os.path.exists(f"/usr/games/{tool}") else None)
-    if not path:
-        sys.exit(f"xboard_test: {tool} not found (scripts/deps.sh clients installs it)")
-    return path
+    return checks.find_tool(tool, "scripts/deps.sh clients installs it")
 
 
 def write_ini(engine, folder, name):
@@ -238,8 +229,7 @@ def main():
         shutil.copy(os.path.join(folder, "polyglot_transcript.txt"), out_dir)
     with tempfile.TemporaryDirectory() as folder:
         xboard_game(xboard, polyglot, engine, folder, out_dir)
-    print("xboard/polyglot: all checks passed" if failures == 0 else f"xboard/polyglot: {failures} check(s) failed")
-    return 0 if failures == 0 else 1
+    return checks.summary("xboard/polyglot")
 
 
 if __name__ == "__main__":

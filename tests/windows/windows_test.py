@@ -17,31 +17,12 @@ Needs wine (scripts/deps.sh windows). Exit code 0 = all checks passed.
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(('ok   ' if ok else 'FAIL ') + what, flush=True)
-    if not ok:
-        failures += 1
-
-
-def run(cmd, stdin='', timeout=600):
-    p = subprocess.run(cmd, input=stdin.encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout)
-    return p.returncode, p.stdout.decode('utf-8', 'replace').replace('\r\n', '\n'), \
-        p.stderr.decode('utf-8', 'replace')
-
-
-def bench_nodes(text):
-    m = re.search(r'^Nodes searched: (\d+)$', text, re.M)
-    return int(m.group(1)) if m else None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'support'))
+import checks  # noqa: E402  (tests/support/checks.py)
+from checks import ROOT, bench_nodes, check, run  # noqa: E402
 
 
 def main():
@@ -51,9 +32,10 @@ def main():
     out_dir = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else tempfile.mkdtemp(prefix='quince-windows-')
     os.makedirs(out_dir, exist_ok=True)
     os.environ.setdefault('WINEDEBUG', '-all')
-    # The wine prefix scripts/build-windows.sh made for the build-time bench (one set up already).
+    # The wine prefix scripts/build-windows.sh made for the build-time bench (one set up already); set
+    # here too for quince-match's `cmd=wine`.
     os.environ.setdefault('WINEPREFIX', os.path.join(os.path.dirname(exe), 'wine'))
-    wine = ['wine', exe]
+    wine = checks.engine_command(exe)
 
     rc, text, err = run(wine + ['--version'])
     lines = text.splitlines()
@@ -108,8 +90,7 @@ def main():
     check(not any(t in ('time forfeit', 'illegal move', 'abandoned', 'rules infraction') for t in terminations),
           'no forfeit, illegal move or crash: %s' % terminations)
 
-    print('%d checks failed' % failures if failures else 'windows: all checks passed')
-    return 1 if failures else 0
+    return checks.summary('windows')
 
 
 if __name__ == '__main__':
