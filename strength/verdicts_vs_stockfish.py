@@ -236,10 +236,12 @@ def main():
             h = other.get(g["game"])
             if not h:
                 continue
-            for m, n in zip(g["moves"], h["moves"]):
+            ours = rejudged_lichess(g) if a.rejudge else [m["judgement"] for m in g["moves"]]
+            theirs = rejudged_lichess(h) if a.rejudge else [m["judgement"] for m in h["moves"]]
+            for m, n in zip(ours, theirs):
                 compared += 1
-                changed += m["judgement"] != n["judgement"]
-                blunder_changed += (m["judgement"] == "blunder") != (n["judgement"] == "blunder")
+                changed += m != n
+                blunder_changed += (m == "blunder") != (n == "blunder")
         print(f"twice the budget: verdicts changed {share(changed, compared)}, "
               f"between blunder and not {share(blunder_changed, compared)}")
 
