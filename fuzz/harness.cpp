@@ -15,7 +15,6 @@
 #include "eval/weights.h"
 #include "eval/profile.h"
 #include "game/pgn.h"
-#include "match/pgn.h"
 #include "uci/uci.h"
 
 namespace quince::fuzz {
@@ -181,20 +180,15 @@ static bool game_pgn(const std::string& text) {
 
 bool pgn(const std::uint8_t* data, std::size_t size) {
     if (!game_pgn(text_of(data, size))) return false;
-    std::istringstream in(text_of(data, size));
-    std::vector<match::PgnGame> games;
-    std::string why;
-    if (!match::read_pgn(in, &games, &why)) return !why.empty();
-    for (const match::PgnGame& g : games) {
-        if (g.move_comments.size() != g.moves.size()) return false;
-        Position pos;
-        const std::string fen_tag = g.tag("FEN");
-        if (!fen_tag.empty() && !pos.set_fen(fen_tag, g.tag("Variant") == "chess 960", &why)) continue;
-        for (const std::string& san : g.moves) {
-            const Move m = san_to_move(pos, san);
-            if (!m) break;
-            if (san_to_move(pos, move_to_san(pos, m)) != m) return false;  // SAN round trip
-            pos.do_move(m);
+    // The moves read are legal; their SAN as Quince writes it must read back to the same move.
+    std::vector<game::Game> games;
+    game::PgnError error;
+    game::read_pgn(text_of(data, size), &games, &error);
+    for (const game::Game& g : games) {
+        Position pos = g.start();
+        for (const game::PgnMove& pm : g.moves) {
+            if (san_to_move(pos, move_to_san(pos, pm.move)) != pm.move) return false;  // SAN round trip
+            pos.do_move(pm.move);
         }
     }
     return true;

@@ -25,7 +25,6 @@ namespace {
 using workbench::json_string;
 
 constexpr long long DEFAULT_DEPTH = 20;
-constexpr long long DEFAULT_HASH_MB = 64;
 
 std::vector<std::string> split(const std::string& s) {
     std::istringstream in(s);
@@ -159,6 +158,30 @@ std::string white_score_text(const PvLine& line, Color side_to_move) {
     return buf;
 }
 
+bool read_engine_settings(const ParsedArgs& a, EngineSettings* s, std::string* error) {
+    if (a.has("threads") && !parse_number(a.options.at("threads"), 1, 256, "--threads", &s->threads, error)) return false;
+    if (a.has("hash") && !parse_number(a.options.at("hash"), 1, 65536, "--hash", &s->hash_mb, error)) return false;
+    s->profile = a.has("profile") ? a.options.at("profile") : eval::default_profile();
+    if (!eval::Evaluator().set_profile(s->profile)) {
+        std::string known;
+        for (const std::string& n : eval::profile_names()) known += (known.empty() ? "" : ", ") + n;
+        *error = "unknown profile '" + printable(s->profile) + "' (known: " + known + ")";
+        return false;
+    }
+    return true;
+}
+
+bool set_up_engine(search::Engine& engine, const EngineSettings& s, std::ostream& err) {
+    if (!engine.set_hash(std::size_t(s.hash_mb))) {
+        err << "quince analyse: cannot allocate " << s.hash_mb << " MB for the hash table\n";
+        return false;
+    }
+    engine.set_threads(int(s.threads));
+    const std::string profile = s.profile;
+    engine.set_evaluator_setting("profile", [profile](eval::Evaluator& e) { e.set_profile(profile); });
+    return true;
+}
+
 int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const AnalyseSettings& settings) {
     ParsedArgs a;
     std::string error;
@@ -176,21 +199,17 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     if (a.has("out") || a.has("model")) return usage_error(err, "analyse", "--out and --model are for games (a PGN file)");
     const int limit_count = a.has("depth") + a.has("movetime") + a.has("nodes") + a.has("infinite");
     if (limit_count > 1) return usage_error(err, "analyse", "give at most one of --depth, --movetime, --nodes, --infinite");
-    long long depth = limit_count ? 0 : DEFAULT_DEPTH, movetime = 0, nodes = 0, multipv = 1, threads = 1,
-              hash = DEFAULT_HASH_MB;
+    long long depth = limit_count ? 0 : DEFAULT_DEPTH, movetime = 0, nodes = 0, multipv = 1;
     struct NumberOption { const char* name; long long lo, hi; long long* value; };
-    const NumberOption numbers[] = {{"depth", 1, MAX_PLY - 1, &depth},         {"movetime", 1, 1LL << 40, &movetime},
-                                    {"nodes", 1, 1LL << 50, &nodes},           {"multipv", 1, 256, &multipv},
-                                    {"threads", 1, 256, &threads},             {"hash", 1, 65536, &hash}};
+    const NumberOption numbers[] = {{"depth", 1, MAX_PLY - 1, &depth}, {"movetime", 1, 1LL << 40, &movetime},
+                                    {"nodes", 1, 1LL << 50, &nodes},   {"multipv", 1, 256, &multipv}};
     for (const NumberOption& n : numbers)
         if (a.has(n.name) && !parse_number(a.options.at(n.name), n.lo, n.hi, std::string("--") + n.name, n.value, &error))
             return usage_error(err, "analyse", error);
-    const std::string profile = a.has("profile") ? a.options.at("profile") : eval::default_profile();
-    if (!eval::Evaluator().set_profile(profile)) {
-        std::string known;
-        for (const std::string& n : eval::profile_names()) known += (known.empty() ? "" : ", ") + n;
-        return usage_error(err, "analyse", "unknown profile '" + printable(profile) + "' (known: " + known + ")");
-    }
+    EngineSettings engine_settings;
+    if (!read_engine_settings(a, &engine_settings, &error)) return usage_error(err, "analyse", error);
+    const std::string& profile = engine_settings.profile;
+    const long long threads = engine_settings.threads, hash = engine_settings.hash_mb;
     Position root;
     if (!read_position(a.positional, &root, &error)) return usage_error(err, "analyse", error);
     const bool json = a.has("json");
@@ -210,12 +229,7 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     }
 
     search::Engine engine;
-    if (!engine.set_hash(std::size_t(hash))) {
-        err << "quince analyse: cannot allocate " << hash << " MB for the hash table\n";
-        return EXIT_FAILED;
-    }
-    engine.set_threads(int(threads));
-    engine.set_evaluator_setting("profile", [profile](eval::Evaluator& e) { e.set_profile(profile); });
+    if (!set_up_engine(engine, engine_settings, err)) return EXIT_FAILED;
     search::Limits limits;
     limits.depth = int(depth);
     limits.movetime = movetime;

@@ -12,6 +12,7 @@
 
 #include "board/position.h"
 #include "cli/cli.h"
+#include "search/search.h"
 
 namespace quince::cli {
 
@@ -41,6 +42,16 @@ struct AnalyseSettings {
     // Set (by a SIGINT handler) to stop the search; the lines found so far are then printed.
     const std::atomic<bool>* interrupt = nullptr;
 };
+
+// What both analyses (one position, whole games) set up their engine with: --hash, --threads, --profile.
+struct EngineSettings {
+    long long hash_mb = 64, threads = 1;
+    std::string profile;  // an evaluation profile's name (the default profile when not given)
+};
+// Reads and checks those options; false with *error (for a usage error) on a bad value or an unknown profile.
+bool read_engine_settings(const ParsedArgs& args, EngineSettings* settings, std::string* error);
+// Configures `engine`; false with a message on `err` when the hash table cannot be allocated.
+bool set_up_engine(search::Engine& engine, const EngineSettings& settings, std::ostream& err);
 
 // More help for `quince analyse --help` (after the usage line).
 extern const char* const ANALYSE_DETAILS;

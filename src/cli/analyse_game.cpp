@@ -8,9 +8,11 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 
 #include "board/movegen.h"
 #include "board/notation.h"
+#include "cli/analyse.h"
 #include "core/text.h"
 #include "eval/evaluate.h"
 #include "quince_version.h"
@@ -47,6 +49,21 @@ std::string without_eval(std::string c) {
     }
     const std::size_t a = c.find_first_not_of(' '), b = c.find_last_not_of(' ');
     return a == std::string::npos ? "" : c.substr(a, b - a + 1);
+}
+
+// One position's search; an interrupt stops it at once instead of after the budget (a `--depth 30` search
+// can take minutes). False when interrupted: the result is then not a finished search.
+bool search_position(search::Engine& engine, const Position& pos, const search::Limits& limits,
+                     const search::SearchOptions& options, const std::atomic<bool>* interrupt, search::SearchResult* out) {
+    engine.go(pos, limits, options);
+    while (engine.searching()) {
+        if (interrupt && interrupt->load()) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    if (interrupt && interrupt->load()) engine.stop();
+    engine.wait();
+    *out = engine.last_result();
+    return !(interrupt && interrupt->load());
 }
 
 }  // namespace
@@ -122,7 +139,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         } else if (pos.is_draw(0) || pos.has_insufficient_material()) {
             score[std::size_t(i)] = VALUE_DRAW;  // a draw by rule: nothing to search
         } else {  // the last position too: its score is the eval after the last move
-            result[std::size_t(i)] = engine.search(pos, budget.limits, options);
+            if (!search_position(engine, pos, budget.limits, options, interrupt, &result[std::size_t(i)])) return false;
             score[std::size_t(i)] = result[std::size_t(i)].score;
         }
         if (i < n) pos.do_move(game.moves[std::size_t(i)].move);
@@ -274,12 +291,11 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     if (a.has("multipv")) return usage_error(err, "analyse", "--multipv is for one position, not games");
     if (a.has("infinite")) return usage_error(err, "analyse", "--infinite is for one position, not games");
     GameBudget budget;
-    long long depth = 0, movetime = 0, nodes = a.has("depth") || a.has("movetime") || a.has("nodes") ? 0 : DEFAULT_GAME_NODES,
-              hash = 64, threads = 1;
+    long long depth = 0, movetime = 0, nodes = a.has("depth") || a.has("movetime") || a.has("nodes") ? 0 : DEFAULT_GAME_NODES;
     struct NumberOption { const char* name; long long lo, hi; long long* value; };
-    const NumberOption numbers[] = {{"depth", 1, MAX_PLY - 1, &depth}, {"movetime", 1, 1LL << 40, &movetime},
-                                    {"nodes", 1, 1LL << 50, &nodes},   {"threads", 1, 256, &threads},
-                                    {"hash", 1, 65536, &hash}};
+    const NumberOption numbers[] = {{"depth", 1, MAX_PLY - 1, &depth},
+                                    {"movetime", 1, 1LL << 40, &movetime},
+                                    {"nodes", 1, 1LL << 50, &nodes}};
     for (const NumberOption& n : numbers)
         if (a.has(n.name) && !parse_number(a.options.at(n.name), n.lo, n.hi, std::string("--") + n.name, n.value, &error))
             return usage_error(err, "analyse", error);
@@ -292,8 +308,8 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         else if (m == "lichess") budget.model = ChancesModel::LICHESS;
         else return usage_error(err, "analyse", "--model must be wdl or lichess, got '" + printable(m) + "'");
     }
-    const std::string profile = a.has("profile") ? a.options.at("profile") : eval::default_profile();
-    if (!eval::Evaluator().set_profile(profile)) return usage_error(err, "analyse", "unknown profile '" + printable(profile) + "'");
+    EngineSettings engine_settings;
+    if (!read_engine_settings(a, &engine_settings, &error)) return usage_error(err, "analyse", error);
 
     std::string text;
     if (path == "-") {
@@ -337,12 +353,7 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     std::ostream& dest = a.has("out") ? static_cast<std::ostream&>(file) : out;
 
     search::Engine engine;
-    if (!engine.set_hash(std::size_t(hash))) {
-        err << "quince analyse: cannot allocate " << hash << " MB for the hash table\n";
-        return EXIT_FAILED;
-    }
-    engine.set_threads(int(threads));
-    engine.set_evaluator_setting("profile", [profile](eval::Evaluator& e) { e.set_profile(profile); });
+    if (!set_up_engine(engine, engine_settings, err)) return EXIT_FAILED;
     const std::string annotator = std::string("Quince ") + QUINCE_VERSION;
     const auto start = std::chrono::steady_clock::now();
     bool progress_shown = false;

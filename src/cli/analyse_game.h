@@ -69,8 +69,8 @@ struct GameBudget {
 };
 
 // Searches every position of the game's main line with `engine` (cleared first). `on_position(i, n)` is
-// called before position i of n is searched (progress); `interrupt`, when set, stops after the current
-// search and returns false (the analysis is then incomplete).
+// called before position i of n is searched (progress); `interrupt`, when set, stops the running search at
+// once and returns false (the analysis is then incomplete).
 bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudget& budget, GameAnalysis* out,
                   const std::function<void(int, int)>& on_position = {}, const std::atomic<bool>* interrupt = nullptr);
 

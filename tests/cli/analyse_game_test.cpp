@@ -2,10 +2,12 @@
 // --json, --out, bad PGN, and the other argument forms (pasted moves, `analyze`, an empty argument).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 
 #include "board/notation.h"
 #include "cli/analyse.h"
@@ -144,6 +146,59 @@ TEST(AnalyseGame, VerdictsFollowLichessThresholds) {
     EXPECT_DOUBLE_EQ(cli::move_accuracy(60, 60), 99.9999);
     EXPECT_EQ(cli::eval_command(Value(-17), BLACK), "[%eval 0.17]");
     EXPECT_EQ(cli::eval_command(mated_in(6), WHITE), "[%eval #-3]");
+}
+
+TEST(AnalyseGame, AnInterruptStopsTheRunningSearch) {
+    std::vector<game::Game> games;
+    game::PgnError e;
+    std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
+    search::Engine engine;
+    ASSERT_TRUE(engine.set_hash(4));
+    cli::GameBudget budget;
+    constexpr std::uint64_t BUDGET_NODES = 50'000'000, STOP_AFTER = 100'000;
+    budget.limits.nodes = BUDGET_NODES;  // far more than the interrupt lets it search
+    std::atomic<bool> interrupt{false}, searching{false};
+    std::thread stopper([&] {
+        // Hang watchdog only: the interrupt comes once the first position's search is under way.
+        for (int i = 0; i < 30000 && !(searching.load() && engine.nodes_searched() >= STOP_AFTER); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        interrupt.store(true);
+    });
+    cli::GameAnalysis analysis;
+    int positions_begun = 0;
+    const bool complete = cli::analyse_game(games[0], engine, budget, &analysis,
+                                            [&](int, int) { ++positions_begun, searching.store(true); }, &interrupt);
+    stopper.join();
+    EXPECT_FALSE(complete);
+    EXPECT_EQ(positions_begun, 1) << "stopped inside the first position's search";
+    EXPECT_LT(engine.nodes_searched(), BUDGET_NODES) << "the search was stopped, not run to its budget";
+}
+
+TEST(AnalyseGame, AnInterruptWritesTheGamesFinishedBeforeIt) {
+    // The interrupt comes as soon as the first game's line is flushed: exactly one game is written.
+    struct InterruptOnFlush : std::stringbuf {
+        std::atomic<bool>* flag = nullptr;
+        int sync() override {
+            if (str().find('\n') != std::string::npos) flag->store(true);
+            return std::stringbuf::sync();
+        }
+    };
+    std::atomic<bool> interrupt{false};
+    InterruptOnFlush buffer;
+    buffer.flag = &interrupt;
+    std::ostream out(&buffer);
+    std::ostringstream err;
+    cli::AnalyseSettings settings;
+    settings.interrupt = &interrupt;
+    std::vector<std::string> args = {data("constructs.pgn"), "--json"};
+    args.insert(args.end(), BUDGET.begin(), BUDGET.end());
+    const int status = cli::run_analyse(args, out, err, settings);
+    EXPECT_EQ(status, cli::EXIT_FAILED);
+    EXPECT_EQ(count_of(buffer.str(), "\n"), 1) << buffer.str();
+    EXPECT_EQ(buffer.str().rfind("{\"type\": \"game\", \"game\": 1,", 0), 0u);
+    EXPECT_NE(err.str().find("interrupted in game 2"), std::string::npos) << err.str();
 }
 
 TEST(AnalyseArguments, PastedMovesWithNumbersAndTheAnalyzeAlias) {

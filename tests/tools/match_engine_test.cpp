@@ -12,6 +12,7 @@
 #include "match/engine_process.h"
 #include "match/game.h"
 #include "match/pgn.h"
+#include "game/pgn.h"
 #include "match/tournament.h"
 
 using namespace quince;
@@ -38,16 +39,32 @@ std::string temp_path(const std::string& name) {
     return p.string();
 }
 
-// Replays a PGN game from its FEN tag with san_to_move; returns the final referee outcome.
-Outcome replay(const PgnGame& g, int* plies) {
+// Reads PGN text with the project's reader (src/game/pgn.h); moves come back checked on the board.
+std::vector<game::Game> read_games(const std::string& text) {
+    std::vector<game::Game> games;
+    game::PgnError e;
+    EXPECT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
+    return games;
+}
+
+// Every comment of a game's main line, in order.
+std::vector<std::string> all_comments(const game::Game& g) {
+    std::vector<std::string> r;
+    for (const game::PgnMove& m : g.moves) {
+        r.insert(r.end(), m.comments_before.begin(), m.comments_before.end());
+        r.insert(r.end(), m.comments.begin(), m.comments.end());
+    }
+    r.insert(r.end(), g.final_comments.begin(), g.final_comments.end());
+    return r;
+}
+
+// Replays a PGN game from its FEN tag on the referee; returns the final referee outcome.
+Outcome replay(const game::Game& g, int* plies) {
     Referee r;
     EXPECT_TRUE(r.reset(g.tag("FEN"), g.tag("Variant") == "fischerandom", nullptr));
     *plies = 0;
-    for (const std::string& san : g.moves) {
-        Move m = san_to_move(r.position(), san);
-        EXPECT_NE(m, Move::none()) << san;
-        if (m == Move::none()) break;
-        EXPECT_TRUE(r.play(move_to_uci(m, r.position().is_chess960())));
+    for (const game::PgnMove& m : g.moves) {
+        EXPECT_TRUE(r.play(move_to_uci(m.move, r.position().is_chess960()))) << m.san;
         ++*plies;
     }
     return r.rules_outcome();
@@ -68,13 +85,11 @@ TEST(MatchGame, NormalGameAndPgnRoundTrip) {
     ASSERT_TRUE(game.moves[2].score.has_value());
     EXPECT_EQ(game.moves[2].score->value, 3);
 
-    std::string text = format_pgn(game, "unit test", 7);
-    std::istringstream in(text);
-    std::vector<PgnGame> games;
-    std::string error;
-    ASSERT_TRUE(read_pgn(in, &games, &error)) << error;
+    const std::vector<game::Game> games = read_games(format_pgn(game, "unit test", 7));
     ASSERT_EQ(games.size(), 1u);
-    const PgnGame& g = games[0];
+    const game::Game& g = games[0];
+    const std::vector<std::string> comments = all_comments(g);
+    ASSERT_GE(comments.size(), 3u);
     EXPECT_EQ(g.tag("Result"), result_text(game.outcome.result));
     EXPECT_EQ(g.result, g.tag("Result"));
     EXPECT_EQ(g.tag("White"), "alpha");
@@ -83,9 +98,9 @@ TEST(MatchGame, NormalGameAndPgnRoundTrip) {
     EXPECT_EQ(g.tag("TimeControl"), "5+0.05");
     EXPECT_EQ(g.tag("Termination"), "normal");
     EXPECT_EQ(g.tag("PlyCount"), std::to_string(game.moves.size()));
-    EXPECT_EQ(g.comments.front(), "book");
-    EXPECT_EQ(g.comments[2].rfind("+0.03/1 ", 0), 0u) << g.comments[2];
-    EXPECT_EQ(g.comments.back(), game.outcome.reason);
+    EXPECT_EQ(comments.front(), "book");
+    EXPECT_EQ(comments[2].rfind("+0.03/1 ", 0), 0u) << comments[2];
+    EXPECT_EQ(comments.back(), game.outcome.reason);
     int plies = 0;
     Outcome replayed = replay(g, &plies);
     EXPECT_EQ(plies, int(game.moves.size()));
@@ -103,11 +118,10 @@ TEST(MatchGame, Chess960Game) {
     Opening opening{"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", {}, true};
     GameRecord game = play_game(white, black, opening, rules);
     EXPECT_EQ(game.outcome.incident, Incident::None) << game.outcome.reason << " " << game.error;
-    std::istringstream in(format_pgn(game, "960", 1));
-    std::vector<PgnGame> games;
-    std::string error;
-    ASSERT_TRUE(read_pgn(in, &games, &error)) << error;
+    const std::vector<game::Game> games = read_games(format_pgn(game, "960", 1));
+    ASSERT_EQ(games.size(), 1u);
     EXPECT_EQ(games[0].tag("Variant"), "fischerandom");
+    EXPECT_TRUE(games[0].chess960());
     int plies = 0;
     replay(games[0], &plies);
     EXPECT_EQ(plies, int(game.moves.size()));
@@ -259,12 +273,11 @@ TEST(MatchTournament, PgnOpeningsConcurrencyAndPgnOut) {
     EXPECT_EQ(s.pairings[0].stats.pair_count(), 2);
     EXPECT_NE(log.str().find("Pentanomial [LL, LD, DD/WL, WD, WW]"), std::string::npos);
 
-    std::ifstream in(config.pgn_out);
-    std::vector<PgnGame> games;
-    std::string error;
-    ASSERT_TRUE(read_pgn(in, &games, &error)) << error;
+    std::ifstream in(config.pgn_out, std::ios::binary);
+    const std::vector<game::Game> games =
+        read_games(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
     ASSERT_EQ(games.size(), 4u);
-    for (const PgnGame& g : games) {
+    for (const game::Game& g : games) {
         int plies = 0;
         replay(g, &plies);
         EXPECT_EQ(plies, int(g.moves.size()));

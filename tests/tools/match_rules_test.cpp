@@ -11,6 +11,7 @@
 #include "match/openings.h"
 #include "match/options.h"
 #include "match/pgn.h"
+#include "game/pgn.h"
 #include "match/rescore.h"
 #include "match/stats.h"
 #include "match/time_control.h"
@@ -442,21 +443,6 @@ TEST(MatchStats, EdgeCases) {
     EXPECT_EQ(sprt_llr(none, 0, 5), 0);
 }
 
-TEST(MatchPgn, ReaderHandlesCommentsVariationsAndNags) {
-    std::istringstream in(std::string("[Event \"a \\\"quoted\\\" name\"]\n[Result \"1-0\"]\n\n"
-                                      "1. e4 {c1} e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3 $1 Nc6 3.Bb5 {multi\nline} 1-0\n\n"
-                                      "[Event \"b\"]\n\n1. d4 *\n"));
-    std::vector<PgnGame> games;
-    std::string error;
-    ASSERT_TRUE(read_pgn(in, &games, &error)) << error;
-    ASSERT_EQ(games.size(), 2u);
-    EXPECT_EQ(games[0].tag("Event"), "a \"quoted\" name");
-    EXPECT_EQ(games[0].moves, (std::vector<std::string>{"e4", "e5", "Nf3", "Nc6", "Bb5"}));
-    EXPECT_EQ(games[0].comments.size(), 2u);
-    EXPECT_EQ(games[0].result, "1-0");
-    EXPECT_EQ(games[1].moves, (std::vector<std::string>{"d4"}));
-    EXPECT_EQ(games[1].result, "*");
-}
 
 TEST(MatchUciInfo, ScoreAndDepthParsing) {
     std::optional<EngineScore> score;
@@ -539,12 +525,15 @@ TEST(MatchPgn, WriterNumbersMovesFromTheFenAndQuotesTags) {
     for (char& ch : one_line) ch = ch == '\n' ? ' ' : ch;  // the movetext is wrapped at 79 columns
     EXPECT_NE(one_line.find("12... e5 {-0.15/9 1.234s} 13. Nf3 {+M3/20 0.005s} {Draw by adjudication} 1/2-1/2"),
               std::string::npos) << text;
-    std::istringstream in(text);
-    std::vector<PgnGame> games;
-    std::string error;
-    ASSERT_TRUE(read_pgn(in, &games, &error)) << error;
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
+    ASSERT_EQ(games.size(), 1u);
     EXPECT_EQ(games[0].tag("White"), "a \"quoted\" engine");
-    EXPECT_EQ(games[0].moves, (std::vector<std::string>{"e5", "Nf3"}));
+    ASSERT_EQ(games[0].moves.size(), 2u);
+    EXPECT_EQ(games[0].moves[0].san, "e5");
+    EXPECT_EQ(games[0].moves[1].san, "Nf3");
+    EXPECT_EQ(games[0].result, "1/2-1/2");
 }
 
 namespace {
@@ -552,14 +541,14 @@ namespace {
 std::string pgn_game(const std::string& white, const std::string& black, const std::string& fen,
                      const std::string& result, const std::string& termination) {
     return "[White \"" + white + "\"]\n[Black \"" + black + "\"]\n[Result \"" + result + "\"]\n[FEN \"" + fen +
-           "\"]\n[SetUp \"1\"]\n[Termination \"" + termination + "\"]\n\n1. e4 " + result + "\n\n";
+           "\"]\n[SetUp \"1\"]\n[Termination \"" + termination + "\"]\n\n" +
+           (fen.find(" b ") != std::string::npos ? "1... Nf6 " : "1. Nf3 ") + result + "\n\n";  // legal in every FEN
 }
 
-std::vector<PgnGame> read_games(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<PgnGame> games;
-    std::string error;
-    EXPECT_TRUE(read_pgn(in, &games, &error)) << error;
+std::vector<game::Game> read_games(const std::string& text) {
+    std::vector<game::Game> games;
+    game::PgnError e;
+    EXPECT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
     return games;
 }
 

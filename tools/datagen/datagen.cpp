@@ -16,7 +16,7 @@
 #include "board/notation.h"
 #include "match/game.h"
 #include "match/openings.h"
-#include "match/pgn.h"
+#include "game/pgn.h"
 #include "match/uci_engine.h"
 
 namespace fs = std::filesystem;
@@ -577,37 +577,30 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
                 ++summary->games_malformed;
                 summary->errors.push_back(where + ": " + what);
             };
-            std::istringstream in(games[gi]);
-            std::vector<match::PgnGame> parsed;
-            std::string why;
-            if (!match::read_pgn(in, &parsed, &why)) { malformed(why); continue; }
+            // One game at a time, so that a malformed game is counted and skipped rather than ending the import.
+            std::vector<game::Game> parsed;
+            game::PgnError pgn_error;
+            if (!game::read_pgn(games[gi], &parsed, &pgn_error)) {
+                const std::string text = pgn_error.text();  // "game 1, line L: …": the chunk's numbers, not the file's
+                malformed(text.substr(std::min(text.find(": ") + 2, text.size())));
+                continue;
+            }
             if (parsed.size() != 1) { malformed("not one game"); continue; }
-            const match::PgnGame& g = parsed[0];
-            std::string result = g.result.empty() ? g.tag("Result") : g.result;
+            const game::Game& g = parsed[0];
+            std::string result = g.result == "*" && !g.tag("Result").empty() ? g.tag("Result") : g.result;
             if (result == "*" || result.empty()) { ++summary->games_unfinished; continue; }
             double white_result = result == "1-0" ? 1.0 : result == "0-1" ? 0.0 : result == "1/2-1/2" ? 0.5 : -1;
             if (white_result < 0) { malformed("unknown result '" + result + "'"); continue; }
-            const std::string fen_tag = g.tag("FEN");
-            const std::string variant = g.tag("Variant");
-            const bool chess960 = variant == "fischerandom" || variant == "Chess960" || variant == "chess960";
-            Position pos;
-            if (!pos.set_fen(fen_tag.empty() ? Position::START_FEN : fen_tag, chess960, &why)) {
-                malformed("bad FEN tag: " + why);
-                continue;
-            }
+            const bool chess960 = g.chess960();
+            Position pos = g.start();
             probe.new_game();
             std::vector<std::pair<Sample, Key>> samples;
-            bool ok = true;
             for (std::size_t m = 0; m < g.moves.size(); ++m) {
-                Move move = san_to_move(pos, g.moves[m]);
-                if (!move) {
-                    malformed("ply " + std::to_string(m + 1) + " '" + g.moves[m] + "' is not legal");
-                    ok = false;
-                    break;
-                }
+                const Move move = g.moves[m].move;  // legal: read_pgn checked it on the board
+                std::string comment;
+                for (const std::string& c : g.moves[m].comments) comment += (comment.empty() ? "" : " ") + c;
                 bool mate = false;
-                std::optional<int> cp = m < g.move_comments.size() ? comment_score_cp(g.move_comments[m], &mate)
-                                                                   : std::nullopt;
+                std::optional<int> cp = comment_score_cp(comment, &mate);
                 // The comment is the mover's score of the position before the move.
                 if (cp && !chess960) {
                     Position quiet_probe;
@@ -618,7 +611,6 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
                 }
                 pos.do_move(move);
             }
-            if (!ok) continue;
             ++summary->games_used;
             if (teacher) {
                 std::string why2;

@@ -10,7 +10,7 @@
 #include "board/epd.h"
 #include "board/notation.h"
 #include "board/position.h"
-#include "pgn.h"
+#include "game/pgn.h"
 #include "core/text.h"
 
 namespace quince::match {
@@ -72,34 +72,23 @@ bool OpeningBook::load(const OpeningConfig& config, std::string* error) {
             if (!read_epd_positions(in, config.file, config.chess960, &fens, error)) return false;
             for (std::string& fen : fens) openings_.push_back(Opening{std::move(fen), {}, config.chess960});
         } else if (config.format == "pgn") {
-            std::vector<PgnGame> games;
-            std::string why;
-            if (!read_pgn(in, &games, &why)) {
-                if (error) *error = config.file + ": " + why;
+            std::vector<game::Game> games;
+            game::PgnError e;
+            if (!game::read_pgn(text, &games, &e)) {  // moves are checked on the board there
+                if (error) *error = config.file + ": " + e.text();
                 return false;
             }
             for (std::size_t g = 0; g < games.size(); ++g) {
                 Opening op;
                 op.fen = games[g].tag("FEN");
                 op.chess960 = config.chess960;
-                Position pos;
                 if (config.chess960 && op.fen.empty()) {
                     if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": Chess960 needs a FEN tag";
                     return false;
                 }
-                if (!op.fen.empty() && !pos.set_fen(op.fen, config.chess960, &why)) {
-                    if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": bad FEN: " + why;
-                    return false;
-                }
-                for (const std::string& san : games[g].moves) {
+                for (const game::PgnMove& m : games[g].moves) {
                     if (config.plies > 0 && int(op.moves.size()) >= config.plies) break;
-                    Move m = san_to_move(pos, san);
-                    if (m == Move::none()) {
-                        if (error) *error = config.file + ": game " + std::to_string(g + 1) + ": illegal move " + printable(san);
-                        return false;
-                    }
-                    op.moves.push_back(move_to_uci(m, config.chess960));
-                    pos.do_move(m);
+                    op.moves.push_back(move_to_uci(m.move, config.chess960));
                 }
                 openings_.push_back(op);
             }

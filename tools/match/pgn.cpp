@@ -26,8 +26,6 @@ std::string move_comment(const MoveRecord& m) {
     return m.score->text() + "/" + std::to_string(m.depth) + " " + time_text;
 }
 
-bool is_result_token(const std::string& t) { return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*"; }
-
 }  // namespace
 
 std::string format_pgn(const GameRecord& game, const std::string& event, int round_number) {
@@ -96,116 +94,6 @@ std::string format_pgn(const GameRecord& game, const std::string& event, int rou
     if (!line.empty()) out << line << '\n';
     out << '\n';
     return out.str();
-}
-
-std::string PgnGame::tag(const std::string& name) const {
-    for (const auto& [n, v] : tags)
-        if (n == name) return v;
-    return "";
-}
-
-bool read_pgn(std::istream& in, std::vector<PgnGame>* games, std::string* error) {
-    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::size_t i = 0, n = all.size();
-    PgnGame current;
-    bool in_game = false;
-    int line_no = 1;
-    auto fail = [&](const std::string& what) {
-        if (error) *error = "PGN line " + std::to_string(line_no) + ": " + what;
-        return false;
-    };
-    auto finish = [&]() {
-        if (in_game) games->push_back(std::move(current));
-        current = PgnGame{};
-        in_game = false;
-    };
-    while (i < n) {
-        char c = all[i];
-        if (c == '\n') { ++line_no, ++i; continue; }
-        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
-        if (c == '%' || c == ';') {  // escape line / rest-of-line comment
-            while (i < n && all[i] != '\n') ++i;
-            continue;
-        }
-        if (c == '[') {
-            // A tag after movetext starts a new game (tolerates a missing result marker).
-            if (in_game && (!current.moves.empty() || !current.result.empty())) finish();
-            std::size_t close = all.find(']', i);
-            std::size_t quote1 = all.find('"', i);
-            if (close == std::string::npos || quote1 == std::string::npos) return fail("unterminated tag");
-            std::string name = all.substr(i + 1, quote1 - i - 1);
-            while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
-            std::string value;
-            std::size_t j = quote1 + 1;
-            for (; j < n && all[j] != '"'; ++j) {
-                if (all[j] == '\\' && j + 1 < n) ++j;
-                value += all[j];
-            }
-            if (j >= n) return fail("unterminated tag value");
-            close = all.find(']', j);
-            if (close == std::string::npos) return fail("unterminated tag");
-            current.tags.emplace_back(name, value);
-            in_game = true;
-            i = close + 1;
-            continue;
-        }
-        if (c == '{') {
-            std::size_t close = all.find('}', i);
-            if (close == std::string::npos) return fail("unterminated comment");
-            std::string comment = all.substr(i + 1, close - i - 1);
-            for (char ch : comment) line_no += ch == '\n';
-            for (char& ch : comment) if (ch == '\n') ch = ' ';
-            current.comments.push_back(comment);
-            if (!current.move_comments.empty())
-                current.move_comments.back() += (current.move_comments.back().empty() ? "" : " ") + comment;
-            in_game = true;
-            i = close + 1;
-            continue;
-        }
-        if (c == '(') {  // skip a variation, nested ones included
-            int depth = 0;
-            for (; i < n; ++i) {
-                if (all[i] == '\n') ++line_no;
-                if (all[i] == '(') ++depth;
-                else if (all[i] == ')' && --depth == 0) break;
-                else if (all[i] == '{') {
-                    std::size_t close = all.find('}', i);
-                    if (close == std::string::npos) return fail("unterminated comment");
-                    i = close;
-                }
-            }
-            if (i >= n) return fail("unterminated variation");
-            ++i;
-            continue;
-        }
-        std::size_t start = i;
-        while (i < n && !std::isspace(static_cast<unsigned char>(all[i])) && all[i] != '{' && all[i] != '(' &&
-               all[i] != '[' && all[i] != ')')
-            ++i;
-        if (i == start) return fail("unexpected character " + describe_character(all, i));
-        std::string token = all.substr(start, i - start);
-        in_game = true;
-        if (is_result_token(token)) {
-            current.result = token;
-            finish();
-            continue;
-        }
-        if (token[0] == '$') continue;  // NAG
-        // Strip a move number prefix such as "12." or "12..." (possibly glued to the move).
-        std::size_t k = 0;
-        while (k < token.size() && std::isdigit(static_cast<unsigned char>(token[k]))) ++k;
-        if (k > 0 && k < token.size() && token[k] == '.') {
-            while (k < token.size() && token[k] == '.') ++k;
-            token = token.substr(k);
-        } else if (k == token.size()) {
-            continue;  // a bare number
-        }
-        if (token.empty()) continue;
-        current.moves.push_back(token);
-        current.move_comments.emplace_back();
-    }
-    finish();
-    return true;
 }
 
 }  // namespace quince::match

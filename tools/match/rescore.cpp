@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -23,13 +24,13 @@ int white_half_points(const std::string& result) {
 
 }  // namespace
 
-std::string rescore_games(const std::vector<std::vector<PgnGame>>& files) {
+std::string rescore_games(const std::vector<std::vector<game::Game>>& files) {
     // Engines in order of first appearance, with their game counts (the point of view of each pairing).
     std::vector<std::string> names;
     std::map<std::string, int> games_of;
     int unfinished = 0;
     for (const auto& file : files)
-        for (const PgnGame& g : file) {
+        for (const game::Game& g : file) {
             if (white_half_points(g.result) < 0) continue;
             for (const std::string& name : {g.tag("White"), g.tag("Black")})
                 if (games_of[name]++ == 0) names.push_back(name);
@@ -64,7 +65,7 @@ std::string rescore_games(const std::vector<std::vector<PgnGame>>& files) {
     for (const auto& file : files) {
         // Unpaired games by (FEN, white, black), waiting for the game with the colours reversed.
         std::map<std::tuple<std::string, int, int>, std::deque<int>> waiting;
-        for (const PgnGame& g : file) {
+        for (const game::Game& g : file) {
             const int white_points = white_half_points(g.result);
             if (white_points < 0) {
                 ++unfinished;
@@ -106,12 +107,14 @@ std::string rescore_games(const std::vector<std::vector<PgnGame>>& files) {
 }
 
 bool rescore_pgn_files(const std::vector<std::string>& paths, std::string* report, std::string* error) {
-    std::vector<std::vector<PgnGame>> files;
+    std::vector<std::vector<game::Game>> files;
     for (const std::string& path : paths) {
-        std::ifstream in(path);
+        std::ifstream in(path, std::ios::binary);
         if (!in) return *error = "cannot open " + path, false;
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         files.emplace_back();
-        if (!read_pgn(in, &files.back(), error)) return *error = path + ": " + *error, false;
+        game::PgnError e;
+        if (!game::read_pgn(text, &files.back(), &e)) return *error = path + ": " + e.text(), false;
     }
     *report = rescore_games(files);
     return true;

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pgn.h"
+#include "game/pgn.h"
 
 namespace quince::match {
 
@@ -14,7 +14,7 @@ namespace quince::match {
 // from the engine that played the most games (the gauntlet's engine; the first one seen on a tie). Two
 // games of one file with the same starting FEN and reversed colours form a pentanomial pair; games
 // without a partner count in W/D/L only. Games without a result (*) are skipped and counted.
-std::string rescore_games(const std::vector<std::vector<PgnGame>>& files);
+std::string rescore_games(const std::vector<std::vector<game::Game>>& files);
 
 // Reads the files and returns rescore_games' report; false + *error when a file cannot be read or parsed.
 bool rescore_pgn_files(const std::vector<std::string>& paths, std::string* report, std::string* error);
