@@ -144,7 +144,7 @@ TEST(Tuner, BadTrainingFilesAndGroupsAreNamed) {
     // A file with a bad line names file and line.
     const std::string path = testing::TempDir() + "quince_tune_bad.txt";
     std::ofstream(path) << "8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0\n8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0 | x\n";
-    std::vector<TunePosition> ps;
+    TuneSet ps;
     EXPECT_EQ(load_training_file(path, *eval::find_profile("rybka1"), ps, 0, &err), -1);
     EXPECT_EQ(err.rfind(path + ":2: ", 0), 0u) << err;
     EXPECT_NE(err.find("teacher"), std::string::npos) << err;
