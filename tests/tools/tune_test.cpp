@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include "eval/evaluate.h"
@@ -144,7 +145,7 @@ TEST(Tuner, BadTrainingFilesAndGroupsAreNamed) {
     // A file with a bad line names file and line.
     const std::string path = testing::TempDir() + "quince_tune_bad.txt";
     std::ofstream(path) << "8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0\n8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0 | x\n";
-    std::vector<TunePosition> ps;
+    TuneSet ps;
     EXPECT_EQ(load_training_file(path, *eval::find_profile("rybka1"), ps, 0, &err), -1);
     EXPECT_EQ(err.rfind(path + ":2: ", 0), 0u) << err;
     EXPECT_NE(err.find("teacher"), std::string::npos) << err;
@@ -154,4 +155,200 @@ TEST(Tuner, BadTrainingFilesAndGroupsAreNamed) {
     o.tune_groups = {"pawnz"};
     EXPECT_TRUE(tunable_mask(eval::find_profile("rybka1")->w, o, &err).empty());
     EXPECT_EQ(err.rfind("unknown group or weight 'pawnz'", 0), 0u) << err;
+}
+
+TEST(Tuner, ArenaKeepsEveryPositionExactly) {
+    // Every position pushed into the arena reads back with the same head and coefficients and scores
+    // bit for bit as its own list; the coefficients are the trace's, exactly (halves in 16 bits).
+    static_assert(sizeof(PositionHead) == 32);
+    const auto prof = eval::find_profile_shared("quince");
+    Model model(prof->w);
+    const std::vector<double> x = weights_vector(prof->w);
+    std::vector<TunePosition> list;
+    TuneSet set;
+    for (const Position& p : positions(600)) {
+        TunePosition tp;
+        ASSERT_TRUE(trace_position(*prof, p, tp));
+        tp.result = 0.25f * float(list.size() % 5);
+        tp.score = std::int16_t(int(list.size()) - 300);
+        list.push_back(tp);
+        set.push(tp);
+    }
+    ASSERT_EQ(set.size(), list.size());
+    std::size_t halves = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        ASSERT_EQ(set.coefs_end(i) - set.coefs_begin(i), std::ptrdiff_t(list[i].coefs.size()));
+        for (std::size_t k = 0; k < list[i].coefs.size(); ++k) {
+            EXPECT_EQ(set.coefs_begin(i)[k].index, list[i].coefs[k].index);
+            EXPECT_EQ(set.coefs_begin(i)[k].halves, list[i].coefs[k].halves);
+            halves += list[i].coefs[k].halves % 2 != 0;
+        }
+        EXPECT_EQ(set.head(i).result, list[i].result);
+        EXPECT_EQ(set.head(i).score, list[i].score);
+        EXPECT_EQ(model.evaluate(set, i, x), model.evaluate(list[i], x));
+    }
+    EXPECT_GT(halves, 0u);  // the shelter's half coefficients are among them, kept exactly
+    // The trace's own doubles against the kept coefficients, on one position with many terms.
+    eval::Evaluator ev;
+    ev.set_profile(prof);
+    ev.set_lazy(false);
+    eval::CoefTrace coef;
+    eval::Trace trace;
+    trace.coef = &coef;
+    Position pos;
+    ASSERT_TRUE(pos.set_fen("r1bq1rk1/pp3ppp/2n1pn2/2bp4/2P5/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 8", false, nullptr));
+    ev.evaluate_traced(pos, trace);
+    TunePosition tp;
+    ASSERT_TRUE(trace_position(*prof, pos, tp));
+    std::size_t k = 0;
+    for (int i = 0; i < eval::weight_count(); ++i) {
+        const double c = coef.c[WHITE][std::size_t(i)] - coef.c[BLACK][std::size_t(i)];
+        if (c == 0) continue;
+        ASSERT_LT(k, tp.coefs.size());
+        EXPECT_EQ(tp.coefs[k].index, i);
+        EXPECT_EQ(tp.coefs[k].value(), c) << eval::weight_label(i);
+        ++k;
+    }
+    EXPECT_EQ(k, tp.coefs.size());
+}
+
+TEST(Tuner, ArenaPositionsNeverSpanTwoBlocks) {
+    // Positions with many coefficients fill more than one 4 M-coefficient block; each reads back whole.
+    TuneSet set;
+    std::vector<Coef> coefs(1000);
+    for (std::size_t n = 0; n < 9000; ++n) {
+        for (std::size_t k = 0; k < coefs.size(); ++k) coefs[k] = Coef{std::uint16_t(k), std::int16_t(int(n % 30000))};
+        PositionHead h;
+        h.score = std::int16_t(n);
+        set.push(h, coefs.data(), coefs.data() + 1 + n % 1000);
+    }
+    for (std::size_t n = 0; n < set.size(); ++n) {
+        ASSERT_EQ(set.coefs_end(n) - set.coefs_begin(n), std::ptrdiff_t(1 + n % 1000));
+        ASSERT_EQ(set.head(n).score, std::int16_t(n));
+        ASSERT_EQ(set.coefs_begin(n)->halves, std::int16_t(int(n % 30000)));
+        ASSERT_EQ((set.coefs_end(n) - 1)->index, std::uint16_t(n % 1000));
+    }
+    EXPECT_GT(set.coef_count(), std::size_t(1) << 22);
+}
+
+namespace {
+
+// Training files of random games: each game's positions consecutive, as datagen writes them; every
+// third game has the result of the game before it (the ply must find that boundary). Returns for each
+// line its game number (counting on across files).
+struct GameFiles {
+    std::vector<int> line_game;  // over every file written, in order
+    int games = 0;
+};
+
+void write_games(const std::string& path, int games, std::uint64_t seed, GameFiles& g) {
+    std::ofstream out(path);
+    static const char* results[] = {"1.0", "0.5", "0.0"};
+    for (int k = 0; k < games; ++k, ++g.games) {
+        const char* result = results[(g.games - g.games / 3) % 3];
+        const auto game = test::random_game_positions(seed + std::uint64_t(k), 1, 12 + std::size_t(k % 7), 40);
+        for (const Position& p : game) {
+            out << p.fen() << " | " << (k % 50) << " | " << result << " | " << -(k % 40) << "\n";
+            g.line_game.push_back(g.games);
+        }
+    }
+}
+
+std::string temp_folder(const std::string& name) {
+    const std::string dir = testing::TempDir() + name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+}  // namespace
+
+TEST(Tuner, ValidationHoldsOutWholeGames) {
+    // One big file, a shard folder (with a manifest) and a .list: the games are found, cut into shards of
+    // at most 4 games, and the held-out shards never share a game with the training shards.
+    const std::string dir = temp_folder("quince_tune_split");
+    GameFiles g;
+    write_games(dir + "/big.txt", 37, 100, g);
+    std::filesystem::create_directories(dir + "/gen");
+    std::ofstream(dir + "/gen/manifest.txt") << "# quince datagen\ncommand: quince datagen --book /some/where/book.epd --seed 7 --out /x/y/gen\n"
+                                                "settings: selfplay seed=7 book=/some/where/book.epd\n";
+    write_games(dir + "/gen/shard-00000.txt", 4, 200, g);
+    write_games(dir + "/gen/shard-00001.txt", 4, 300, g);
+    std::ofstream(dir + "/more.list") << "# a list\n\nbig.txt\n";
+    std::vector<std::string> files;
+    std::string err;
+    ASSERT_TRUE(expand_data_args({dir + "/more.list", dir + "/gen"}, files, &err)) << err;
+    ASSERT_EQ(files.size(), 3u);
+    TrainingData data;
+    ASSERT_TRUE(load_training_data(files, *eval::find_profile("quince"), 4, 0, 2, data, &err)) << err;
+    ASSERT_EQ(data.set.size(), g.line_game.size());
+    EXPECT_EQ(data.games, 45);
+    EXPECT_EQ(data.shards.size(), 10u + 2u);  // 37 games in shards of 4 (9 + 1), one per shard file
+    ASSERT_EQ(data.folders.size(), 2u);
+    EXPECT_EQ(data.folders[1].name, "gen");
+    EXPECT_EQ(data.folders[1].games, 8);
+    EXPECT_EQ(data.folders[1].command, "quince datagen --book book.epd --seed 7 --out gen");
+    EXPECT_EQ(data.folders[1].settings, "selfplay seed=7 book=book.epd");
+    for (const std::uint64_t seed : {1, 2, 3}) {
+        Options o;
+        o.seed = seed;
+        o.validation = 0.25;
+        const std::vector<bool> held = validation_shards(data.shards.size(), o);
+        EXPECT_EQ(std::count(held.begin(), held.end(), true), 3);
+        EXPECT_EQ(held, validation_shards(data.shards.size(), o));  // deterministic
+        std::vector<int> side(std::size_t(g.games), -1);
+        for (std::size_t k = 0; k < data.shards.size(); ++k)
+            for (std::size_t i = data.shards[k].begin; i < data.shards[k].end; ++i) {
+                int& s = side[std::size_t(g.line_game[i])];
+                if (s == -1) s = held[k];
+                EXPECT_EQ(s, int(held[k])) << "game " << g.line_game[i] << " on both sides";
+            }
+        o.validation_shards = 5;
+        const std::vector<bool> five = validation_shards(data.shards.size(), o);
+        EXPECT_EQ(std::count(five.begin(), five.end(), true), 5);
+    }
+    // A whole tune from those inputs holds out whole shards.
+    Options o;
+    o.data = {dir + "/more.list", dir + "/gen"};
+    o.shard_games = 4;
+    o.validation_shards = 3;
+    o.epochs = 1;
+    o.quiet = true;
+    o.tune_groups = {"imbalance"};
+    Report rep;
+    ASSERT_TRUE(run_tune(o, eval::find_profile("quince")->w, {}, rep, &err, nullptr)) << err;
+    EXPECT_EQ(rep.valid_shards, 3u);
+    EXPECT_EQ(rep.train_shards, 9u);
+    EXPECT_EQ(rep.train_positions + rep.valid_positions, g.line_game.size());
+    EXPECT_GT(rep.valid_result_error_start, 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Tuner, BadDataInputsFitNothing) {
+    const std::string dir = temp_folder("quince_tune_bad_inputs");
+    GameFiles g;
+    write_games(dir + "/shard-00000.txt", 3, 1, g);
+    std::ofstream(dir + "/shard-00001.txt") << "8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 1.0\n8/8/8/8/8/8/4P3/k3K3 w - - 0 1 | 1 | 2.0\n";
+    std::ofstream(dir + "/missing.list") << "shard-00000.txt\nnot-there.txt\n";
+    std::filesystem::create_directories(dir + "/empty");
+    std::vector<std::string> files;
+    std::string err;
+    EXPECT_FALSE(expand_data_args({dir + "/nowhere.txt"}, files, &err));
+    EXPECT_NE(err.find("nowhere.txt"), std::string::npos) << err;
+    EXPECT_FALSE(expand_data_args({dir + "/missing.list"}, files, &err));
+    EXPECT_NE(err.find("missing.list:2: no such training file"), std::string::npos) << err;
+    EXPECT_FALSE(expand_data_args({dir + "/empty"}, files, &err));
+    EXPECT_NE(err.find("no shard-*.txt"), std::string::npos) << err;
+    // A malformed line in the second shard of a folder: named by file and line, and `quince tune` writes nothing.
+    const std::string out = dir + "/out.txt";
+    std::vector<std::string> args = {"quince", "tune", "--data", dir, "--profile", "quince", "--epochs", "1", "--quiet", "--out", out};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(run_tune_cli(int(argv.size()), argv.data()), 2);
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find(dir + "/shard-00001.txt:2: "), std::string::npos) << said;
+    EXPECT_NE(said.find("result"), std::string::npos) << said;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    std::filesystem::remove_all(dir);
 }

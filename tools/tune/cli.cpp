@@ -12,7 +12,9 @@ namespace quince::tune {
 namespace {
 
 const char* USAGE =
-    "usage: quince tune --data FILE [--data FILE ...] --out FILE [options]\n"
+    "usage: quince tune --data DATA [--data DATA ...] --out FILE [options]\n"
+    "  --data DATA          a training file, a folder of shard-*.txt files or a .list file of paths\n"
+    "                       (one a line, relative to the list's folder); repeatable\n"
     "  --profile NAME | --weights FILE   starting weights (default rybka1)\n"
     "  --name NAME          name of the written profile (default: output file name)\n"
     "  --epochs N (200)  --batch N (16384)  --lr X (8, internal units)  --threads N (1)\n"
@@ -20,7 +22,10 @@ const char* USAGE =
     "  --teacher            score label = the teacher's score (4th field) instead of the search score\n"
     "  --K X                sigmoid scale (default: fitted to the results first)\n"
     "  --reg X (0)          L2 pull toward the starting weights, per pawn^2\n"
-    "  --validation X (0.05) held-out share;  --patience N (10) epochs without improvement\n"
+    "  --validation X (0.05) held-out share of the shards (whole games, chosen by --seed)\n"
+    "  --validation-shards K hold out exactly K shards instead\n"
+    "  --shard-games N (200) a file is cut into shards of N games (a datagen shard file is one)\n"
+    "  --patience N (10)    epochs without validation improvement before stopping\n"
     "  --tune G,G ...       only these groups or weights;  --freeze G,G ...  keep these fixed\n"
     "  --pst-tables         tune the piece-square tables square by square (generator -> tables)\n"
     "  --phase-table        tune the phase table W (curve -> table)\n"
@@ -34,11 +39,20 @@ std::vector<std::string> split_list(const std::string& s) {
     return out;
 }
 
-// SHA-256 of a file through coreutils' sha256sum (present on every Debian system).
-std::string sha256_of(const std::string& path) {
-    std::string cmd = "sha256sum '";
-    for (char c : path) cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    cmd += "' 2>/dev/null";
+std::string quoted(const std::string& path) {
+    std::string q = "'";
+    for (char c : path) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// SHA-256 of files concatenated in order, through coreutils' sha256sum (present on every Debian system).
+std::string sha256_of(const std::vector<std::string>& paths) {
+    std::string cmd = "cat";
+    for (const std::string& p : paths) {
+        cmd += ' ';
+        cmd += quoted(p);
+    }
+    cmd += " 2>/dev/null | sha256sum 2>/dev/null";
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return "?";
     char buf[128] = {};
@@ -53,7 +67,15 @@ int run_tune_cli(int argc, char** argv) {
     Options o;
     int i = 1;
     if (i < argc && std::string(argv[i]) == "tune") ++i;
-    for (int k = 0; k < argc; ++k) o.command_line += std::string(k ? " " : "") + argv[k];
+    // The command as recorded in the profile: paths cut to their base names (no machine's folders).
+    for (int k = 0; k < argc; ++k) {
+        std::string a = k == 0 ? "quince" : argv[k];
+        if (a.find('/') != std::string::npos && a.rfind("--", 0) != 0) {
+            while (a.size() > 1 && a.back() == '/') a.pop_back();
+            a = a.substr(a.find_last_of('/') + 1);
+        }
+        o.command_line += std::string(k ? " " : "") + a;
+    }
     auto need = [&](const std::string& flag) -> const char* {
         if (i + 1 >= argc) {
             std::cerr << "error: " << flag << " needs a value\n" << USAGE;
@@ -86,6 +108,8 @@ int run_tune_cli(int argc, char** argv) {
         else if (a == "--K") o.K = number(a, 1e-3, 100);
         else if (a == "--reg") o.reg = number(a, 0, 1e6);
         else if (a == "--validation") o.validation = number(a, 0, 0.5);
+        else if (a == "--validation-shards") o.validation_shards = int(number(a, 1, 1e9));
+        else if (a == "--shard-games") o.shard_games = int(number(a, 1, 1e9));
         else if (a == "--patience") o.patience = int(number(a, 1, 1e6));
         else if (a == "--threads") o.threads = int(number(a, 1, 256));
         else if (a == "--max-positions") o.max_positions = std::size_t(number(a, 1, 1e12));
@@ -120,7 +144,7 @@ int run_tune_cli(int argc, char** argv) {
         std::cerr << "error: unknown profile '" << o.profile << "'\n";
         return 2;
     }
-    const std::string started_from = o.weights.empty() ? o.profile : o.weights;
+    const std::string started_from = o.weights.empty() ? o.profile : o.weights.substr(o.weights.find_last_of('/') + 1);
     Report rep;
     std::string err;
     if (!run_tune(o, start, {}, rep, &err, [](const std::string& s) { std::cerr << s << std::endl; })) {
@@ -136,11 +160,29 @@ int run_tune_cli(int argc, char** argv) {
     std::ostringstream head;
     head << "Tuned by `quince tune` from " << started_from << ".\n";
     head << "Command: " << o.command_line << "\n";
-    for (const std::string& f : o.data) head << "Data: " << f << " sha256 " << sha256_of(f) << "\n";
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%zu positions, K %.4f, epochs %d; error train %.6f -> %.6f, validation %.6f -> %.6f",
-                  rep.positions, rep.K, rep.epochs_run, rep.train_error_start, rep.train_error_end,
-                  rep.valid_error_start, rep.valid_error_end);
+    char buf[512];
+    for (const auto& f : rep.folders) {
+        // the files used, named as a range when they are the folder's shard files
+        std::string first = f.files.front().substr(f.files.front().find_last_of('/') + 1);
+        std::string last = f.files.back().substr(f.files.back().find_last_of('/') + 1);
+        std::snprintf(buf, sizeof buf, "Data %s: %zu file%s (%s%s%s), %ld games, %ld positions; cat of those files in order | sha256sum = %s",
+                      f.name.c_str(), f.files.size(), f.files.size() == 1 ? "" : "s", first.c_str(),
+                      f.files.size() > 1 ? " .. " : "", f.files.size() > 1 ? last.c_str() : "", f.games, f.positions,
+                      sha256_of(f.files).c_str());
+        head << buf << "\n";
+        if (!f.command.empty()) head << "  generated by: " << f.command << "\n";
+        if (!f.settings.empty()) head << "  settings: " << f.settings << "\n";
+    }
+    std::snprintf(buf, sizeof buf,
+                  "%zu positions of %ld games: %zu training positions (%zu shards), %zu validation positions (%zu shards, "
+                  "whole games); K %.4f, best of %d epochs (epoch %d)",
+                  rep.positions, rep.games, rep.train_positions, rep.train_shards, rep.valid_positions, rep.valid_shards,
+                  rep.K, rep.epochs_run, rep.best_epoch);
+    head << buf << "\n";
+    std::snprintf(buf, sizeof buf,
+                  "error train %.6f -> %.6f, validation %.6f -> %.6f; validation against the game results %.6f -> %.6f",
+                  rep.train_error_start, rep.train_error_end, rep.valid_error_start, rep.valid_error_end,
+                  rep.valid_result_error_start, rep.valid_result_error_end);
     head << buf << "\n";
     std::ofstream out(o.out);
     out << eval::format_weights(rep.weights, head.str());
@@ -148,8 +190,8 @@ int run_tune_cli(int argc, char** argv) {
         std::cerr << "error: cannot write '" << o.out << "'\n";
         return 2;
     }
-    std::snprintf(buf, sizeof buf, "wrote %s (%.0f positions x epochs per second)", o.out.c_str(),
-                  rep.positions_epochs_per_second);
+    std::snprintf(buf, sizeof buf, "wrote %s (%.0f positions x epochs per second; %.1f s with loading)", o.out.c_str(),
+                  rep.positions_epochs_per_second, rep.fit_seconds);
     std::cerr << buf << "\n";
     return 0;
 }

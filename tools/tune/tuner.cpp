@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <numeric>
@@ -45,21 +46,22 @@ void parallel_for(std::size_t n, int threads, const std::function<void(std::size
 // The label's own sigmoid scale: a teacher engine's centipawns need not be Quince's (fitted, see run_tune).
 thread_local double label_K = 0;
 
-double target_of(const TunePosition& p, double K, double lambda, bool teacher) {
+double target_of(const PositionHead& p, double K, double lambda, bool teacher) {
     if (lambda >= 1.0) return p.result;
     const double label = teacher && p.has_teacher ? p.teacher : p.score;
     return lambda * p.result + (1.0 - lambda) * sigmoid(label, label_K > 0 ? label_K : K);
 }
 
 // K for the teacher's scores: the scale at which they best predict the game results.
-double fit_teacher_K(const std::vector<TunePosition>& ps) {
+double fit_teacher_K(const TuneSet& set, const std::vector<std::uint32_t>& idx) {
     auto err = [&](double k) {
         double sum = 0;
-        for (const TunePosition& p : ps) {
+        for (const std::uint32_t i : idx) {
+            const PositionHead& p = set.head(i);
             const double d = p.result - sigmoid(p.has_teacher ? p.teacher : p.score, k);
             sum += d * d;
         }
-        return sum / double(ps.size());
+        return sum / double(idx.size());
     };
     double a = 0.05, b = 5.0;
     const double g = (std::sqrt(5.0) - 1) / 2;
@@ -117,12 +119,17 @@ bool trace_position(const Profile& profile, const Position& pos, TunePosition& o
     out.coefs.clear();
     for (int i = 0; i < weight_count(); ++i) {
         const double k = coef.c[WHITE][std::size_t(i)] - coef.c[BLACK][std::size_t(i)];
-        if (k != 0.0) out.coefs.emplace_back(std::uint16_t(i), float(k));
+        if (k == 0.0) continue;
+        const double halves = 2.0 * k;
+        if (halves != std::round(halves) || std::abs(halves) > 32767)
+            throw std::runtime_error("the coefficient " + std::to_string(k) + " of " + weight_label(i) +
+                                     " is not a multiple of 1/2 within +-16383 (the tuner's Coef)");
+        out.coefs.push_back(Coef{std::uint16_t(i), std::int16_t(halves)});
     }
     for (Color c : {WHITE, BLACK}) {
         const CoefTrace::KingAttack& ka = coef.king_attack[c];
         out.king_attack[c].on = ka.on;
-        out.king_attack[c].count = std::uint8_t(ka.count);
+        out.king_attack[c].count = std::uint8_t(std::min(ka.count, 127) & 127);
         for (int t = 0; t < eval::KING_ATTACK_UNITS; ++t) out.king_attack[c].n[t] = std::int8_t(ka.n[t]);
         out.drawish[c] = std::uint8_t(coef.drawish[c]);
     }
@@ -153,10 +160,11 @@ Model::Model(const Weights& fixed) : fixed_(fixed) {
     for (int b = 0; b < 256; ++b) drawish_k_[b] = std::uint8_t(std::min(255, b * fixed.drawish_mul / fixed.drawish_div));
 }
 
-Model::Parts Model::parts(const TunePosition& p, const std::vector<double>& x) const {
+Model::Parts Model::parts(const PositionHead& p, const Coef* begin, const Coef* end, const std::vector<double>& x) const {
     Parts r{};
-    for (const auto& [i, k] : p.coefs) {
-        const double v = k * x[i];
+    for (const Coef* c = begin; c != end; ++c) {
+        const std::size_t i = c->index;
+        const double v = c->value() * x[i];
         switch (role_[i]) {
         case Role::Op: r.op += v; break;
         case Role::Eg: r.eg += v; break;
@@ -181,9 +189,9 @@ Model::Parts Model::parts(const TunePosition& p, const std::vector<double>& x) c
     return r;
 }
 
-double Model::evaluate(const TunePosition& p, const std::vector<double>& x) const {
+double Model::evaluate(const PositionHead& p, const Coef* begin, const Coef* end, const std::vector<double>& x) const {
     if (p.known_draw) return 0;
-    Parts r = parts(p, x);
+    Parts r = parts(p, begin, end, x);
     double s = r.scale_before * (r.op * (256.0 - r.w1) + r.eg * r.w1) / 8192.0 * r.scale_after;
     if (p.drawish[0] | p.drawish[1]) {
         // §13.2 in the side to move's view: the side ahead loses min(|s|, cap) * k / 256.
@@ -195,9 +203,10 @@ double Model::evaluate(const TunePosition& p, const std::vector<double>& x) cons
     return s + r.cp;
 }
 
-void Model::add_gradient(const TunePosition& p, const std::vector<double>& x, double factor, std::vector<double>& g) const {
+void Model::add_gradient(const PositionHead& p, const Coef* begin, const Coef* end, const std::vector<double>& x,
+                         double factor, std::vector<double>& g) const {
     if (p.known_draw) return;
-    Parts r = parts(p, x);
+    Parts r = parts(p, begin, end, x);
     double f = factor;
     if (p.drawish[0] | p.drawish[1]) {
         const double s = r.scale_before * (r.op * (256.0 - r.w1) + r.eg * r.w1) / 8192.0 * r.scale_after;
@@ -207,7 +216,9 @@ void Model::add_gradient(const TunePosition& p, const std::vector<double>& x, do
     }
     const double k_common = r.scale_before * r.scale_after / 8192.0;
     const double g_op = f * k_common * (256.0 - r.w1), g_eg = f * k_common * r.w1;
-    for (const auto& [i, k] : p.coefs) {
+    for (const Coef* c = begin; c != end; ++c) {
+        const std::size_t i = c->index;
+        const double k = c->value();
         switch (role_[i]) {
         case Role::Op: g[i] += k * g_op; break;
         case Role::Eg: g[i] += k * g_eg; break;
@@ -228,69 +239,302 @@ void Model::add_gradient(const TunePosition& p, const std::vector<double>& x, do
 }
 
 // ---------------------------------------------------------------------------------------------
+// The position arena
+
+void TuneSet::reserve(std::size_t positions) {
+    heads_.reserve(positions);
+    where_.reserve(positions);
+}
+
+void TuneSet::push(const PositionHead& head, const Coef* begin, const Coef* end) {
+    const std::size_t n = std::size_t(end - begin);
+    if (n > 0xFFFF) throw std::logic_error("tuner: more than 65535 coefficients in one position");
+    if (used_ + n > BLOCK) {
+        blocks_.push_back(std::make_unique<Coef[]>(BLOCK));  // value-initialised: pages are touched as used
+        used_ = 0;
+    }
+    const std::uint64_t offset = (std::uint64_t(blocks_.size() - 1) << BLOCK_BITS) + used_;
+    std::copy(begin, end, blocks_.back().get() + used_);
+    used_ += n;
+    coef_count_ += n;
+    heads_.push_back(head);
+    where_.push_back(offset << 16 | n);
+}
+
+std::size_t TuneSet::bytes() const {
+    return heads_.capacity() * sizeof(PositionHead) + where_.capacity() * sizeof(std::uint64_t) +
+           blocks_.size() * BLOCK * sizeof(Coef);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Data
 
-long load_training_file(const std::string& path, const Profile& profile, std::vector<TunePosition>& out,
-                        std::size_t limit, std::string* error) {
-    std::ifstream in(path);
-    if (!in) {
-        if (error) *error = "cannot open training file '" + path + "'";
-        return -1;
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string base_name(const std::string& path) {
+    std::string p = path;
+    while (p.size() > 1 && p.back() == '/') p.pop_back();
+    const auto slash = p.find_last_of('/');
+    return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+std::string folder_of(const std::string& file) {
+    const fs::path parent = fs::path(file).parent_path();
+    return parent.empty() ? "." : parent.string();
+}
+
+// A manifest line with every path cut to its base name (the provenance names no machine's folders).
+std::string without_paths(const std::string& line) {
+    std::istringstream in(line);
+    std::string out;
+    for (std::string tok; in >> tok;) {
+        const auto eq = tok.find('=');
+        const std::size_t from = tok.rfind("--", 0) == 0 || eq == std::string::npos ? 0 : eq + 1;
+        std::string value = tok.substr(from);
+        std::string quote;
+        if (!value.empty() && (value.front() == '\'' || value.front() == '"')) quote = value.substr(0, 1), value = value.substr(1);
+        if (!quote.empty() && !value.empty() && value.back() == quote[0]) value.pop_back();
+        if (value.find('/') != std::string::npos) value = base_name(value);
+        out += (out.empty() ? "" : " ") + tok.substr(0, from) + quote + value + quote;
     }
-    long added = 0;
-    int line_no = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++line_no;
-        if (limit && out.size() >= limit) break;
-        if (trim(line).empty()) continue;
-        training::Sample sample;
-        std::string err;
-        Position pos;
-        if (!training::parse_sample(line, sample, &err) || !pos.set_fen(sample.fen, false, &err)) {
-            if (error) *error = path + ":" + std::to_string(line_no) + ": " + err;
-            return -1;
+    return out;
+}
+
+// One line of a training file, parsed and traced (possibly on another thread).
+struct ParsedLine {
+    TunePosition p;
+    int ply = 0, pieces = 0;
+    std::string error;  // "" when good
+    bool blank = false;
+};
+
+void parse_line(const std::string& line, const Profile& profile, ParsedLine& out) {
+    if (trim(line).empty()) {
+        out.blank = true;
+        return;
+    }
+    training::Sample sample;
+    std::string err;
+    Position pos;
+    if (!training::parse_sample(line, sample, &err) || !pos.set_fen(sample.fen, false, &err)) {
+        out.error = err.empty() ? "malformed line" : err;
+        return;
+    }
+    try {
+        trace_position(profile, pos, out.p);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+        return;
+    }
+    out.p.result = float(sample.result);
+    out.p.score = std::int16_t(sample.score);  // |score| <= MAX_SAMPLE_SCORE (parse_sample)
+    out.p.teacher = std::int16_t(sample.teacher.value_or(0));
+    out.p.has_teacher = sample.teacher.has_value();
+    out.ply = pos.game_ply();
+    out.pieces = popcount(pos.pieces());
+}
+
+}  // namespace
+
+bool expand_data_args(const std::vector<std::string>& args, std::vector<std::string>& files, std::string* error) {
+    auto fail = [&](const std::string& e) {
+        if (error) *error = e;
+        return false;
+    };
+    for (const std::string& a : args) {
+        std::error_code ec;
+        if (fs::is_directory(a, ec)) {
+            std::vector<std::string> shards;
+            for (const auto& entry : fs::directory_iterator(a, ec)) {
+                const std::string n = entry.path().filename().string();
+                if (entry.is_regular_file() && n.rfind("shard-", 0) == 0 && n.size() > 4 && n.substr(n.size() - 4) == ".txt")
+                    shards.push_back(entry.path().string());
+            }
+            if (ec) return fail("cannot read the folder '" + a + "': " + ec.message());
+            if (shards.empty()) return fail("the folder '" + a + "' holds no shard-*.txt files");
+            std::sort(shards.begin(), shards.end());
+            files.insert(files.end(), shards.begin(), shards.end());
+        } else if (a.size() > 5 && a.substr(a.size() - 5) == ".list") {
+            std::ifstream in(a);
+            if (!in) return fail("cannot open the list '" + a + "'");
+            const fs::path dir = fs::path(a).parent_path();
+            int line_no = 0, listed = 0;
+            for (std::string line; std::getline(in, line);) {
+                ++line_no;
+                const std::string t = trim(line);
+                if (t.empty() || t[0] == '#') continue;
+                const fs::path f = fs::path(t).is_absolute() || dir.empty() ? fs::path(t) : dir / t;
+                if (!fs::is_regular_file(f, ec))
+                    return fail(a + ":" + std::to_string(line_no) + ": no such training file '" + f.string() + "'");
+                files.push_back(f.string());
+                ++listed;
+            }
+            if (listed == 0) return fail("the list '" + a + "' names no training file");
+        } else {
+            if (!fs::is_regular_file(a, ec)) return fail("cannot open training file '" + a + "'");
+            files.push_back(a);
         }
-        TunePosition p;
-        trace_position(profile, pos, p);
-        p.result = float(sample.result);
-        p.score = float(sample.score);
-        p.teacher = float(sample.teacher.value_or(0));
-        p.has_teacher = sample.teacher.has_value();
-        out.push_back(std::move(p));
-        ++added;
     }
-    return added;
+    return true;
+}
+
+bool load_training_data(const std::vector<std::string>& files, const Profile& profile, int shard_games,
+                        std::size_t limit, int threads, TrainingData& out, std::string* error,
+                        const std::function<void(const std::string&)>& log) {
+    TrainingData d;
+    auto fail = [&](const std::string& e) {
+        if (error) *error = e;
+        return false;
+    };
+    // Count the lines first: the position arrays are reserved once (no reallocation peak).
+    std::size_t lines = 0;
+    for (const std::string& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        if (!in) return fail("cannot open training file '" + f + "'");
+        char buf[1 << 16];
+        while (in.read(buf, sizeof buf) || in.gcount() > 0) lines += std::size_t(std::count(buf, buf + in.gcount(), '\n'));
+        ++lines;  // a last line without its newline
+    }
+    d.set.reserve(limit ? std::min(limit, lines) : lines);
+    const std::size_t CHUNK = 1 << 15;  // lines traced together by the threads
+    std::vector<std::string> text;
+    std::vector<ParsedLine> parsed;
+    for (std::size_t fi = 0; fi < files.size() && !(limit && d.set.size() >= limit); ++fi) {
+        const std::string& path = files[fi];
+        const std::string folder = folder_of(path);
+        int folder_index = -1;
+        for (std::size_t k = 0; k < d.folders.size(); ++k)
+            if (d.folders[k].files.size() && folder_of(d.folders[k].files[0]) == folder) folder_index = int(k);
+        if (folder_index < 0) {
+            TrainingData::Folder f;
+            f.name = base_name(fs::absolute(folder).lexically_normal().string());
+            std::ifstream man(fs::path(folder) / "manifest.txt");
+            for (std::string line; std::getline(man, line);) {
+                if (line.rfind("command:", 0) == 0) f.command = without_paths(trim(line.substr(8)));
+                if (line.rfind("settings:", 0) == 0) f.settings = without_paths(trim(line.substr(9)));
+            }
+            d.folders.push_back(f);
+            folder_index = int(d.folders.size() - 1);
+        }
+        TrainingData::Folder& folder_info = d.folders[std::size_t(folder_index)];
+        folder_info.files.push_back(path);
+        d.files.push_back(path);
+        d.file_folder.push_back(folder_index);
+        std::ifstream in(path);
+        if (!in) return fail("cannot open training file '" + path + "'");
+        const std::size_t file_begin = d.set.size();
+        TrainingData::Shard shard{d.set.size(), d.set.size(), 0, int(fi)};
+        int prev_ply = 0, prev_pieces = 0;
+        float prev_result = -1;
+        long line_no = 0;
+        bool eof = false;
+        while (!eof && !(limit && d.set.size() >= limit)) {
+            text.clear();
+            for (std::string line; text.size() < CHUNK;) {
+                if (!std::getline(in, line)) {
+                    eof = true;
+                    break;
+                }
+                text.push_back(std::move(line));
+            }
+            parsed.assign(text.size(), ParsedLine{});
+            parallel_for(text.size(), threads, [&](std::size_t b, std::size_t e, int) {
+                for (std::size_t i = b; i < e; ++i) parse_line(text[i], profile, parsed[i]);
+            });
+            for (ParsedLine& pl : parsed) {
+                ++line_no;
+                if (!pl.error.empty()) return fail(path + ":" + std::to_string(line_no) + ": " + pl.error);
+                if (pl.blank) continue;
+                if (limit && d.set.size() >= limit) break;
+                // A new game: the ply does not grow, pieces appear or the result changes. None of these
+                // happens inside a game, so a game is never cut (two games read as one at worst).
+                const bool new_game = shard.begin == d.set.size() && shard.games == 0
+                                          ? true
+                                          : pl.ply <= prev_ply || pl.pieces > prev_pieces || pl.p.result != prev_result;
+                if (new_game) {
+                    if (shard.games == shard_games) {
+                        shard.end = d.set.size();
+                        d.shards.push_back(shard);
+                        shard = TrainingData::Shard{d.set.size(), d.set.size(), 0, int(fi)};
+                    }
+                    ++shard.games;
+                }
+                prev_ply = pl.ply, prev_pieces = pl.pieces, prev_result = pl.p.result;
+                d.set.push(pl.p);
+            }
+        }
+        if (d.set.size() > shard.begin) {
+            shard.end = d.set.size();
+            d.shards.push_back(shard);
+        }
+        long games = 0;
+        for (std::size_t k = d.shards.size(); k-- > 0 && d.shards[k].file == int(fi);) games += d.shards[k].games;
+        folder_info.games += games;
+        folder_info.positions += long(d.set.size() - file_begin);
+        d.games += games;
+        if (log && (files.size() < 20 || fi + 1 == files.size() || (fi + 1) % 50 == 0))
+            log("loaded " + std::to_string(d.set.size()) + " positions (" + std::to_string(d.games) + " games) of " +
+                std::to_string(fi + 1) + " of " + std::to_string(files.size()) + " files");
+    }
+    out = std::move(d);
+    return true;
+}
+
+long load_training_file(const std::string& path, const Profile& profile, TuneSet& out, std::size_t limit,
+                        std::string* error) {
+    TrainingData d;
+    if (!load_training_data({path}, profile, 200, limit, 1, d, error)) return -1;
+    for (std::size_t i = 0; i < d.set.size(); ++i) out.push(d.set.head(i), d.set.coefs_begin(i), d.set.coefs_end(i));
+    return long(d.set.size());
+}
+
+std::vector<bool> validation_shards(std::size_t shards, const Options& o) {
+    std::size_t n = 0;
+    if (o.validation_shards > 0) n = std::min(shards > 0 ? shards - 1 : 0, std::size_t(o.validation_shards));
+    else if (o.validation > 0 && shards >= 2)
+        n = std::clamp<std::size_t>(std::size_t(std::llround(double(shards) * std::min(o.validation, 0.5))), 1, shards - 1);
+    std::vector<std::size_t> order(shards);
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::mt19937_64 rng(o.seed ^ 0x9E3779B97F4A7C15ull);  // its own stream: the epochs' shuffles stay as they were
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<bool> held(shards, false);
+    for (std::size_t k = 0; k < n; ++k) held[order[k]] = true;
+    return held;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Optimisation
 
-double error_of(const Model& m, const std::vector<TunePosition>& ps, const std::vector<double>& x, double K,
-                double lambda, bool teacher, int threads) {
-    if (ps.empty()) return 0;
+double error_of(const Model& m, const TuneSet& set, const std::vector<std::uint32_t>& idx, const std::vector<double>& x,
+                double K, double lambda, bool teacher, int threads) {
+    if (idx.empty()) return 0;
     std::vector<double> part(std::size_t(std::max(1, threads)), 0.0);
     const double shared_label_K = label_K;
-    parallel_for(ps.size(), threads, [&](std::size_t b, std::size_t e, int t) {
+    parallel_for(idx.size(), threads, [&](std::size_t b, std::size_t e, int t) {
         double sum = 0;
         label_K = shared_label_K;
         for (std::size_t i = b; i < e; ++i) {
-            const double d = target_of(ps[i], K, lambda, teacher) - sigmoid(m.evaluate(ps[i], x), K);
+            const std::size_t p = idx[i];
+            const double d = target_of(set.head(p), K, lambda, teacher) - sigmoid(m.evaluate(set, p, x), K);
             sum += d * d;
         }
         part[std::size_t(t)] = sum;
     });
-    return std::accumulate(part.begin(), part.end(), 0.0) / double(ps.size());
+    return std::accumulate(part.begin(), part.end(), 0.0) / double(idx.size());
 }
 
-double fit_K(const Model& m, const std::vector<TunePosition>& ps, const std::vector<double>& x, int threads) {
+double fit_K(const Model& m, const TuneSet& set, const std::vector<std::uint32_t>& idx, const std::vector<double>& x,
+             int threads) {
     // Golden-section search of the error against the game results (unimodal in K).
     double a = 0.05, b = 5.0;
     const double g = (std::sqrt(5.0) - 1) / 2;
     double c = b - g * (b - a), d = a + g * (b - a);
-    double fc = error_of(m, ps, x, c, 1.0, false, threads), fd = error_of(m, ps, x, d, 1.0, false, threads);
+    double fc = error_of(m, set, idx, x, c, 1.0, false, threads), fd = error_of(m, set, idx, x, d, 1.0, false, threads);
     for (int it = 0; it < 40; ++it) {
-        if (fc < fd) b = d, d = c, fd = fc, c = b - g * (b - a), fc = error_of(m, ps, x, c, 1.0, false, threads);
-        else a = c, c = d, fc = fd, d = a + g * (b - a), fd = error_of(m, ps, x, d, 1.0, false, threads);
+        if (fc < fd) b = d, d = c, fd = fc, c = b - g * (b - a), fc = error_of(m, set, idx, x, c, 1.0, false, threads);
+        else a = c, c = d, fc = fd, d = a + g * (b - a), fd = error_of(m, set, idx, x, d, 1.0, false, threads);
     }
     return (a + b) / 2;
 }
@@ -348,47 +592,77 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     prof = build_profile(start);  // the traced coefficients must belong to the converted profile
     // Data from files: traced here with the starting profile (coefficients do not depend on the
     // weights, except through the piecewise choices made at trace time: see the README).
-    for (const std::string& file : o.data) {
-        const auto t0 = std::chrono::steady_clock::now();
-        const long n = load_training_file(file, *prof, positions, o.max_positions, error);
-        if (n < 0) return false;
-        say("loaded " + std::to_string(n) + " positions from " + file + " in " +
-            std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()) + " s");
+    const auto t_load = std::chrono::steady_clock::now();
+    TrainingData data;
+    if (!o.data.empty()) {
+        std::vector<std::string> files;
+        if (!expand_data_args(o.data, files, error)) return false;
+        if (!load_training_data(files, *prof, std::max(1, o.shard_games), o.max_positions, o.threads, data, error, say))
+            return false;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%zu positions, %ld games, %zu shards; %.1f MB held, %.1f s",
+                      data.set.size(), data.games, data.shards.size(), double(data.set.bytes()) / 1e6,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_load).count());
+        say(buf);
     }
-    if (positions.size() < 2) {
+    // In-memory positions (tests): each its own game and shard, after the files' positions.
+    for (TunePosition& p : positions) {
+        data.shards.push_back(TrainingData::Shard{data.set.size(), data.set.size() + 1, 1, -1});
+        data.set.push(p);
+        ++data.games;
+    }
+    positions = {};
+    if (data.set.size() < 2) {
         if (error) *error = "no training positions";
+        return false;
+    }
+    if (data.set.size() > std::size_t(UINT32_MAX)) {
+        if (error) *error = "more than 2^32 training positions";
         return false;
     }
     const std::vector<bool> mask = tunable_mask(start, o, error);
     if (mask.empty()) return false;
     const int free_count = int(std::count(mask.begin(), mask.end(), true));
 
-    // Held-out validation share, chosen by a seeded shuffle.
+    // Held-out validation: whole shards (whole games), chosen by a seeded shuffle of the shards.
+    const std::vector<bool> held = validation_shards(data.shards.size(), o);
+    std::vector<std::uint32_t> train, valid;
+    for (std::size_t k = 0; k < data.shards.size(); ++k) {
+        auto& side = held[k] ? valid : train;
+        for (std::size_t i = data.shards[k].begin; i < data.shards[k].end; ++i) side.push_back(std::uint32_t(i));
+        (held[k] ? report.valid_shards : report.train_shards) += 1;
+    }
     std::mt19937_64 rng(o.seed);
-    std::shuffle(positions.begin(), positions.end(), rng);
-    const std::size_t n_valid = std::size_t(double(positions.size()) * std::clamp(o.validation, 0.0, 0.5));
-    std::vector<TunePosition> valid(positions.end() - long(n_valid), positions.end());
-    positions.resize(positions.size() - n_valid);
+    std::shuffle(train.begin(), train.end(), rng);
+    const TuneSet& set = data.set;
 
     Model model(start);
     char buf0[128];
     std::vector<double> x = weights_vector(start);
     const std::vector<double> x0 = x;
-    const double K = o.K > 0 ? o.K : fit_K(model, positions, x, o.threads);
+    const double K = o.K > 0 ? o.K : fit_K(model, set, train, x, o.threads);
     report.K = K;
     // The teacher's scale, shared by every thread (each sets its thread_local copy).
-    const double teacher_K = o.teacher ? fit_teacher_K(positions) : 0.0;
+    const double teacher_K = o.teacher ? fit_teacher_K(set, train) : 0.0;
     label_K = teacher_K;
     if (o.teacher) {
         std::snprintf(buf0, sizeof buf0, "teacher K = %.4f", teacher_K);
         say(buf0);
     }
-    report.positions = positions.size() + valid.size();
-    report.train_error_start = error_of(model, positions, x, K, o.lambda, o.teacher, o.threads);
-    report.valid_error_start = valid.empty() ? 0 : error_of(model, valid, x, K, o.lambda, o.teacher, o.threads);
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%zu training + %zu validation positions, %d free weights, K = %.4f, error %.6f / %.6f",
-                  positions.size(), valid.size(), free_count, K, report.train_error_start, report.valid_error_start);
+    report.positions = set.size();
+    report.train_positions = train.size();
+    report.valid_positions = valid.size();
+    report.games = data.games;
+    report.folders = data.folders;
+    report.train_error_start = error_of(model, set, train, x, K, o.lambda, o.teacher, o.threads);
+    report.valid_error_start = valid.empty() ? 0 : error_of(model, set, valid, x, K, o.lambda, o.teacher, o.threads);
+    report.valid_result_error_start = valid.empty() ? 0 : error_of(model, set, valid, x, K, 1.0, false, o.threads);
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "%zu training positions (%zu shards) + %zu validation positions (%zu shards), %d free weights, K = %.4f, "
+                  "error %.6f / %.6f (validation against the results %.6f)",
+                  train.size(), report.train_shards, valid.size(), report.valid_shards, free_count, K,
+                  report.train_error_start, report.valid_error_start, report.valid_result_error_start);
     say(buf);
 
     const std::size_t P = x.size();
@@ -403,19 +677,21 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     std::size_t evaluated = 0;
     int epoch = 0;
     for (epoch = 1; epoch <= o.epochs; ++epoch) {
-        std::shuffle(positions.begin(), positions.end(), rng);
-        for (std::size_t b = 0; b < positions.size(); b += std::size_t(o.batch)) {
-            const std::size_t e = std::min(positions.size(), b + std::size_t(o.batch));
+        std::shuffle(train.begin(), train.end(), rng);
+        for (std::size_t b = 0; b < train.size(); b += std::size_t(o.batch)) {
+            const std::size_t e = std::min(train.size(), b + std::size_t(o.batch));
             for (auto& g : grads) std::fill(g.begin(), g.end(), 0.0);
             parallel_for(e - b, threads, [&](std::size_t lo, std::size_t hi, int t) {
                 label_K = teacher_K;
                 std::vector<double>& g = grads[std::size_t(t)];
                 for (std::size_t i = b + lo; i < b + hi; ++i) {
-                    const TunePosition& p = positions[i];
-                    const double s = sigmoid(model.evaluate(p, x), K);
+                    const std::size_t p = train[i];
+                    const PositionHead& h = set.head(p);
+                    const Coef *cb = set.coefs_begin(p), *ce = set.coefs_end(p);
+                    const double s = sigmoid(model.evaluate(h, cb, ce, x), K);
                     // d/dscore of (target - s)^2
-                    const double d = -2.0 * (target_of(p, K, o.lambda, o.teacher) - s) * s * (1 - s) * K / 400.0;
-                    model.add_gradient(p, x, d, g);
+                    const double d = -2.0 * (target_of(h, K, o.lambda, o.teacher) - s) * s * (1 - s) * K / 400.0;
+                    model.add_gradient(h, cb, ce, x, d, g);
                 }
             });
             evaluated += e - b;
@@ -434,8 +710,8 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
                 x[j] = std::clamp(x[j], double(d.lo), double(d.hi));
             }
         }
-        const double tr = error_of(model, positions, x, K, o.lambda, o.teacher, o.threads);
-        const double va = valid.empty() ? tr : error_of(model, valid, x, K, o.lambda, o.teacher, o.threads);
+        const double tr = error_of(model, set, train, x, K, o.lambda, o.teacher, o.threads);
+        const double va = valid.empty() ? tr : error_of(model, set, valid, x, K, o.lambda, o.teacher, o.threads);
         std::snprintf(buf, sizeof buf, "epoch %d: train %.6f, validation %.6f", epoch, tr, va);
         say(buf);
         report.train_error_end = tr;
@@ -443,6 +719,7 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
             best_valid = va;
             best = x;
             since_best = 0;
+            report.best_epoch = epoch;
         } else if (++since_best >= o.patience) {
             say("validation error has not improved for " + std::to_string(o.patience) + " epochs: stopping");
             break;
@@ -452,6 +729,8 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     report.epochs_run = std::min(epoch, o.epochs);
     report.positions_epochs_per_second = double(evaluated) / std::max(secs, 1e-9);
     report.valid_error_end = best_valid;
+    report.valid_result_error_end = valid.empty() ? 0 : error_of(model, set, valid, best, K, 1.0, false, o.threads);
+    report.fit_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_load).count();
     report.weights = weights_from_vector(start, best);
     return true;
 }

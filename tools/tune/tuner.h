@@ -17,24 +17,63 @@
 
 namespace quince::tune {
 
-// One training position as the tuner keeps it.
-struct TunePosition {
-    std::vector<std::pair<std::uint16_t, float>> coefs;  // weight index, White minus Black coefficient
+// A weight's coefficient in one position: White's count minus Black's, kept in halves (the king
+// shelter's coefficients are multiples of 1/2, every other one is an integer), so 16 bits are exact.
+struct Coef {
+    std::uint16_t index = 0;  // flat weight index (eval/weights.h)
+    std::int16_t halves = 0;  // 2 x coefficient
+    double value() const { return 0.5 * halves; }
+};
+
+// Everything the model needs of a training position except its coefficients: 32 bytes.
+struct PositionHead {
     struct KingAttack {
-        std::uint8_t count = 0;
+        std::uint8_t count : 7 = 0;  // attackers, capped at 15
+        std::uint8_t on : 1 = 0;
         std::int8_t n[eval::KING_ATTACK_UNITS] = {};
-        bool on = false;
     } king_attack[2];
     std::uint8_t phase = 0;        // material-table phase 0..64
     std::uint8_t drawish[2] = {};  // 2.3.2a drawishness byte per colour
-    bool white_to_move = true;
-    bool ocb = false;          // opposite-coloured bishops halve the score
-    bool known_draw = false;   // scored 0 whatever the weights (2.3.2a's drawn K+P v K)
-    bool ocb_after = false;    // ... after interpolation
+    std::uint8_t white_to_move : 1 = 1;
+    std::uint8_t ocb : 1 = 0;          // opposite-coloured bishops halve the score
+    std::uint8_t known_draw : 1 = 0;   // scored 0 whatever the weights (2.3.2a's drawn K+P v K)
+    std::uint8_t ocb_after : 1 = 0;    // ... after interpolation
+    std::uint8_t has_teacher : 1 = 0;
     float result = 0.5f;       // game result, White's view (or a probability)
-    float score = 0.0f;        // search score, cp, White's view
-    float teacher = 0.0f;      // teacher score, cp, White's view
-    bool has_teacher = false;
+    std::int16_t score = 0;    // search score, cp, White's view (the format's scores are within +-30000)
+    std::int16_t teacher = 0;  // teacher score, cp, White's view
+};
+
+// One training position with its own coefficient list (tracing, tests); TuneSet keeps many compactly.
+struct TunePosition : PositionHead {
+    std::vector<Coef> coefs;
+};
+
+// Training positions as the tuner keeps them at scale: the heads in one array and every coefficient in
+// one arena of fixed-size blocks (no reallocation copies while loading; a position never spans two
+// blocks), located by one 64-bit word per position (48-bit arena offset, 16-bit count).
+// About 40 bytes per position plus 4 per coefficient.
+class TuneSet {
+public:
+    std::size_t size() const { return heads_.size(); }
+    void reserve(std::size_t positions);
+    void push(const PositionHead& head, const Coef* begin, const Coef* end);
+    void push(const TunePosition& p) { push(p, p.coefs.data(), p.coefs.data() + p.coefs.size()); }
+    const PositionHead& head(std::size_t i) const { return heads_[i]; }
+    PositionHead& head(std::size_t i) { return heads_[i]; }
+    const Coef* coefs_begin(std::size_t i) const { return blocks_[where_[i] >> 16 >> BLOCK_BITS].get() + ((where_[i] >> 16) & (BLOCK - 1)); }
+    const Coef* coefs_end(std::size_t i) const { return coefs_begin(i) + (where_[i] & 0xFFFF); }
+    std::size_t coef_count() const { return coef_count_; }
+    std::size_t bytes() const;  // memory held
+
+private:
+    static constexpr int BLOCK_BITS = 22;  // 4 M coefficients (16 MB) per block
+    static constexpr std::size_t BLOCK = std::size_t(1) << BLOCK_BITS;
+    std::vector<PositionHead> heads_;
+    std::vector<std::uint64_t> where_;
+    std::vector<std::unique_ptr<Coef[]>> blocks_;
+    std::size_t used_ = BLOCK;  // coefficients used in the last block
+    std::size_t coef_count_ = 0;
 };
 
 // Evaluates pos with `profile` in coefficient-trace mode (no lazy evaluation); false for the
@@ -47,9 +86,19 @@ class Model {
 public:
     explicit Model(const eval::Weights& fixed);
     // White's view, centipawns.
-    double evaluate(const TunePosition& p, const std::vector<double>& x) const;
+    double evaluate(const PositionHead& p, const Coef* begin, const Coef* end, const std::vector<double>& x) const;
     // Adds d(score)/dx * factor to grad (same size as x).
-    void add_gradient(const TunePosition& p, const std::vector<double>& x, double factor, std::vector<double>& grad) const;
+    void add_gradient(const PositionHead& p, const Coef* begin, const Coef* end, const std::vector<double>& x,
+                      double factor, std::vector<double>& grad) const;
+    double evaluate(const TunePosition& p, const std::vector<double>& x) const {
+        return evaluate(p, p.coefs.data(), p.coefs.data() + p.coefs.size(), x);
+    }
+    void add_gradient(const TunePosition& p, const std::vector<double>& x, double factor, std::vector<double>& grad) const {
+        add_gradient(p, p.coefs.data(), p.coefs.data() + p.coefs.size(), x, factor, grad);
+    }
+    double evaluate(const TuneSet& s, std::size_t i, const std::vector<double>& x) const {
+        return evaluate(s.head(i), s.coefs_begin(i), s.coefs_end(i), x);
+    }
 
 private:
     struct Parts {
@@ -57,7 +106,7 @@ private:
         double ka_sum[2];
         int sign;
     };
-    Parts parts(const TunePosition& p, const std::vector<double>& x) const;
+    Parts parts(const PositionHead& p, const Coef* begin, const Coef* end, const std::vector<double>& x) const;
     eval::Weights fixed_;
     std::vector<eval::Role> role_;
     int interp_eg_[65];    // W[phase][1] when the phase table is not tuned
@@ -68,7 +117,7 @@ private:
 };
 
 struct Options {
-    std::vector<std::string> data;  // training files (FEN | score | result [| teacher])
+    std::vector<std::string> data;  // training files, shard folders and .list files (FEN | score | result [| teacher])
     std::string profile = "rybka1";  // starting weights: a built-in profile ...
     std::string weights;             // ... or a weights file
     std::string out;                 // the profile file written
@@ -80,7 +129,9 @@ struct Options {
     bool teacher = false;     // score label: the teacher's score instead of the search score
     double K = 0.0;           // sigmoid scale; 0 = fit it first
     double reg = 0.0;         // L2 pull toward the starting weights, per pawn^2
-    double validation = 0.05;  // held-out share
+    double validation = 0.05;      // held-out share of the shards (whole games)
+    int validation_shards = 0;     // > 0: hold out exactly this many shards instead
+    int shard_games = 200;         // games per shard when a file is cut into shards (datagen writes 200)
     int patience = 10;        // epochs without validation improvement before stopping
     int threads = 1;
     std::size_t max_positions = 0;  // 0 = all
@@ -93,35 +144,85 @@ struct Options {
     std::string command_line;  // recorded in the output file
 };
 
+// Training data as loaded: the positions, cut into shards of whole games (the unit of the validation
+// split), and where they came from (the written profile's provenance).
+struct TrainingData {
+    struct Shard {
+        std::size_t begin = 0, end = 0;  // positions [begin, end) of the set
+        int games = 0;
+        int file = 0;                    // index into files
+    };
+    struct Folder {
+        std::string name;      // the folder's base name
+        std::string command;   // manifest.txt's "command:" and "settings:" lines, paths cut to base names
+        std::string settings;  // ("" without a manifest)
+        std::vector<std::string> files;  // full paths, in load order (for the checksum)
+        long games = 0, positions = 0;
+    };
+    TuneSet set;
+    std::vector<Shard> shards;
+    std::vector<std::string> files;
+    std::vector<int> file_folder;  // files[i] belongs to folders[file_folder[i]]
+    std::vector<Folder> folders;
+    long games = 0;
+};
+
 // Result of a tune, for tests and the report.
 struct Report {
     double K = 0;
     double train_error_start = 0, train_error_end = 0;
     double valid_error_start = 0, valid_error_end = 0;
+    // the validation positions' error against the game result alone (lambda 1), same K: comparable
+    // between fits with different lambda on the same held-out games
+    double valid_result_error_start = 0, valid_result_error_end = 0;
     int epochs_run = 0;
-    std::size_t positions = 0;
+    int best_epoch = 0;
+    std::size_t positions = 0, train_positions = 0, valid_positions = 0;
+    std::size_t train_shards = 0, valid_shards = 0;
+    long games = 0;
     double positions_epochs_per_second = 0;
+    double fit_seconds = 0;   // loading included
+    std::vector<TrainingData::Folder> folders;
     eval::Weights weights;  // rounded, clamped
 };
 
-// Loads a training file (the format of tools/training/sample.h; a malformed line is an error naming file
-// and line: nothing is skipped silently). Returns the number of positions added; -1 on error.
-long load_training_file(const std::string& path, const eval::Profile& profile, std::vector<TunePosition>& out,
-                        std::size_t limit, std::string* error);
+// Expands --data arguments into training files: a file as it is, a folder into its shard-*.txt in name
+// order, a .list file into the paths it lists (one a line, relative to the list's folder; blank lines
+// and # comments skipped). False + *error naming what is missing or empty.
+bool expand_data_args(const std::vector<std::string>& args, std::vector<std::string>& files, std::string* error);
+
+// Loads and traces training files (the format of tools/training/sample.h) with `threads` threads. A
+// malformed line is an error naming file and line: nothing is skipped silently and nothing is returned.
+// Games are found along each file (their positions are consecutive): a new game starts where the ply
+// does not increase, the piece count grows or the result changes; a file is cut into shards of at most
+// shard_games games at those boundaries.
+bool load_training_data(const std::vector<std::string>& files, const eval::Profile& profile, int shard_games,
+                        std::size_t limit, int threads, TrainingData& out, std::string* error,
+                        const std::function<void(const std::string&)>& log = nullptr);
+// One file (tests): the positions are appended to out.
+long load_training_file(const std::string& path, const eval::Profile& profile, TuneSet& out, std::size_t limit,
+                        std::string* error);
+
+// The held-out shards: validation_shards of them if > 0, else round(validation x shards) (at least one
+// when validation > 0 and there are two or more shards), chosen by a shuffle seeded with `seed`.
+// Returns one flag per shard (true = validation).
+std::vector<bool> validation_shards(std::size_t shards, const Options& o);
 
 // The weights that may move under `o` for the starting weights w (role not Fixed, group selected, used).
 std::vector<bool> tunable_mask(const eval::Weights& w, const Options& o, std::string* error);
 
-// Mean sigmoid error over positions for weights x.
-double error_of(const Model& m, const std::vector<TunePosition>& ps, const std::vector<double>& x, double K,
-                double lambda, bool teacher, int threads);
-double fit_K(const Model& m, const std::vector<TunePosition>& ps, const std::vector<double>& x, int threads);
+// Mean sigmoid error over the positions `idx` of `set` for weights x.
+double error_of(const Model& m, const TuneSet& set, const std::vector<std::uint32_t>& idx, const std::vector<double>& x,
+                double K, double lambda, bool teacher, int threads);
+double fit_K(const Model& m, const TuneSet& set, const std::vector<std::uint32_t>& idx, const std::vector<double>& x,
+             int threads);
 
-// Runs the whole tune on in-memory positions (tests) or files (Options::data). Logs through `log`.
+// Runs the whole tune on in-memory positions (tests; each position is its own game) or the files of
+// Options::data. Logs through `log`.
 bool run_tune(const Options& o, const eval::Weights& start, std::vector<TunePosition> positions, Report& report,
               std::string* error, const std::function<void(const std::string&)>& log);
 
-// `quince tune …`
+// `quince tune`
 int run_tune_cli(int argc, char** argv);
 
 std::vector<double> weights_vector(const eval::Weights& w);
