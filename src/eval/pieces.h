@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "eval/mobility.h"
 #include "eval/pst.h"
 #include "eval/terms.h"
 
@@ -40,18 +41,21 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     const bool defer_ka = general && w.king_safe_checks;
     if constexpr (general) st.ka[C].on = false;
     // Tuner trace only: the PST weights behind a piece's square, and a mobility count.
+    // With mob_tables the count m selects an element of the table weights (coefficient 1).
+    const bool tables = general && w.mob_tables;
     const auto trace_piece = [&](PieceType pt, Square s, int m, const char* mob_op, const char* mob_eg) {
         if (!acc.coefs()) return;
         pst_terms(w, pt, relative_square(C, s), [&](const char* name, int el, int k) { acc.template coef<C>(name, k, el); });
-        if (mob_op) acc.template coef<C>(mob_op, m), acc.template coef<C>(mob_eg, m);
+        if (mob_op && tables) acc.template coef<C>(mob_op, 1, m), acc.template coef<C>(mob_eg, 1, m);
+        else if (mob_op) acc.template coef<C>(mob_op, m), acc.template coef<C>(mob_eg, m);
     };
     // Picture trace only: a piece's PST and mobility on its square, and its king-zone units.
     if constexpr (T == Tracing::On) st.kat[C].n = 0;
-    const auto square_piece = [&](PieceType pt, Term pst, Square s, int m, bool in_zone, int unit) {
+    const auto square_piece = [&](PieceType pt, Term pst, Square s, std::int64_t mv, bool in_zone, int unit) {
         if (!acc.squares()) return;
         const Square r = relative_square(C, s);
         acc.template at<C>(pst, s, prof.pst_op[pt][r], prof.pst_eg[pt][r]);
-        acc.template at<C>(T_MOBILITY, s, m * unpack_op(prof.mob_packed[pt]), m * unpack_eg(prof.mob_packed[pt]));
+        acc.template at<C>(T_MOBILITY, s, unpack_op(mv), unpack_eg(mv));
         EvalState::KingAttackers& k = st.kat[C];
         if (k.n < EvalState::KingAttackers::MAX) k.sq[k.n] = s, k.pt[k.n] = pt, k.unit[k.n] = in_zone ? unit : 0, ++k.n;
     };
@@ -89,6 +93,8 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     };
     // One loop body for knights, bishops, rooks and queens (the piece type a compile-time constant):
     // attacks, king-zone count, mobility, PST; rooks add their file terms, rooks and queens the 7th rank.
+    MobilityArea area{};
+    if (tables) area = mobility_area<C>(pos);
     const auto pieces_of = [&](auto piece_type, std::int64_t& pst) {
         constexpr PieceType Pt = decltype(piece_type)::value;
         constexpr int i = Pt - KNIGHT;  // 0..3: knight, bishop, rook, queen
@@ -96,6 +102,10 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
                                            &Weights::king_attack_unit_rook, &Weights::king_attack_unit_queen};
         constexpr const char* MOB[4][2] = {{"mob_knight_op", "mob_knight_eg"}, {"mob_bishop_op", "mob_bishop_eg"},
                                            {"mob_rook_op", "mob_rook_eg"}, {"mob_queen_op", "mob_queen_eg"}};
+        constexpr const char* MOB_TABLE[4][2] = {{"mob_knight_table_op", "mob_knight_table_eg"},
+                                                 {"mob_bishop_table_op", "mob_bishop_table_eg"},
+                                                 {"mob_rook_table_op", "mob_rook_table_eg"},
+                                                 {"mob_queen_table_op", "mob_queen_table_eg"}};
         for (Bitboard b = pos.pieces(C, Pt); b;) {
             const Square s = pop_lsb(b);
             pst += prof.pst_packed[Pt][relative_square(C, s)];
@@ -106,10 +116,18 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
             att |= a;
             if constexpr (general) by_type[i] |= a;
             if (a & zone) ++count, weight += w.*UNIT[i], ++attackers[i];
-            const int m = popcount(a & ~own) - (general ? prof.mob_offset[Pt] : 0);
-            mob += m * prof.mob_packed[Pt];
-            trace_piece(Pt, s, m, MOB[i][0], MOB[i][1]);
-            square_piece(Pt, Term(T_PST_KNIGHT + i), s, m, a & zone, w.*UNIT[i]);
+            int m;
+            std::int64_t mv;
+            if (tables) {
+                m = mobility_count<Pt>(area, s);
+                mv = prof.mob_table_packed[i][m];
+            } else {
+                m = popcount(a & ~own) - (general ? prof.mob_offset[Pt] : 0);
+                mv = m * prof.mob_packed[Pt];
+            }
+            mob += mv;
+            trace_piece(Pt, s, m, tables ? MOB_TABLE[i][0] : MOB[i][0], tables ? MOB_TABLE[i][1] : MOB[i][1]);
+            square_piece(Pt, Term(T_PST_KNIGHT + i), s, mv, a & zone, w.*UNIT[i]);
             if constexpr (Pt == ROOK) rook_file(s);
             if constexpr (Pt == ROOK || Pt == QUEEN)
                 if ((square_bb(s) & rank7) && seventh_target) {

@@ -105,6 +105,13 @@ struct Weights {
     // Subtracted from each piece's square count (Fruit's KnightUnit 4, BishopUnit 6, RookUnit 7,
     // QueenUnit 13); 0 in Rybka (it folds the constant into material, §8).
     int mob_knight_offset, mob_bishop_offset, mob_rook_offset, mob_queen_offset;
+    // Quince (beyond the seeds, Ethereal / Stockfish form): a value by square count instead of the
+    // linear weights above, counting the squares a piece attacks inside the mobility area (eval/mobility.h).
+    bool mob_tables;
+    std::array<int, 9> mob_knight_table_op, mob_knight_table_eg;    // by count 0..8
+    std::array<int, 14> mob_bishop_table_op, mob_bishop_table_eg;   // 0..13
+    std::array<int, 15> mob_rook_table_op, mob_rook_table_eg;       // 0..14
+    std::array<int, 28> mob_queen_table_op, mob_queen_table_eg;     // 0..27
 
     // ---- Rooks and queens (§9) ----
     bool rook_file_whole;                      // Fruit: pawns on the whole file count (Rybka: in front only)
@@ -170,6 +177,7 @@ struct Profile {
     std::int64_t pst_packed[7][64];  // same values packed as pack(op, eg) for the hot path
     std::int64_t mob_packed[7];      // per-square mobility weight pack(op, eg) by piece type
     int mob_offset[7];               // subtracted from the square count by piece type (Fruit)
+    std::int64_t mob_table_packed[4][28];  // mob_tables: pack(op, eg) by [knight..queen][square count]
     int interp[65][2];  // W[phase][0] (op), W[phase][1] (eg)
     int cand_op[8], cand_eg[8];
     std::uint8_t drawish[256];  // by file byte (bit f = a pawn on file f), §13.2

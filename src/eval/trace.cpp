@@ -98,6 +98,10 @@ bool term_in_profile(const Profile& prof, Term term) {
                w.isolated_open_eg || w.backward_op || w.backward_eg || w.backward_open_op || w.backward_open_eg ||
                any(w.candidate_op) || any(w.candidate_eg) || w.passer_base_in_pawn_entry;
     case T_MOBILITY:
+        if (w.mob_tables)
+            return any(w.mob_knight_table_op) || any(w.mob_knight_table_eg) || any(w.mob_bishop_table_op) ||
+                   any(w.mob_bishop_table_eg) || any(w.mob_rook_table_op) || any(w.mob_rook_table_eg) ||
+                   any(w.mob_queen_table_op) || any(w.mob_queen_table_eg);
         return w.mob_knight_op || w.mob_knight_eg || w.mob_bishop_op || w.mob_bishop_eg || w.mob_rook_op ||
                w.mob_rook_eg || w.mob_queen_op || w.mob_queen_eg;
     case T_KING_ATTACK:

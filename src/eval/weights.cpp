@@ -21,6 +21,8 @@ bool table_phase(const Weights& w) { return w.phase_curve == PhaseCurve::Table; 
 bool safe_checks(const Weights& w) { return w.king_safe_checks; }
 bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 bool threats(const Weights& w) { return w.threats; }
+bool mob_tables(const Weights& w) { return w.mob_tables; }
+bool mob_linear(const Weights& w) { return !w.mob_tables; }
 
 // The value the fast path fixes for every element of d (eval/profile.h Path): a profile with any other
 // value runs the general path.
@@ -165,18 +167,27 @@ std::vector<WeightDesc> make_descs() {
         QI(threat_hanging_op, "threats", Op, -W, W, threats, "per enemy piece (not pawn or king) attacked and not defended"),
         QI(threat_hanging_eg, "threats", Eg, -W, W, threats, ""),
         // ---- Mobility (§8) ----
-        QI(mob_knight_op, "mobility", Op, -W, W, always, "per attacked square not occupied by an own piece"),
-        QI(mob_knight_eg, "mobility", Eg, -W, W, always, ""),
-        QI(mob_bishop_op, "mobility", Op, -W, W, always, ""),
-        QI(mob_bishop_eg, "mobility", Eg, -W, W, always, ""),
-        QI(mob_rook_op, "mobility", Op, -W, W, always, ""),
-        QI(mob_rook_eg, "mobility", Eg, -W, W, always, ""),
-        QI(mob_queen_op, "mobility", Op, -W, W, always, ""),
-        QI(mob_queen_eg, "mobility", Eg, -W, W, always, ""),
+        QI(mob_knight_op, "mobility", Op, -W, W, mob_linear, "per attacked square not occupied by an own piece"),
+        QI(mob_knight_eg, "mobility", Eg, -W, W, mob_linear, ""),
+        QI(mob_bishop_op, "mobility", Op, -W, W, mob_linear, ""),
+        QI(mob_bishop_eg, "mobility", Eg, -W, W, mob_linear, ""),
+        QI(mob_rook_op, "mobility", Op, -W, W, mob_linear, ""),
+        QI(mob_rook_eg, "mobility", Eg, -W, W, mob_linear, ""),
+        QI(mob_queen_op, "mobility", Op, -W, W, mob_linear, ""),
+        QI(mob_queen_eg, "mobility", Eg, -W, W, mob_linear, ""),
         fast_path(QI(mob_knight_offset, "mobility", Fixed, 0, 27, always, "subtracted from the square count (Fruit's units; 0 in Rybka)"), 0),
         fast_path(QI(mob_bishop_offset, "mobility", Fixed, 0, 27, always, ""), 0),
         fast_path(QI(mob_rook_offset, "mobility", Fixed, 0, 27, always, ""), 0),
         fast_path(QI(mob_queen_offset, "mobility", Fixed, 0, 27, always, ""), 0),
+        fast_path(QB(mob_tables, "mobility", "Quince: mobility by square count inside the mobility area (tables below) instead of the linear weights"), 0),
+        QA(mob_knight_table_op, "mobility", Op, -W, W, mob_tables, "by the number of mobility-area squares attacked (eval/mobility.h)"),
+        QA(mob_knight_table_eg, "mobility", Eg, -W, W, mob_tables, ""),
+        QA(mob_bishop_table_op, "mobility", Op, -W, W, mob_tables, "sees through own bishops and queens"),
+        QA(mob_bishop_table_eg, "mobility", Eg, -W, W, mob_tables, ""),
+        QA(mob_rook_table_op, "mobility", Op, -W, W, mob_tables, "sees through own rooks and queens"),
+        QA(mob_rook_table_eg, "mobility", Eg, -W, W, mob_tables, ""),
+        QA(mob_queen_table_op, "mobility", Op, -W, W, mob_tables, "sees through own sliders of its line"),
+        QA(mob_queen_table_eg, "mobility", Eg, -W, W, mob_tables, ""),
         // ---- Rooks and queens (§9) ----
         fast_path(QB(rook_file_whole, "rooks", "Fruit: pawns on the whole file count (Rybka: in front of the rook)"), 0),
         fast_path(QI(rook_file_base_op, "rooks", Op, -W, W, always, "every rook (Fruit: -RookOpenFile/2)"), 0),
