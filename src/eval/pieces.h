@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "eval/mobility.h"
 #include "eval/pst.h"
 #include "eval/terms.h"
 
@@ -47,11 +48,11 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     };
     // Picture trace only: a piece's PST and mobility on its square, and its king-zone units.
     if constexpr (T == Tracing::On) st.kat[C].n = 0;
-    const auto square_piece = [&](PieceType pt, Term pst, Square s, int m, bool in_zone, int unit) {
+    const auto square_piece = [&](PieceType pt, Term pst, Square s, std::int64_t mv, bool in_zone, int unit) {
         if (!acc.squares()) return;
         const Square r = relative_square(C, s);
         acc.template at<C>(pst, s, prof.pst_op[pt][r], prof.pst_eg[pt][r]);
-        acc.template at<C>(T_MOBILITY, s, m * unpack_op(prof.mob_packed[pt]), m * unpack_eg(prof.mob_packed[pt]));
+        acc.template at<C>(T_MOBILITY, s, unpack_op(mv), unpack_eg(mv));
         EvalState::KingAttackers& k = st.kat[C];
         if (k.n < EvalState::KingAttackers::MAX) k.sq[k.n] = s, k.pt[k.n] = pt, k.unit[k.n] = in_zone ? unit : 0, ++k.n;
     };
@@ -76,6 +77,10 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     };
     // One loop body for knights, bishops, rooks and queens (the piece type a compile-time constant):
     // attacks, king-zone count, mobility, PST; rooks add their file terms, rooks and queens the 7th rank.
+    // mob_tables: a value per square count over the mobility area (eval/mobility.h) instead of the linear weights.
+    const bool tables = general && w.mob_tables;
+    MobilityArea area{};
+    if (tables) area = mobility_area<C>(pos);
     const auto pieces_of = [&](auto piece_type, std::int64_t& pst) {
         constexpr PieceType Pt = decltype(piece_type)::value;
         constexpr int i = Pt - KNIGHT;  // 0..3: knight, bishop, rook, queen
@@ -92,10 +97,23 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
             att |= a;
             if constexpr (general) by_type[i] |= a;
             if (a & zone) ++count, weight += w.*UNIT[i], ++attackers[i];
-            const int m = popcount(a & ~own) - (general ? prof.mob_offset[Pt] : 0);
-            mob += m * prof.mob_packed[Pt];
-            trace_piece(Pt, s, m, &MOB[i]);
-            square_piece(Pt, Term(T_PST_KNIGHT + i), s, m, a & zone, w.*UNIT[i]);
+            std::int64_t mv;
+            if (tables) {
+                const int m = mobility_count<Pt>(area, s);
+                mv = prof.mob_table_packed[i][m];
+                trace_piece(Pt, s, 0, nullptr);
+                // Tuner: element m of the piece's table, coefficient 1.
+                if constexpr (Pt == KNIGHT) acc.template coef<C>(WI::mob_knight_table, m, 1);
+                else if constexpr (Pt == BISHOP) acc.template coef<C>(WI::mob_bishop_table, m, 1);
+                else if constexpr (Pt == ROOK) acc.template coef<C>(WI::mob_rook_table, m, 1);
+                else acc.template coef<C>(WI::mob_queen_table, m, 1);
+            } else {
+                const int m = popcount(a & ~own) - (general ? prof.mob_offset[Pt] : 0);
+                mv = m * prof.mob_packed[Pt];
+                trace_piece(Pt, s, m, &MOB[i]);
+            }
+            mob += mv;
+            square_piece(Pt, Term(T_PST_KNIGHT + i), s, mv, a & zone, w.*UNIT[i]);
             if constexpr (Pt == ROOK) rook_file(s);
             if constexpr (Pt == ROOK || Pt == QUEEN)
                 if ((square_bb(s) & rank7) && seventh_target)

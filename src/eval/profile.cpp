@@ -54,6 +54,15 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     p->mob_offset[3] = w.mob_bishop_offset;
     p->mob_offset[4] = w.mob_rook_offset;
     p->mob_offset[5] = w.mob_queen_offset;
+    for (auto& row : p->mob_table_packed)
+        for (auto& v : row) v = 0;
+    const auto mob_table = [&](int i, const auto& op, const auto& eg) {
+        for (std::size_t n = 0; n < op.size(); ++n) p->mob_table_packed[i][n] = pack(op[n], eg[n]);
+    };
+    mob_table(0, w.mob_knight_table_op, w.mob_knight_table_eg);
+    mob_table(1, w.mob_bishop_table_op, w.mob_bishop_table_eg);
+    mob_table(2, w.mob_rook_table_op, w.mob_rook_table_eg);
+    mob_table(3, w.mob_queen_table_op, w.mob_queen_table_eg);
     build_interpolation(w, p->interp);
     p->path = fast_path_holds(w) ? Path::Fast : Path::General;
     copy8(w.candidate_op, p->cand_op);

@@ -74,6 +74,7 @@ struct Profile {
     std::int64_t pst_packed[7][64];  // same values packed as pack(op, eg) for the hot path
     std::int64_t mob_packed[7];      // per-square mobility weight pack(op, eg) by piece type
     int mob_offset[7];               // subtracted from the square count by piece type (Fruit)
+    std::int64_t mob_table_packed[4][28];  // mob_tables: pack(op, eg) by [knight..queen][square count]
     int interp[65][2];  // W[phase][0] (op), W[phase][1] (eg)
     int cand_op[8], cand_eg[8];
     std::uint8_t drawish[256];  // by file byte (bit f = a pawn on file f), §13.2

@@ -114,14 +114,19 @@
     P(threat_rook, T_THREATS, "threats", -W, W, threats, ANY, "per enemy queen attacked by a rook") \
     P(threat_hanging, T_THREATS, "threats", -W, W, threats, ANY, "per enemy piece (not pawn or king) attacked and not defended") \
     /* ---- Mobility (§8) ---- */                                                                                  \
-    P(mob_knight, T_MOBILITY, "mobility", -W, W, always, ANY, "per attacked square not occupied by an own piece") \
-    P(mob_bishop, T_MOBILITY, "mobility", -W, W, always, ANY, "") \
-    P(mob_rook, T_MOBILITY, "mobility", -W, W, always, ANY, "") \
-    P(mob_queen, T_MOBILITY, "mobility", -W, W, always, ANY, "") \
+    P(mob_knight, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "per attacked square not occupied by an own piece") \
+    P(mob_bishop, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "") \
+    P(mob_rook, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "") \
+    P(mob_queen, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "") \
     I(mob_knight_offset, T_MOBILITY, "mobility", Fixed, 0, 27, always, 0, "subtracted from the square count (Fruit's units; 0 in Rybka)") \
     I(mob_bishop_offset, T_MOBILITY, "mobility", Fixed, 0, 27, always, 0, "") \
     I(mob_rook_offset, T_MOBILITY, "mobility", Fixed, 0, 27, always, 0, "") \
     I(mob_queen_offset, T_MOBILITY, "mobility", Fixed, 0, 27, always, 0, "") \
+    B(mob_tables, "mobility", 0, "Quince: mobility by square count inside the mobility area (tables below) instead of the linear weights") \
+    PA(mob_knight_table, 9, T_MOBILITY, "mobility", -W, W, mob_tables, ANY, "by the number of mobility-area squares attacked (eval/mobility.h)") \
+    PA(mob_bishop_table, 14, T_MOBILITY, "mobility", -W, W, mob_tables, ANY, "sees through own bishops and queens") \
+    PA(mob_rook_table, 15, T_MOBILITY, "mobility", -W, W, mob_tables, ANY, "sees through own rooks and queens") \
+    PA(mob_queen_table, 28, T_MOBILITY, "mobility", -W, W, mob_tables, ANY, "sees through own sliders of its line") \
     /* ---- Rooks and queens (§9) ---- */                                                                          \
     B(rook_file_whole, "rooks", 0, "Fruit: pawns on the whole file count (Rybka: in front of the rook)") \
     P(rook_file_base, T_ROOK_FILE, "rooks", -W, W, always, 0, "every rook (Fruit: -RookOpenFile/2)") \

@@ -23,6 +23,8 @@ bool table_phase(const Weights& w) { return w.phase_curve == PhaseCurve::Table; 
 bool safe_checks(const Weights& w) { return w.king_safe_checks; }
 bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 bool threats(const Weights& w) { return w.threats; }
+bool mob_tables(const Weights& w) { return w.mob_tables; }
+bool mob_linear(const Weights& w) { return !w.mob_tables; }
 
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
 // One unit of material from 10 to 200 centipawns (internal units are 1/32 cp). At 200 cp the largest

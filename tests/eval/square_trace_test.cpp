@@ -41,6 +41,12 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     w.king_safe_checks = true;
     w.king_check_unit_knight = 2, w.king_check_unit_queen = 3, w.king_weak_unit = 2;
     w.pawn_blocked_op = 50, w.pawn_blocked_eg = 70;
+    w.mob_tables = true;  // a value per square count (not a multiple of it)
+    const auto table = [](auto& op, auto& eg) {
+        for (std::size_t n = 0; n < op.size(); ++n) op[n] = int(40 * n) - int(n * n), eg[n] = int(30 * n) - 90;
+    };
+    table(w.mob_knight_table_op, w.mob_knight_table_eg), table(w.mob_bishop_table_op, w.mob_bishop_table_eg);
+    table(w.mob_rook_table_op, w.mob_rook_table_eg), table(w.mob_queen_table_op, w.mob_queen_table_eg);
     out.push_back(build_profile(w));
     return out;
 }

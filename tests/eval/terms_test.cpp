@@ -199,6 +199,43 @@ TEST(EvalTerms, Mobility) {
     EXPECT_EQ(term(trace_of("7k/8/8/8/8/8/8/Q6K b - - 0 1"), T_MOBILITY, WHITE), P(20 * 54, 20 * 37));
 }
 
+TEST(EvalTerms, MobilityTables) {
+    // Quince's switch on rybka1's weights; each table's value is its index (the square count), the queen's
+    // times 100, the endgame half 0, so the term's opening sum shows the counts.
+    Weights w = find_profile("rybka1")->w;
+    w.mob_tables = true;
+    const auto index = [](auto& op, auto& eg, int k) {
+        for (std::size_t n = 0; n < op.size(); ++n) op[n] = k * int(n), eg[n] = 0;
+    };
+    index(w.mob_knight_table_op, w.mob_knight_table_eg, 1);
+    index(w.mob_bishop_table_op, w.mob_bishop_table_eg, 1);
+    index(w.mob_rook_table_op, w.mob_rook_table_eg, 1);
+    index(w.mob_queen_table_op, w.mob_queen_table_eg, 100);
+    Evaluator ev;
+    ev.set_profile(build_profile(w));
+    const auto mobility = [&](const std::string& fen) {
+        Position pos;
+        EXPECT_TRUE(pos.set_fen(fen)) << fen;
+        Trace t;
+        ev.evaluate_traced(pos, t);
+        return term(t, T_MOBILITY, WHITE);
+    };
+    // Nd4 reaches b3 b5 c2 c6 e2 e6 f3 f5; out of the area: c6 and e6 (attacked by the d7 pawn), e2 (own
+    // king), b3 (own pawn blocked by b4). f3 is an own pawn that can advance: it counts. 4 squares (the
+    // linear count would be 5: every square but own pieces).
+    EXPECT_EQ(mobility("7k/3p4/8/8/1p1N4/1P3P2/4K3/8 w - - 0 1"), P(4, 0));
+    // Bb2 sees through its own queen: a1, c3, d4, e5, f6, g7, h8, a3, c1 = 9. Qc3 sees through its own
+    // bishop: rank 3 seven squares, c-file seven, a1-h8 seven (b2, a1, d4..h8), a5-e1 four = 25.
+    EXPECT_EQ(mobility("8/7k/8/8/8/2Q5/1B6/6K1 w - - 0 1"), P(9 + 25 * 100, 0));
+    // Doubled rooks see through each other: Ra1 a2..a8 and b1..h1 = 14; Ra2 a1, a3..a8 and b2..h2 = 14
+    // less b2 and d2, attacked by the c3 pawn = 12.
+    EXPECT_EQ(mobility("7k/8/8/8/8/2p4K/R7/R7 w - - 0 1"), P(14 + 12, 0));
+    // Switch off: the linear weights are back (Nd4: 5 squares x rybka1's (14, 121)).
+    w.mob_tables = false;
+    ev.set_profile(build_profile(w));
+    EXPECT_EQ(mobility("7k/3p4/8/8/1p1N4/1P3P2/4K3/8 w - - 0 1"), P(5 * 14, 5 * 121));
+}
+
 TEST(EvalTerms, RookFiles) {
     // Re1 (Qa1 gives the king-safety flag): open file (64+971, 256+172) = (1035, 428); file touches
     // the zone of Ke8 (+121) and holds the king (+853): op 2009.

@@ -32,6 +32,12 @@ eval::Weights with_safe_checks() {
     w.threats = true;  // and the threat terms
     w.threat_pawn_op = 1500, w.threat_pawn_eg = 900, w.threat_minor_op = 1100, w.threat_minor_eg = 700;
     w.threat_rook_op = 900, w.threat_rook_eg = 500, w.threat_hanging_op = 600, w.threat_hanging_eg = 400;
+    w.mob_tables = true;  // and mobility by square count (element n of a table: coefficient 1)
+    const auto table = [](auto& op, auto& eg, int k) {
+        for (std::size_t n = 0; n < op.size(); ++n) op[n] = k * (int(12 * n) - int(n * n) / 3), eg[n] = k * (int(20 * n) - 60);
+    };
+    table(w.mob_knight_table_op, w.mob_knight_table_eg, 30), table(w.mob_bishop_table_op, w.mob_bishop_table_eg, 25);
+    table(w.mob_rook_table_op, w.mob_rook_table_eg, 15), table(w.mob_queen_table_op, w.mob_queen_table_eg, 8);
     return w;
 }
 
