@@ -92,6 +92,21 @@ struct Weights {
     // the attacker reaches and the defender covers with nothing but its king or queen (a weak square).
     int king_weak_unit;
 
+    // ---- King danger (Quince, Ethereal 12 / Stockfish form; replaces the king attack above when on) ----
+    // A danger count against the enemy king (eval/king_danger.h): attackers x their weights, attacks on the
+    // 3x4 zone, weak zone squares, the defender's pawns in the zone, its shelter penalty, no attacking
+    // queen, safe checks by piece, a constant; opening count^2 / 2048, endgame count * king_danger_eg / 512.
+    bool king_danger;
+    int king_danger_attacker_knight, king_danger_attacker_bishop, king_danger_attacker_rook, king_danger_attacker_queen;
+    int king_danger_zone_attack;  // per attack of a knight, bishop, rook or queen on a zone square
+    int king_danger_weak;         // per weak zone square (attacked, defended at most once, by king or queen only)
+    int king_danger_pawn;         // per defending pawn in the zone on a square that is not weak
+    int king_danger_shelter;      // per centipawn of the defender's shelter/storm penalty (§7.2 tables)
+    int king_danger_no_queen;     // the attacker has no queen
+    int king_danger_check_knight, king_danger_check_bishop, king_danger_check_rook, king_danger_check_queen;
+    int king_danger_adjust;       // constant
+    int king_danger_eg;           // endgame part: count * this / 512
+
     // ---- Threats (Quince, beyond the seeds): per enemy piece so attacked ----
     bool threats;
     int threat_pawn_op, threat_pawn_eg;        // a knight, bishop, rook or queen attacked by a pawn

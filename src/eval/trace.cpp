@@ -31,7 +31,8 @@ constexpr const char* LEGEND =
     "    on the enemy king's zone), king_shelter (own pawn shelter and enemy pawn storm), rook_file (open and\n"
     "    half-open files), seventh_rank (rook/queen on the 7th), passed_pawns, patterns (trapped and blocked\n"
     "    pieces), pawn_mobility (blocked pawns; rybka232 only), threats (pieces attacked by lesser ones and\n"
-    "    hanging pieces; only profiles with the switch threats: quince).\n";
+    "    hanging pieces; only profiles with the switch threats: quince), king_danger (the danger count against\n"
+    "    the enemy king, Ethereal/Stockfish form; only profiles with the switch king_danger).\n";
 
 std::string fmt(const char* f, double a) {
     char buf[64];
@@ -101,7 +102,7 @@ bool term_in_profile(const Profile& prof, Term term) {
         return w.mob_knight_op || w.mob_knight_eg || w.mob_bishop_op || w.mob_bishop_eg || w.mob_rook_op ||
                w.mob_rook_eg || w.mob_queen_op || w.mob_queen_eg;
     case T_KING_ATTACK:
-        return any(w.king_attack_weight) && (w.king_attack_unit_knight || w.king_attack_unit_bishop ||
+        return !w.king_danger && any(w.king_attack_weight) && (w.king_attack_unit_knight || w.king_attack_unit_bishop ||
                                              w.king_attack_unit_rook || w.king_attack_unit_queen || w.king_safe_checks);
     case T_SHELTER: return any(w.shelter_value) || any(w.storm_value) || w.weak_back_rank;
     case T_ROOK_FILE:
@@ -119,6 +120,7 @@ bool term_in_profile(const Profile& prof, Term term) {
     case T_THREATS:
         return w.threats && (w.threat_pawn_op || w.threat_pawn_eg || w.threat_minor_op || w.threat_minor_eg ||
                              w.threat_rook_op || w.threat_rook_eg || w.threat_hanging_op || w.threat_hanging_eg);
+    case T_KING_DANGER: return w.king_danger;
     case TERM_NB: break;
     }
     return false;

@@ -21,6 +21,7 @@ bool table_phase(const Weights& w) { return w.phase_curve == PhaseCurve::Table; 
 bool safe_checks(const Weights& w) { return w.king_safe_checks; }
 bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 bool threats(const Weights& w) { return w.threats; }
+bool king_danger(const Weights& w) { return w.king_danger; }
 
 // The value the fast path fixes for every element of d (eval/profile.h Path): a profile with any other
 // value runs the general path.
@@ -154,6 +155,24 @@ std::vector<WeightDesc> make_descs() {
         QA(king_attack_weight, "king_attack", KingAttackWeight, -1024, 1024, always, "by attacker count 0..15: (weight[n] * units) >> 5"),
         fast_path(QB(king_attack_pawns, "king_attack", "pawns count as one attacker (Rybka; Fruit: no)"), 1),
         fast_path(QB(king_safe_checks, "king_attack", "Quince: safe checking squares add king_check_unit_* units (not in the seeds)"), 0),
+        // ---- King danger (Quince: Ethereal 12 / Stockfish form, not in the seeds) ----
+        // The tuner reads the KING_DANGER_WEIGHTS count weights as one run, then king_danger_eg.
+        fast_path(QB(king_danger, "king_danger", "Quince: the danger count below replaces the king attack (not in the seeds)"), 0),
+        QI(king_danger_attacker_knight, "king_danger", KingDanger, -W, W, king_danger, "x attackers, per knight reaching the zone (king ring + one rank forward)"),
+        QI(king_danger_attacker_bishop, "king_danger", KingDanger, -W, W, king_danger, ""),
+        QI(king_danger_attacker_rook, "king_danger", KingDanger, -W, W, king_danger, ""),
+        QI(king_danger_attacker_queen, "king_danger", KingDanger, -W, W, king_danger, ""),
+        QI(king_danger_zone_attack, "king_danger", KingDanger, -W, W, king_danger, "per attack of a piece on a zone square"),
+        QI(king_danger_weak, "king_danger", KingDanger, -W, W, king_danger, "per weak zone square"),
+        QI(king_danger_pawn, "king_danger", KingDanger, -W, W, king_danger, "per defending pawn in the zone, not on a weak square"),
+        QI(king_danger_shelter, "king_danger", KingDanger, -W, W, king_danger, "per centipawn of the defender's shelter/storm penalty"),
+        QI(king_danger_no_queen, "king_danger", KingDanger, -W, W, king_danger, "the attacker has no queen"),
+        QI(king_danger_check_knight, "king_danger", KingDanger, -W, W, king_danger, "per safe checking square of a knight"),
+        QI(king_danger_check_bishop, "king_danger", KingDanger, -W, W, king_danger, ""),
+        QI(king_danger_check_rook, "king_danger", KingDanger, -W, W, king_danger, ""),
+        QI(king_danger_check_queen, "king_danger", KingDanger, -W, W, king_danger, ""),
+        QI(king_danger_adjust, "king_danger", KingDanger, -W, W, king_danger, "constant"),
+        QI(king_danger_eg, "king_danger", KingDangerEg, -10000, 10000, king_danger, "endgame part: count * this / 512 (opening: count^2 / 2048)"),
         // ---- Threats (Quince, not in the seeds) ----
         fast_path(QB(threats, "threats", "Quince: pieces attacked by lesser pieces and hanging pieces (not in the seeds)"), 0),
         QI(threat_pawn_op, "threats", Op, -W, W, threats, "per enemy knight, bishop, rook or queen attacked by a pawn"),

@@ -42,6 +42,16 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     w.king_check_unit_knight = 2, w.king_check_unit_queen = 3, w.king_weak_unit = 2;
     w.pawn_blocked_op = 50, w.pawn_blocked_eg = 70;
     out.push_back(build_profile(w));
+    // quince with the king danger count in place of the king attack (eval/king_danger.h).
+    EXPECT_TRUE(builtin_weights("quince", w));
+    w.name = "quince-king-danger";
+    w.king_danger = true;
+    w.king_danger_attacker_knight = 154, w.king_danger_attacker_bishop = 58, w.king_danger_attacker_rook = 96;
+    w.king_danger_attacker_queen = 77, w.king_danger_zone_attack = 317, w.king_danger_weak = 365;
+    w.king_danger_pawn = -211, w.king_danger_shelter = 3, w.king_danger_no_queen = -2650;
+    w.king_danger_check_knight = 1181, w.king_danger_check_bishop = 490, w.king_danger_check_rook = 902;
+    w.king_danger_check_queen = 912, w.king_danger_adjust = -173, w.king_danger_eg = 85;
+    out.push_back(build_profile(w));
     return out;
 }
 
@@ -78,7 +88,8 @@ TEST(SquareTrace, SquaresSumToEveryTermAndMaterialIsOnNoSquare) {
                     }
                 }
             EXPECT_EQ(sq.passers & ~pos.pieces(PAWN), 0u);
-            king_attacks += t.v[T_KING_ATTACK][WHITE][0] != 0 || t.v[T_KING_ATTACK][BLACK][0] != 0;
+            king_attacks += t.v[T_KING_ATTACK][WHITE][0] != 0 || t.v[T_KING_ATTACK][BLACK][0] != 0 ||
+                            t.v[T_KING_DANGER][WHITE][0] != 0 || t.v[T_KING_DANGER][BLACK][0] != 0;
             passers += sq.passers != 0;
         }
         // The positions exercise the shared-out terms.
