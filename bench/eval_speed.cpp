@@ -1,6 +1,6 @@
 // Evaluation speed: full evaluations per second over a fixed position set (WAC positions plus
 // positions from seeded random play), warm pawn hash, lazy evaluation off (no window).
-//   build/eval_speed [iterations] [epd] [profile]   (profile: default quince)
+//   build/eval_speed [iterations] [epd] [profile or weights file]   (profile: default quince)
 // For instructions per evaluation: valgrind --tool=callgrind build/eval_speed 20
 #include <chrono>
 #include <cstdlib>
@@ -13,6 +13,7 @@
 
 #include "board/movegen.h"
 #include "eval/evaluate.h"
+#include "eval/profile.h"
 
 using namespace quince;
 
@@ -42,8 +43,14 @@ int main(int argc, char** argv) {
     }
     eval::Evaluator ev;
     if (argc > 3 && !ev.set_profile(argv[3])) {
-        std::fprintf(stderr, "eval_speed: unknown profile '%s'\n", argv[3]);
-        return 1;
+        // Not a built-in name: a weights file (format: src/eval/weights.h).
+        std::string error;
+        const auto prof = eval::load_profile_file(argv[3], &error);
+        if (!prof) {
+            std::fprintf(stderr, "eval_speed: '%s' is no profile name and no weights file: %s\n", argv[3], error.c_str());
+            return 1;
+        }
+        ev.set_profile(prof);
     }
     long long sink = 0;
     for (const Position& p : positions) sink += ev.evaluate(p);  // warm the pawn hash
