@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <unordered_map>
 
 #include "eval/king.h"
 #include "eval/king_danger.h"
@@ -82,14 +81,14 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
             tr->v[T_MATERIAL][c][1] = m + w.pawn_endgame_extra * pos.count(c, PAWN);
             tr->v[T_IMBALANCE][c][0] = tr->v[T_IMBALANCE][c][1] = i;
             if (CoefTrace* ct = tr->coef) {
-                ct->add(c, "pawn_unit", material_units(pos, c));
-                ct->add(c, "pawn_endgame_extra", pos.count(c, PAWN));
+                ct->add(c, WI::pawn_unit.index, material_units(pos, c));
+                ct->add(c, WI::pawn_endgame_extra.index, pos.count(c, PAWN));
                 imbalance_side_terms(w, pos.count(c, QUEEN), pos.count(c, ROOK), pos.count(c, BISHOP),
                                      pos.count(c, KNIGHT), pos.count(c, PAWN),
-                                     [ct, c](const char* name, int k) { ct->add(c, name, k); });
+                                     [ct, c](int index, int k) { ct->add(c, index, k); });
             }
         }
-        if (tr->coef) tr->coef->add(stm, "tempo", 1);
+        if (tr->coef) tr->coef->add(stm, WI::tempo.index, 1);
         tr->mat = st.mat;
         tr->material_index = pos.material_index();
         tr->in_table = pos.material_in_table();
@@ -124,6 +123,7 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
 
     Acc<T> acc;
     acc.tr = tr;
+    acc.w = &w;
     acc.op = acc.eg = mat;
     if constexpr (general) acc.eg += w.pawn_endgame_extra * (pos.count(WHITE, PAWN) - pos.count(BLACK, PAWN));  // Fruit: P 80 / 90
 
@@ -265,18 +265,6 @@ void CoefTrace::reset() {
     for (auto& k : king_attack) k = KingAttack{};
     for (auto& k : king_danger) k = KingDanger{};
     drawish[WHITE] = drawish[BLACK] = 0;
-}
-
-void CoefTrace::add(Color colour, const char* weight, double k, int element) {
-    // Names come as string literals: cache their index by address (per thread: tracing may run in threads).
-    thread_local std::unordered_map<const char*, int> cache;
-    auto it = cache.find(weight);
-    if (it == cache.end()) {
-        const WeightDesc* d = find_weight(weight);
-        it = cache.emplace(weight, d && d->kind == Kind::Int ? weight_index(*d) : -1).first;
-    }
-    if (it->second < 0) std::abort();  // a name missing from the registry: a defect, caught by every test run
-    c[colour][std::size_t(it->second + element)] += k;
 }
 
 }  // namespace quince::eval

@@ -42,7 +42,7 @@ inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
     if (acc.coefs()) {
         // The penalty of each of the two wings, halved: its shelter and storm weights.
         const Bitboard own = rel<C>(pos.pieces(C, PAWN)), opp = rel<C>(pos.pieces(~C, PAWN));
-        const auto note = [&](const char* name, int el, int k) { acc.template coef<C>(name, -0.5 * k, el); };
+        const auto note = [&](int index, int k) { acc.template coef<C>(index, -0.5 * k); };
         for (int wing : {wing1, wing2}) {
             shelter_terms(st.prof->w, wing_mask(own, wing), note);
             storm_terms(st.prof->w, wing_mask(opp, wing), note);

@@ -5,6 +5,7 @@
 
 #include "board/position.h"
 #include "eval/profile.h"
+#include "eval/weight_ref.h"
 
 namespace quince::eval {
 
@@ -17,29 +18,29 @@ int material_index_of(const MaterialCounts& c);  // §2.1 mixed-radix formula
 
 // Imbalance of one side (internal units) on top of the 1-3-3-5-10 count: Kaufman-style model
 // (§16; the seeds do not give mat_value). mat_value = side(White) - side(Black).
-// One side's mat_value (§2.3 imbalance model, Kaufman): f(weight, multiplier) is told each weight used
+// One side's mat_value (§2.3 imbalance model, Kaufman): f(flat weight index, multiplier) is told each weight used
 // (the tuner's coefficients); returns the value.
 template <class F>
 int imbalance_side_terms(const Weights& w, int q, int r, int b, int n, int p, F&& f) {
     int v = 0;
-    const auto add = [&](int weight, const char* name, int k) {
-        v += k * weight;
-        f(name, k);
+    const auto add = [&](IntRef weight, int k) {
+        v += k * weight.value(w);
+        f(weight.index, k);
     };
-    add(w.knight_extra, "knight_extra", n);
-    add(w.knight_pawn_adjust, "knight_pawn_adjust", n * (p - w.knight_pawn_base));
-    add(w.bishop_extra, "bishop_extra", b);
-    add(w.rook_extra, "rook_extra", r);
-    add(w.rook_pawn_adjust, "rook_pawn_adjust", r * (p - w.rook_pawn_base));
-    add(w.queen_extra, "queen_extra", q);
-    if (b >= 2) add(w.bishop_pair, "bishop_pair", 1);
-    if (r >= 2) add(w.rook_redundancy, "rook_redundancy", r - 1);
-    if (q >= 1 && r >= 1) add(w.queen_rook_redundancy, "queen_rook_redundancy", 1);
+    add(WI::knight_extra, n);
+    add(WI::knight_pawn_adjust, n * (p - w.knight_pawn_base));
+    add(WI::bishop_extra, b);
+    add(WI::rook_extra, r);
+    add(WI::rook_pawn_adjust, r * (p - w.rook_pawn_base));
+    add(WI::queen_extra, q);
+    if (b >= 2) add(WI::bishop_pair, 1);
+    if (r >= 2) add(WI::rook_redundancy, r - 1);
+    if (q >= 1 && r >= 1) add(WI::queen_rook_redundancy, 1);
     return v;
 }
 
 inline int imbalance_side(const Weights& w, int q, int r, int b, int n, int p) {
-    return imbalance_side_terms(w, q, r, b, n, p, [](const char*, int) {});
+    return imbalance_side_terms(w, q, r, b, n, p, [](int, int) {});
 }
 
 MatEntry compute_material_entry(const Weights& w, const MaterialCounts& c);

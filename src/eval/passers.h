@@ -27,7 +27,6 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
                                                             : (pos.pieces(Them) ^ pos.pieces(Them, PAWN, KING)) == 0;
     const bool them_to_move = pos.side_to_move() == Them;
 
-    int op = 0, eg = 0;
     while (files) {
         const int f = std::countr_zero(unsigned(files));
         files &= files - 1;
@@ -35,12 +34,9 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
         const int r = sq >> 3;
         const Bitboard path = PAWN_MASKS.fwd[sq];
         const Square stop = sq + 8, promo = Square(56 + f);
-        const int op_before = op, eg_before = eg;  // this passer's share (picture trace)
-        if (!general || !w.passer_base_in_pawn_entry) {  // 2.3.2a: in the pawn entry instead (§5.3)
-            op += prof.passed_op[r];
-            eg += prof.passed_eg[r];
-            acc.template coef<C>("passed_op", 1, r), acc.template coef<C>("passed_eg", 1, r);
-        }
+        const Square at = relative_square(C, sq);  // the passer's square (picture)
+        if (!general || !w.passer_base_in_pawn_entry)  // 2.3.2a: in the pawn entry instead (§5.3)
+            acc.template term<C>(T_PASSERS, WI::passed, r, 1, at);
         if (pawn_ending) {
             // Fruit's unstoppable_passer: rule of the square, double step from rank 2. (2.3.2a: in the
             // pawn-ending evaluator instead, eval/pawn_ending.h.)
@@ -49,25 +45,19 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
             if (!(general && w.pawn_ending_evaluator) &&
                 (((path & ownAll) == 0 && distance(oppK, promo) > moves) ||
                  (distance(ownK, promo) <= 1 && distance(ownK, sq) <= 1 &&
-                  (file_of(ownK) != f || (f != FILE_A && f != FILE_H))))) {
-                eg += w.unstoppable_passer[r];  // unstoppable, or king passer: one bonus (§15 item 10)
-                acc.template coef<C>("unstoppable_passer", 1, r);
-            }
+                  (file_of(ownK) != f || (f != FILE_A && f != FILE_H)))))
+                // unstoppable, or king passer: one bonus (§15 item 10)
+                acc.template term<C>(T_PASSERS, WI::unstoppable_passer, r, 1, at);
         } else {
-            if ((path & ownAll) == 0) eg += prof.unblocked_own[r], acc.template coef<C>("unblocked_own", 1, r);
-            if ((path & oppAll) == 0) eg += prof.unblocked_opp[r], acc.template coef<C>("unblocked_opp", 1, r);
+            if ((path & ownAll) == 0) acc.template term<C>(T_PASSERS, WI::unblocked_own, r, 1, at);
+            if ((path & oppAll) == 0) acc.template term<C>(T_PASSERS, WI::unblocked_opp, r, 1, at);
             if ((path & attOpp & ~attOwn) == 0)  // SEE approximation
-                eg += prof.passed_free[r], acc.template coef<C>("passed_free", 1, r);
+                acc.template term<C>(T_PASSERS, WI::passed_free, r, 1, at);
         }
-        eg += distance(oppK, stop) * prof.def_dist[r] - distance(ownK, stop) * prof.att_dist[r];
-        acc.template coef<C>("def_distance", distance(oppK, stop), r);
-        acc.template coef<C>("att_distance", -distance(ownK, stop), r);
-        if (acc.squares()) {
-            acc.template at<C>(T_PASSERS, relative_square(C, sq), op - op_before, eg - eg_before);
-            acc.tr->squares->passers |= square_bb(relative_square(C, sq));
-        }
+        acc.template term<C>(T_PASSERS, WI::def_distance, r, distance(oppK, stop), at);
+        acc.template term<C>(T_PASSERS, WI::att_distance, r, -distance(ownK, stop), at);
+        if (acc.squares()) acc.tr->squares->passers |= square_bb(at);
     }
-    acc.template add<C>(T_PASSERS, op, eg);
 }
 
 }  // namespace quince::eval

@@ -38,13 +38,12 @@ template <Color C, Tracing T>
 inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank, Square* fastest_sq) {
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
-    const Weights& w = st.prof->w;
     const Bitboard ownP = rel<C>(pos.pieces(C, PAWN)), oppP = rel<C>(pos.pieces(Them, PAWN));
     const Bitboard ownAll = rel<C>(pos.pieces(C));
     const Square ownK = relative_square(C, pos.king_square(C)), oppK = relative_square(C, pos.king_square(Them));
     const bool us_to_move = pos.side_to_move() == C;
     const Bitboard defended = pawn_attacks_bb<WHITE>(ownP);
-    int eg = 0, fastest = INT_MAX, outside = 0;
+    int fastest = INT_MAX, outside = 0;
     Square outside_sq = SQ_A1;  // picture trace: the passer that earns the outside bonus
     *rank = 0;
     for (std::uint8_t files = st.pawn->passed_files[C]; files; files &= std::uint8_t(files - 1)) {
@@ -59,23 +58,16 @@ inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank, Squa
             if (plies < fastest) fastest = plies, *rank = r, *fastest_sq = relative_square(C, sq);
         }
         const bool safe = distance(oppK, sq) > 1 || distance(ownK, sq) == 1 || (defended & square_bb(sq));
-        const int eg_before = eg;
         if ((key_squares(sq) & square_bb(ownK)) && safe)
-            eg += w.key_square_passer[std::size_t(r)], acc.template coef<C>("key_square_passer", 1, r);
-        if (defended & square_bb(sq))
-            eg += w.protected_passer[std::size_t(r)], acc.template coef<C>("protected_passer", 1, r);
-        acc.template at<C>(T_PASSERS, relative_square(C, sq), 0, eg - eg_before);
+            acc.template term<C>(T_PASSERS, WI::key_square_passer, r, 1, relative_square(C, sq));
+        if (defended & square_bb(sq)) acc.template term<C>(T_PASSERS, WI::protected_passer, r, 1, relative_square(C, sq));
         if (oppP) {
             int d = 8;
             for (Bitboard b = oppP; b;) d = std::min(d, std::abs(file_of(pop_lsb(b)) - f));
             if (std::min(d - 1, 3) > outside) outside = std::min(d - 1, 3), outside_sq = relative_square(C, sq);
         }
     }
-    if (outside > 0) {
-        eg += outside * w.outside_passer, acc.template coef<C>("outside_passer", outside);
-        acc.template at<C>(T_PASSERS, outside_sq, 0, outside * w.outside_passer);
-    }
-    acc.template add<C>(T_PASSERS, 0, eg);
+    if (outside > 0) acc.template term<C>(T_PASSERS, WI::outside_passer, outside, outside_sq);
     return fastest;
 }
 
@@ -83,17 +75,14 @@ inline int pawn_ending_passers(const EvalState& st, Acc<T>& acc, int* rank, Squa
 template <Tracing T>
 inline bool eval_pawn_ending(const EvalState& st, Acc<T>& acc) {
     const Position& pos = *st.pos;
-    const Weights& w = st.prof->w;
     if (popcount(pos.pieces(PAWN)) == 1) {
         const Color strong = pos.pieces(WHITE, PAWN) ? WHITE : BLACK;
         if (!kpk_win(strong, pos.king_square(strong), lsb(pos.pieces(PAWN)), pos.king_square(~strong),
                      pos.side_to_move()))
             return true;
         const Square pawn = lsb(pos.pieces(PAWN));
-        if (strong == WHITE) acc.template add<WHITE>(T_PASSERS, 0, w.pawn_ending_kpk_win), acc.template coef<WHITE>("pawn_ending_kpk_win", 1),
-                             acc.template at<WHITE>(T_PASSERS, pawn, 0, w.pawn_ending_kpk_win);
-        else acc.template add<BLACK>(T_PASSERS, 0, w.pawn_ending_kpk_win), acc.template coef<BLACK>("pawn_ending_kpk_win", 1),
-                             acc.template at<BLACK>(T_PASSERS, pawn, 0, w.pawn_ending_kpk_win);
+        if (strong == WHITE) acc.template term<WHITE>(T_PASSERS, WI::pawn_ending_kpk_win, 1, pawn);
+        else acc.template term<BLACK>(T_PASSERS, WI::pawn_ending_kpk_win, 1, pawn);
     }
     int rw = 0, rb = 0;
     Square sw = SQ_A1, sb = SQ_A1;
@@ -101,11 +90,9 @@ inline bool eval_pawn_ending(const EvalState& st, Acc<T>& acc) {
     const int pb = pawn_ending_passers<BLACK>(st, acc, &rb, &sb);
     // Queening two plies before the other side leaves a move to stop its pawn (or nothing to stop).
     if (pw != INT_MAX && (pb == INT_MAX || pw + 2 <= pb))
-        acc.template add<WHITE>(T_PASSERS, 0, w.unstoppable_passer[std::size_t(rw)]), acc.template coef<WHITE>("unstoppable_passer", 1, rw),
-            acc.template at<WHITE>(T_PASSERS, sw, 0, w.unstoppable_passer[std::size_t(rw)]);
+        acc.template term<WHITE>(T_PASSERS, WI::unstoppable_passer, rw, 1, sw);
     else if (pb != INT_MAX && (pw == INT_MAX || pb + 2 <= pw))
-        acc.template add<BLACK>(T_PASSERS, 0, w.unstoppable_passer[std::size_t(rb)]), acc.template coef<BLACK>("unstoppable_passer", 1, rb),
-            acc.template at<BLACK>(T_PASSERS, sb, 0, w.unstoppable_passer[std::size_t(rb)]);
+        acc.template term<BLACK>(T_PASSERS, WI::unstoppable_passer, rb, 1, sb);
     return false;
 }
 

@@ -1,5 +1,7 @@
 #include "eval/pawns.h"
 
+#include <type_traits>
+
 #include "eval/pst.h"
 #include "eval/terms.h"
 
@@ -35,9 +37,12 @@ void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, in
     const PawnMasks& M = PAWN_MASKS;
     op = eg = 0;
     passed_files = 0;
-    auto note = [&](const char* weight, double k, int element = 0) {
-        if (coef) [[unlikely]]
-            coef->add(C, weight, k, element);
+    // The tuner's coefficient of a pair (element e of a pair of arrays).
+    auto note = [&](auto r, double k, int e = 0) {
+        if (coef) [[unlikely]] {
+            if constexpr (std::is_same_v<decltype(r), PairRef>) coef->add(C, r.index, k), coef->add(C, r.index + 1, k);
+            else coef->add(C, r.index + e, k), coef->add(C, r.index + r.size + e, k);
+        }
     };
     for (Bitboard b = own; b;) {
         const Square sq = pop_lsb(b);
@@ -46,31 +51,31 @@ void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, in
         const int op_before = op, eg_before = eg;
         if (M.fwd[sq] & own) {  // Rybka looks ahead: one per extra pawn
             eg -= w.doubled_eg, op -= w.doubled_op;
-            note("doubled_op", -1), note("doubled_eg", -1);
+            note(WI::doubled, -1);
         }
         if ((M.adjacent[sq] & own) == 0) {
             op -= open ? w.isolated_open_op : w.isolated_op;
             eg -= open ? w.isolated_open_eg : w.isolated_eg;
-            note(open ? "isolated_open_op" : "isolated_op", -1), note(open ? "isolated_open_eg" : "isolated_eg", -1);
+            note(open ? WI::isolated_open : WI::isolated, -1);
         } else if ((M.protect[sq] & own) == 0 &&
                    ((M.att1[sq] & opp) || ((M.att2[sq] & opp) && (M.pawn_att[sq] & own) == 0))) {
             // Rybka's backward rule: no supporter beside/behind, and the stop square is controlled, or
             // the square two ahead is controlled and no own pawn stands diagonally in front.
             op -= open ? w.backward_open_op : w.backward_op;
             eg -= open ? w.backward_open_eg : w.backward_eg;
-            note(open ? "backward_open_op" : "backward_op", -1), note(open ? "backward_open_eg" : "backward_eg", -1);
+            note(open ? WI::backward_open : WI::backward, -1);
         }
         if ((M.passed[sq] & opp) == 0) {
             passed_files |= std::uint8_t(1 << f);  // scored dynamically (passers)
             // 2.3.2a: the base bonus is static, frontmost pawn of the file only (§5.3).
             if (w.passer_base_in_pawn_entry && (M.fwd[sq] & own) == 0) {
                 op += w.passed_op[r], eg += w.passed_eg[r];
-                note("passed_op", 1, r), note("passed_eg", 1, r);
+                note(WI::passed, 1, r);
             }
         } else if (open && popcount(M.protect[sq] & own) >= popcount(M.passed[sq] & opp)) {
             op += prof.cand_op[r];
             eg += prof.cand_eg[r];
-            note("candidate_op", 1, r), note("candidate_eg", 1, r);
+            note(WI::candidate, 1, r);
         }
         if (squares) [[unlikely]] {  // the picture: this pawn's share, White's view
             const int sign = C == WHITE ? 1 : -1;
@@ -97,7 +102,7 @@ void fill_colour(const Profile& prof, const Position& pos, PawnEntry& e, CoefTra
         po += prof.pst_op[PAWN][s];
         pe += prof.pst_eg[PAWN][s];
         if (coef) [[unlikely]]
-            pst_terms(prof.w, PAWN, s, [&](const char* weight, int element, int k) { coef->add(C, weight, k, element); });
+            pst_terms(prof.w, PAWN, s, [&](int index, int k) { coef->add(C, index, k); });
         if (squares) [[unlikely]] {
             const int sign = C == WHITE ? 1 : -1;
             squares->v[T_PST_PAWN][relative_square(C, s)][0] += sign * prof.pst_op[PAWN][s];
@@ -130,7 +135,7 @@ int wing_mask(Bitboard pawns, int wing) {
 void build_shelter_storm(const Weights& w, std::vector<std::uint16_t>& shelter, std::vector<std::uint16_t>& storm) {
     shelter.assign(4096, 0);
     storm.assign(4096, 0);
-    const auto none = [](const char*, int, int) {};
+    const auto none = [](int, int) {};
     for (int m = 0; m < 4096; ++m) {
         shelter[std::size_t(m)] = std::uint16_t(shelter_terms(w, m, none));
         storm[std::size_t(m)] = std::uint16_t(storm_terms(w, m, none));

@@ -9,6 +9,7 @@
 
 #include "board/position.h"
 #include "eval/profile.h"
+#include "eval/weight_ref.h"
 
 namespace quince::eval {
 
@@ -69,19 +70,19 @@ inline void wing_distances(int mask, int d[3]) {
 }
 
 // Shelter of the own pawns of a wing mask: 2 x the king file's value + the two side files', or the
-// weak back rank when all three pawns stand unmoved on rank 2. f(weight, element, multiplier) is told
+// weak back rank when all three pawns stand unmoved on rank 2. f(flat weight index, multiplier) is told
 // each weight used (the tuner's coefficients); returns the value.
 template <class F>
 int shelter_terms(const Weights& w, int mask, F&& f) {
     int d[3];
     wing_distances(mask, d);
     if (d[0] == 1 && d[1] == 1 && d[2] == 1) {
-        f("weak_back_rank", 0, 1);
+        f(WI::weak_back_rank.index, 1);
         return w.weak_back_rank;
     }
-    f("shelter_value", d[1], 2);
-    f("shelter_value", d[0], 1);
-    f("shelter_value", d[2], 1);
+    f(WI::shelter_value.index + d[1], 2);
+    f(WI::shelter_value.index + d[0], 1);
+    f(WI::shelter_value.index + d[2], 1);
     return 2 * w.shelter_value[std::size_t(d[1])] + w.shelter_value[std::size_t(d[0])] + w.shelter_value[std::size_t(d[2])];
 }
 
@@ -90,7 +91,7 @@ template <class F>
 int storm_terms(const Weights& w, int mask, F&& f) {
     int d[3];
     wing_distances(mask, d);
-    for (int j = 0; j < 3; ++j) f("storm_value", d[j], 1);
+    for (int j = 0; j < 3; ++j) f(WI::storm_value.index + d[j], 1);
     return w.storm_value[std::size_t(d[0])] + w.storm_value[std::size_t(d[1])] + w.storm_value[std::size_t(d[2])];
 }
 // 4096-entry shelter / storm tables (§7.2).

@@ -40,10 +40,10 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     const bool defer_ka = general && w.king_safe_checks;
     if constexpr (general) st.ka[C].on = false;
     // Tuner trace only: the PST weights behind a piece's square, and a mobility count.
-    const auto trace_piece = [&](PieceType pt, Square s, int m, const char* mob_op, const char* mob_eg) {
+    const auto trace_piece = [&](PieceType pt, Square s, int m, const PairRef* mobility) {
         if (!acc.coefs()) return;
-        pst_terms(w, pt, relative_square(C, s), [&](const char* name, int el, int k) { acc.template coef<C>(name, k, el); });
-        if (mob_op) acc.template coef<C>(mob_op, m), acc.template coef<C>(mob_eg, m);
+        pst_terms(w, pt, relative_square(C, s), [&](int index, int k) { acc.template coef<C>(index, k); });
+        if (mobility) acc.template coef<C>(*mobility, m);
     };
     // Picture trace only: a piece's PST and mobility on its square, and its king-zone units.
     if constexpr (T == Tracing::On) st.kat[C].n = 0;
@@ -59,31 +59,18 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     // Files (§9.1) of a rook on s: only pawns in front of the rook matter (Fruit: the whole file).
     const auto rook_file = [&](Square s) {
         const Bitboard Fr = general && w.rook_file_whole ? file_bb(file_of(s)) : rel<C>(PAWN_MASKS.fwd[relative_square(C, s)]);
-        if (general && ((w.rook_file_base_op | w.rook_file_base_eg) || acc.coefs())) {
-            acc.template add<C>(T_ROOK_FILE, w.rook_file_base_op, w.rook_file_base_eg);
-            acc.template at<C>(T_ROOK_FILE, s, w.rook_file_base_op, w.rook_file_base_eg);
-            acc.template coef<C>("rook_file_base_op", 1), acc.template coef<C>("rook_file_base_eg", 1);
-        }
+        if (general && ((w.rook_file_base_op | w.rook_file_base_eg) || acc.coefs()))
+            acc.template term<C>(T_ROOK_FILE, WI::rook_file_base, 1, s);
         if ((Fr & ownP) == 0) {
-            int o = w.rook_semi_open_op, e = w.rook_semi_open_eg;
-            acc.template coef<C>("rook_semi_open_op", 1), acc.template coef<C>("rook_semi_open_eg", 1);
-            if ((Fr & oppP) == 0) {
-                o += w.rook_open_op, e += w.rook_open_eg;
-                acc.template coef<C>("rook_open_op", 1), acc.template coef<C>("rook_open_eg", 1);
-            }
-            acc.template add<C>(T_ROOK_FILE, o, e);
-            acc.template at<C>(T_ROOK_FILE, s, o, e);
+            acc.template term<C>(T_ROOK_FILE, WI::rook_semi_open, 1, s);
+            if ((Fr & oppP) == 0) acc.template term<C>(T_ROOK_FILE, WI::rook_open, 1, s);
             // 1.0: file meets the king zone (needs the king-safety flag), king on it: more.
             // 2.3.2a: king on the file only, no material condition.
             if (ks || (general && !w.rook_king_needs_flag)) {
                 const bool near = Fr & zone;
-                int k = near ? w.rook_king_zone_op : 0;
-                if (near) acc.template coef<C>("rook_king_zone_op", 1);
-                if ((Fr & oppK) && (near || (general && !w.rook_king_file_needs_zone))) {
-                    k += w.rook_king_file_op;
-                    acc.template coef<C>("rook_king_file_op", 1);
-                }
-                if (k) acc.template add<C>(T_ROOK_FILE, k, 0), acc.template at<C>(T_ROOK_FILE, s, k, 0);
+                if (near) acc.template term<C>(T_ROOK_FILE, WI::rook_king_zone_op, 1, s);
+                if ((Fr & oppK) && (near || (general && !w.rook_king_file_needs_zone)))
+                    acc.template term<C>(T_ROOK_FILE, WI::rook_king_file_op, 1, s);
             }
         }
     };
@@ -94,8 +81,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         constexpr int i = Pt - KNIGHT;  // 0..3: knight, bishop, rook, queen
         constexpr int Weights::*UNIT[4] = {&Weights::king_attack_unit_knight, &Weights::king_attack_unit_bishop,
                                            &Weights::king_attack_unit_rook, &Weights::king_attack_unit_queen};
-        constexpr const char* MOB[4][2] = {{"mob_knight_op", "mob_knight_eg"}, {"mob_bishop_op", "mob_bishop_eg"},
-                                           {"mob_rook_op", "mob_rook_eg"}, {"mob_queen_op", "mob_queen_eg"}};
+        static constexpr PairRef MOB[4] = {WI::mob_knight, WI::mob_bishop, WI::mob_rook, WI::mob_queen};
         for (Bitboard b = pos.pieces(C, Pt); b;) {
             const Square s = pop_lsb(b);
             pst += prof.pst_packed[Pt][relative_square(C, s)];
@@ -108,18 +94,12 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
             if (a & zone) ++count, weight += w.*UNIT[i], ++attackers[i];
             const int m = popcount(a & ~own) - (general ? prof.mob_offset[Pt] : 0);
             mob += m * prof.mob_packed[Pt];
-            trace_piece(Pt, s, m, MOB[i][0], MOB[i][1]);
+            trace_piece(Pt, s, m, &MOB[i]);
             square_piece(Pt, Term(T_PST_KNIGHT + i), s, m, a & zone, w.*UNIT[i]);
             if constexpr (Pt == ROOK) rook_file(s);
             if constexpr (Pt == ROOK || Pt == QUEEN)
-                if ((square_bb(s) & rank7) && seventh_target) {
-                    const int o = Pt == ROOK ? w.rook_seventh_op : w.queen_seventh_op;
-                    const int e = Pt == ROOK ? w.rook_seventh_eg : w.queen_seventh_eg;
-                    acc.template add<C>(T_SEVENTH, o, e);
-                    acc.template at<C>(T_SEVENTH, s, o, e);
-                    acc.template coef<C>(Pt == ROOK ? "rook_seventh_op" : "queen_seventh_op", 1);
-                    acc.template coef<C>(Pt == ROOK ? "rook_seventh_eg" : "queen_seventh_eg", 1);
-                }
+                if ((square_bb(s) & rank7) && seventh_target)
+                    acc.template term<C>(T_SEVENTH, Pt == ROOK ? WI::rook_seventh : WI::queen_seventh, 1, s);
         }
     };
     pieces_of(std::integral_constant<PieceType, KNIGHT>{}, pN);
@@ -127,17 +107,16 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     pieces_of(std::integral_constant<PieceType, ROOK>{}, pR);
     pieces_of(std::integral_constant<PieceType, QUEEN>{}, pQ);
     const std::int64_t pK = prof.pst_packed[KING][relative_square(C, pos.king_square(C))];
-    trace_piece(KING, pos.king_square(C), 0, nullptr, nullptr);
+    trace_piece(KING, pos.king_square(C), 0, nullptr);
     if (acc.squares())
         acc.template at<C>(T_PST_KING, pos.king_square(C), unpack_op(pK), unpack_eg(pK));
     // 2.3.2a pawn "anti-mobility" (§13.1): pawns whose push square is occupied [inferred reading].
     if (general && ((w.pawn_blocked_op | w.pawn_blocked_eg) || acc.coefs())) {
-        const int n = popcount((C == WHITE ? ownP << 8 : ownP >> 8) & occ);
-        acc.template add<C>(T_PAWN_MOBILITY, -n * w.pawn_blocked_op, -n * w.pawn_blocked_eg);
-        acc.template coef<C>("pawn_blocked_op", -n), acc.template coef<C>("pawn_blocked_eg", -n);
+        const Bitboard blocked = C == WHITE ? ((ownP << 8) & occ) >> 8 : ((ownP >> 8) & occ) << 8;
         if (acc.squares())
-            for (Bitboard b = (C == WHITE ? ((ownP << 8) & occ) >> 8 : ((ownP >> 8) & occ) << 8); b;)
-                acc.template at<C>(T_PAWN_MOBILITY, pop_lsb(b), -w.pawn_blocked_op, -w.pawn_blocked_eg);
+            for (Bitboard b = blocked; b;) acc.template term<C>(T_PAWN_MOBILITY, WI::pawn_blocked, -1, pop_lsb(b));
+        else
+            acc.template term<C>(T_PAWN_MOBILITY, WI::pawn_blocked, -popcount(blocked));
     }
     if constexpr (T == Tracing::On) {
         acc.template add<C>(T_MOBILITY, unpack_op(mob), unpack_eg(mob));

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "eval/weight_list.h"
+
 namespace quince::eval {
 
 // W[65][2]: linear, the three-section shape guess for Rybka 1.0 (§3.2), or an explicit table
@@ -23,143 +25,30 @@ enum class PstSource { Generator, Table };
 // the profile. Which one a profile takes follows from its values (eval/weights.h fast_path_holds).
 enum class Path { Fast, General };
 
+// Every weight and switch, generated from the list in eval/weight_list.h (which documents each one):
+// `int name` for a scalar, `int name_op, name_eg` for an op/eg pair, `std::array<int, N>` for arrays,
+// `bool` switches and the enumerations above.
 struct Weights {
     std::string name;
-
-    // ---- Material (§1, §2) ----
-    int pawn_unit;  // value of one unit of D (D = 10dQ + 5dR + 3dB + 3dN + dP)
-    // Imbalance model filling mat_value (§2.3, §16: values not in the seeds; Kaufman 1999 model).
-    // All in internal units, per side, White minus Black.
-    int knight_extra;          // knight = 3 units + this
-    int bishop_extra;          // bishop = 3 units + this
-    int rook_extra;            // rook = 5 units + this
-    int queen_extra;           // queen = 10 units + this
-    int bishop_pair;           // two bishops
-    int knight_pawn_adjust;    // per own pawn above knight_pawn_base, per knight
-    int rook_pawn_adjust;      // per own pawn above rook_pawn_base, per rook (negative: rooks lose value with pawns)
-    int knight_pawn_base;
-    int rook_pawn_base;
-    int rook_redundancy;       // second rook
-    int queen_rook_redundancy; // queen together with at least one rook
-    int mat_value_limit;       // 0 = int32 (1.0); 32767 = 2.3.2a's 16-bit table (values saturate, §2.5)
-    int pawn_endgame_extra;    // eg only, per pawn of the difference (Fruit: P 80 op / 90 eg); 0 in Rybka
-
-    // ---- Phase / interpolation (§3) ----
-    int phase_minor, phase_rook, phase_queen, phase_total;  // Fruit's KnightPhase=BishopPhase, RookPhase, ...
-    PhaseCurve phase_curve;
-    std::array<int, 65> phase_table_eg;  // W[phase][1] when phase_curve == Table (W[phase][0] = 256 - it)
-
-    // ---- PST generator (§4.1) ----
-    PstSource pst_source;
-    int pawn_file_opening, pawn_file_endgame, pawn_centre_d5e5_opening;
-    int pawn_centre_d3e3_opening, pawn_centre_d4e4_opening;  // Fruit's other centre squares (0 in Rybka)
-    int knight_centre_opening, knight_centre_endgame, knight_rank_opening, knight_back_rank_opening, knight_trapped;
-    int bishop_centre_opening, bishop_centre_endgame, bishop_back_rank_opening, bishop_diagonal_opening;
-    int rook_file_opening;
-    int queen_centre_opening, queen_centre_endgame, queen_back_rank_opening;
-    int king_centre_endgame, king_file_opening, king_rank_opening;
-    // Explicit tables (pst_source == Table): [piece type PAWN..KING][square], White's view, a1 = 0.
+#define QUINCE_W_INT(name, ...) int name;
+#define QUINCE_W_PAIR(name, ...) int name##_op, name##_eg;
+#define QUINCE_W_ARRAY(name, n, ...) std::array<int, n> name;
+#define QUINCE_W_PAIR_ARRAY(name, n, ...) std::array<int, n> name##_op, name##_eg;
+#define QUINCE_W_BOOL(name, ...) bool name;
+#define QUINCE_W_ENUM(name, type, ...) type name;
+#define QUINCE_W_TABLE(...)
+    QUINCE_WEIGHTS(QUINCE_W_INT, QUINCE_W_PAIR, QUINCE_W_ARRAY, QUINCE_W_PAIR_ARRAY, QUINCE_W_BOOL, QUINCE_W_ENUM,
+                   QUINCE_W_TABLE)
+#undef QUINCE_W_INT
+#undef QUINCE_W_PAIR
+#undef QUINCE_W_ARRAY
+#undef QUINCE_W_PAIR_ARRAY
+#undef QUINCE_W_BOOL
+#undef QUINCE_W_ENUM
+#undef QUINCE_W_TABLE
+    // Explicit piece-square tables (pst_source == Table; the list's T lines are their rows):
+    // [piece type PAWN..KING][square], White's view, a1 = 0.
     std::array<std::array<int, 64>, 7> pst_table_op, pst_table_eg;
-
-    // ---- Pawn structure (§5.3) ----
-    int doubled_op, doubled_eg;
-    int isolated_open_op, isolated_op, isolated_open_eg, isolated_eg;  // "open": no pawn in front (1.0: eg equal)
-    int backward_open_op, backward_op, backward_open_eg, backward_eg;
-    std::array<int, 8> candidate_op, candidate_eg;  // by relative rank (1.0: RybkaQuad (min, max), §10.4)
-    bool passer_base_in_pawn_entry;  // 2.3.2a: PassedOpening/Endgame scored in the pawn evaluation (§5.3)
-    int pawn_blocked_op, pawn_blocked_eg;  // 2.3.2a pawn "anti-mobility": per pawn whose push square is occupied (§13.1)
-    // 2.3.2a drawishness (§13.2): byte per colour from its pawn files b..g, applied to the final score.
-    // Indexed by the number of occupied files among b..g (the table itself is [unknown]; see profile.cpp).
-    std::array<int, 7> drawish_by_files;
-    int drawish_mul, drawish_div, drawish_cap;  // k = d * mul / div; s -= (min(s, cap) * k) >> 8
-
-    // ---- Shelter / storm (§7.2) ----
-    std::array<int, 5> shelter_value;  // d = 0 (none) .. 4 (own nearest pawn on rel. rank 5)
-    std::array<int, 5> storm_value;
-    int weak_back_rank;                // shelter when every file has its pawn on rank 2 (sum 0)
-    bool shelter_castling;             // 1.0: average with the best wing the king may castle to; 2.3.2a: own wing only
-
-    // ---- King attack (§7.1) ----
-    int king_attack_unit_knight, king_attack_unit_bishop, king_attack_unit_rook, king_attack_unit_queen;
-    std::array<int, 16> king_attack_weight;  // by attacker count (pawns together count once)
-    bool king_attack_pawns;                  // pawns count as one attacker (Rybka); Fruit does not count pawns
-    // Quince (beyond the seeds): safe checking squares add attack units, per checking piece type. A
-    // square is safe when the defender attacks it with nothing (pawn, piece or king) and it is free of
-    // the attacker's own pieces.
-    bool king_safe_checks;
-    int king_check_unit_knight, king_check_unit_bishop, king_check_unit_rook, king_check_unit_queen;
-    // With king_safe_checks: units per square next to the king that a knight, bishop, rook or queen of
-    // the attacker reaches and the defender covers with nothing but its king or queen (a weak square).
-    int king_weak_unit;
-
-    // ---- King danger (Quince, Ethereal 12 / Stockfish form; replaces the king attack above when on) ----
-    // A danger count against the enemy king (eval/king_danger.h): attackers x their weights, attacks on the
-    // 3x4 zone, weak zone squares, the defender's pawns in the zone, its shelter penalty, no attacking
-    // queen, safe checks by piece, a constant; opening count^2 / 2048, endgame count * king_danger_eg / 512.
-    bool king_danger;
-    int king_danger_attacker_knight, king_danger_attacker_bishop, king_danger_attacker_rook, king_danger_attacker_queen;
-    int king_danger_zone_attack;  // per attack of a knight, bishop, rook or queen on a zone square
-    int king_danger_weak;         // per weak zone square (attacked, defended at most once, by king or queen only)
-    int king_danger_pawn;         // per defending pawn in the zone on a square that is not weak
-    int king_danger_shelter;      // per centipawn of the defender's shelter/storm penalty (§7.2 tables)
-    int king_danger_no_queen;     // the attacker has no queen
-    int king_danger_check_knight, king_danger_check_bishop, king_danger_check_rook, king_danger_check_queen;
-    int king_danger_adjust;       // constant
-    int king_danger_eg;           // endgame part: count * this / 512
-
-    // ---- Threats (Quince, beyond the seeds): per enemy piece so attacked ----
-    bool threats;
-    int threat_pawn_op, threat_pawn_eg;        // a knight, bishop, rook or queen attacked by a pawn
-    int threat_minor_op, threat_minor_eg;      // a rook or queen attacked by a knight or bishop
-    int threat_rook_op, threat_rook_eg;        // a queen attacked by a rook
-    int threat_hanging_op, threat_hanging_eg;  // a piece (not pawn, not king) attacked and not defended
-
-    // ---- Mobility (§8), per attacked square not occupied by an own piece ----
-    int mob_knight_op, mob_knight_eg, mob_bishop_op, mob_bishop_eg;
-    int mob_rook_op, mob_rook_eg, mob_queen_op, mob_queen_eg;
-    // Subtracted from each piece's square count (Fruit's KnightUnit 4, BishopUnit 6, RookUnit 7,
-    // QueenUnit 13); 0 in Rybka (it folds the constant into material, §8).
-    int mob_knight_offset, mob_bishop_offset, mob_rook_offset, mob_queen_offset;
-
-    // ---- Rooks and queens (§9) ----
-    bool rook_file_whole;                      // Fruit: pawns on the whole file count (Rybka: in front only)
-    int rook_file_base_op, rook_file_base_eg;  // every rook (Fruit: -RookOpenFile/2); 0 in Rybka
-    int rook_semi_open_op, rook_semi_open_eg;  // no own pawn in front
-    int rook_open_op, rook_open_eg;            // increment when no enemy pawn in front either
-    int rook_king_zone_op;                     // forward file meets the enemy king zone (needs king-safety flag)
-    int rook_king_file_op;                     // increment: enemy king on the forward file
-    bool rook_king_needs_flag;                 // king-file bonuses only when the king-safety flag is set (1.0)
-    bool rook_king_file_needs_zone;            // king-file bonus nested in the zone test (1.0); 2.3.2a: file only
-    bool seventh_king_on_seventh;              // 2.3.2a: enemy king on the 7th also qualifies (§9.2)
-    int rook_seventh_op, rook_seventh_eg;
-    int queen_seventh_op, queen_seventh_eg;
-
-    // ---- Passed pawns (§10), by relative rank (1.0: RybkaQuad (min, max) of seed 001, §10.4) ----
-    std::array<int, 8> passed_op, passed_eg;
-    std::array<int, 8> unblocked_own, unblocked_opp, passed_free;
-    std::array<int, 8> att_distance, def_distance;
-    std::array<int, 8> unstoppable_passer;  // also the king-passer bonus (one bonus, §15 item 10)
-    bool unstoppable_pure_pawn_ending;      // 2.3.2a: only when neither side has pieces (§13.3 stand-in)
-
-    // ---- 2.3.2a pawn-ending evaluator (§13.3; its values are [unknown], see eval/pawn_ending.h) ----
-    bool pawn_ending_evaluator;             // kings and pawns only: the evaluator below replaces the unstoppable test
-    int pawn_ending_kpk_win;                // K+P v K won by the table (a lost KPK is a draw: score 0)
-    std::array<int, 8> key_square_passer;   // own king on a key square of the passer, by relative rank
-    std::array<int, 8> protected_passer;    // passer defended by an own pawn
-    int outside_passer;                     // per file of distance beyond one from the nearest enemy pawn (max 3)
-
-    // ---- Patterns (§11) ----
-    int trapped_bishop_op, trapped_bishop_eg, blocked_bishop_op, blocked_rook_op;
-    bool trapped_bishop_per_bishop;                  // 2.3.2a / Fruit: each trapped bishop (1.0: once)
-    int trapped_bishop_6th_op, trapped_bishop_6th_eg;  // per-bishop mode: a6/b5, h6/g5 (Fruit: half)
-
-    // ---- Final (§1, §12) ----
-    int tempo;            // centipawns, after interpolation
-    int lazy_margin;      // pawn units (D) around the window, §12.3
-    bool lazy_window;     // root-window lazy test of 1.0 (§12.3); off: only the material entry's lazy bit
-    bool ocb_halving;     // opposite-coloured bishops halve op and eg (§12.1)
-    bool ocb_after_interpolation;  // 2.3.2a / Fruit: halve the interpolated score instead
-    bool ocb_pawn_wrap;   // 2.3.2a: 3-bit field 2 + WP - BP also accepts |WP - BP| >= 6 (§12.1)
 };
 
 // Derived tables: built once per profile at first use.

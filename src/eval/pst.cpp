@@ -60,7 +60,7 @@ namespace {
 // The generator's tables for each of its weights alone at 1 (the basis of the linear map).
 struct PstBasis {
     struct Entry {
-        const char* name;
+        int index;  // flat index of the generator weight
         int op[7][64], eg[7][64];
     };
     std::vector<Entry> entries;
@@ -70,34 +70,30 @@ struct PstBasis {
             Weights unit{};
             *d.ints(unit) = 1;
             Entry e{};
-            e.name = d.name;
+            e.index = weight_index(d);
             build_pst(unit, e.op, e.eg);
             entries.push_back(e);
         }
     }
 };
 
-const char* const TABLE_NAMES[7][2] = {{"", ""},
-                                       {"pst_pawn_op", "pst_pawn_eg"},
-                                       {"pst_knight_op", "pst_knight_eg"},
-                                       {"pst_bishop_op", "pst_bishop_eg"},
-                                       {"pst_rook_op", "pst_rook_eg"},
-                                       {"pst_queen_op", "pst_queen_eg"},
-                                       {"pst_king_op", "pst_king_eg"}};
+// The explicit tables' rows by piece type.
+constexpr int TABLE_INDEX[7] = {0, WI::pst_pawn.index, WI::pst_knight.index, WI::pst_bishop.index,
+                                WI::pst_rook.index, WI::pst_queen.index, WI::pst_king.index};
 
 }  // namespace
 
-void pst_terms(const Weights& w, int pt, int sq, const std::function<void(const char*, int, int)>& f) {
+void pst_terms(const Weights& w, int pt, int sq, const std::function<void(int, int)>& f) {
     if (w.pst_source == PstSource::Table) {
-        f(TABLE_NAMES[pt][0], sq, 1);
-        f(TABLE_NAMES[pt][1], sq, 1);
+        f(TABLE_INDEX[pt] + sq, 1);       // op square
+        f(TABLE_INDEX[pt] + 64 + sq, 1);  // eg square
         return;
     }
     static const PstBasis basis;
     for (const PstBasis::Entry& e : basis.entries) {
         // Each generator weight is an opening or an endgame weight (tested): one of the two is 0.
         const int k = e.op[pt][sq] + e.eg[pt][sq];
-        if (k) f(e.name, 0, k);
+        if (k) f(e.index, k);
     }
 }
 

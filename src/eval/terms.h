@@ -10,6 +10,7 @@
 #include "board/position.h"
 #include "eval/pawns.h"
 #include "eval/profile.h"
+#include "eval/weight_ref.h"
 
 namespace quince::eval {
 
@@ -63,7 +64,7 @@ struct CoefTrace {
     } king_danger[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
     void reset();                // sized to weight_count(), zeroed
-    void add(Color c, const char* weight, double k, int element = 0);
+    void add(Color c, int index, double k) { this->c[c][std::size_t(index)] += k; }  // flat index (WI::…)
 };
 
 // Per-square attribution (the workbench's picture, `quince eval --svg`): what each term credits on each
@@ -105,6 +106,9 @@ struct Acc {
     int op = 0, eg = 0;
     Trace* tr = nullptr;
 
+    const Weights* w = nullptr;  // the weights WI handles read (Acc::term)
+
+    // The score only: o, e added to the sums (and to the trace's row t).
     template <Color C>
     inline void add(Term t, int o, int e) {
         if constexpr (C == WHITE) op += o, eg += e;
@@ -124,19 +128,85 @@ struct Acc {
                 tr->squares->v[t][s][1] += C == WHITE ? e : -e;
             }
     }
+
+    // One contribution of a term: n times weight r for colour C (its own view), credited to row t of
+    // the trace, to the tuner's coefficient of r (k = n, by flat index) and, with a square s, to s in the
+    // picture. Untraced, this is the score addition alone. Arrays take the element (e.g. the rank) first.
+    template <Color C>
+    inline void term(Term t, PairRef r, int n, Square s = SQ_NONE) {
+        const int o = n * (w->*r.op), e = n * (w->*r.eg);
+        add<C>(t, o, e);
+        traced_parts<C>(t, s, o, e, r.index, r.index + 1, n);
+    }
+    template <Color C>
+    inline void term(Term t, IntRef r, int n, Square s = SQ_NONE) {
+        const int v = n * (w->*r.field);
+        const int o = r.role == Role::Eg ? 0 : v, e = r.role == Role::Op ? 0 : v;
+        add<C>(t, o, e);
+        traced_parts<C>(t, s, o, e, r.index, -1, n);
+    }
+    template <Color C, int N>
+    inline void term(Term t, ArrayRef<N> r, int element, int n, Square s = SQ_NONE) {
+        const int v = n * (w->*r.field)[std::size_t(element)];
+        const int o = r.role == Role::Eg ? 0 : v, e = r.role == Role::Op ? 0 : v;
+        add<C>(t, o, e);
+        traced_parts<C>(t, s, o, e, r.index + element, -1, n);
+    }
+    template <Color C, int N>
+    inline void term(Term t, PairArrayRef<N> r, int element, int n, Square s = SQ_NONE) {
+        const int o = n * (w->*r.op)[std::size_t(element)], e = n * (w->*r.eg)[std::size_t(element)];
+        add<C>(t, o, e);
+        traced_parts<C>(t, s, o, e, r.index + element, r.index + N + element, n);
+    }
+    // The tuner's coefficient alone (a weight whose score is added in a sum or a table elsewhere).
+    template <Color C>
+    inline void coef(PairRef r, double k) {
+        if constexpr (traced)
+            if (tr->coef) tr->coef->add(C, r.index, k), tr->coef->add(C, r.index + 1, k);
+    }
+    template <Color C>
+    inline void coef(IntRef r, double k) {
+        if constexpr (traced)
+            if (tr->coef) tr->coef->add(C, r.index, k);
+    }
+    template <Color C, int N>
+    inline void coef(ArrayRef<N> r, int element, double k) {
+        if constexpr (traced)
+            if (tr->coef) tr->coef->add(C, r.index + element, k);
+    }
+    template <Color C, int N>
+    inline void coef(PairArrayRef<N> r, int element, double k) {
+        if constexpr (traced)
+            if (tr->coef) tr->coef->add(C, r.index + element, k), tr->coef->add(C, r.index + N + element, k);
+    }
+
     bool squares() const {
         if constexpr (traced) return tr->squares != nullptr;
         return false;
     }
-    // Coefficient of a weight for colour C (traced evaluations with a CoefTrace only).
+    // Coefficient of the weight with flat index `index` (tables that report indices: pst_terms, shelter_terms).
     template <Color C>
-    inline void coef(const char* weight, double k, int element = 0) {
+    inline void coef(int index, double k) {
         if constexpr (traced)
-            if (tr->coef) tr->coef->add(C, weight, k, element);
+            if (tr->coef) tr->coef->add(C, index, k);
     }
     bool coefs() const {
         if constexpr (traced) return tr->coef != nullptr;
         return false;
+    }
+
+private:
+    template <Color C>
+    inline void traced_parts(Term t, Square s, int o, int e, int op_index, int eg_index, int n) {
+        if constexpr (traced) {
+            if (s != SQ_NONE) at<C>(t, s, o, e);
+            if (tr->coef) {
+                tr->coef->add(C, op_index, n);
+                if (eg_index >= 0) tr->coef->add(C, eg_index, n);
+            }
+        } else {
+            (void)t, (void)s, (void)o, (void)e, (void)op_index, (void)eg_index, (void)n;
+        }
     }
 };
 

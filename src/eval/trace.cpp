@@ -7,6 +7,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "eval/weights.h"
+
 namespace quince::eval {
 
 namespace {
@@ -76,54 +78,32 @@ TraceReport trace_report(const Position& pos, const Profile& prof, Evaluator& ev
 
 bool term_in_profile(const Profile& prof, Term term) {
     if (prof.simple) return false;
-    const Weights& w = prof.w;
+    if (term == T_MATERIAL) return true;
     const auto any = [](const auto& values) {
         for (auto v : values)
             if (v) return true;
         return false;
     };
-    const auto pst = [&](PieceType pt) { return any(prof.pst_op[pt]) || any(prof.pst_eg[pt]); };
-    switch (term) {
-    case T_MATERIAL: return true;
-    case T_IMBALANCE:
-        return w.knight_extra || w.bishop_extra || w.rook_extra || w.queen_extra || w.bishop_pair ||
-               w.knight_pawn_adjust || w.rook_pawn_adjust || w.rook_redundancy || w.queen_rook_redundancy;
-    case T_PST_PAWN: return pst(PAWN);
-    case T_PST_KNIGHT: return pst(KNIGHT);
-    case T_PST_BISHOP: return pst(BISHOP);
-    case T_PST_ROOK: return pst(ROOK);
-    case T_PST_QUEEN: return pst(QUEEN);
-    case T_PST_KING: return pst(KING);
-    case T_PAWNS:
-        return w.doubled_op || w.doubled_eg || w.isolated_op || w.isolated_eg || w.isolated_open_op ||
-               w.isolated_open_eg || w.backward_op || w.backward_eg || w.backward_open_op || w.backward_open_eg ||
-               any(w.candidate_op) || any(w.candidate_eg) || w.passer_base_in_pawn_entry;
-    case T_MOBILITY:
-        return w.mob_knight_op || w.mob_knight_eg || w.mob_bishop_op || w.mob_bishop_eg || w.mob_rook_op ||
-               w.mob_rook_eg || w.mob_queen_op || w.mob_queen_eg;
-    case T_KING_ATTACK:
-        return !w.king_danger && any(w.king_attack_weight) && (w.king_attack_unit_knight || w.king_attack_unit_bishop ||
-                                             w.king_attack_unit_rook || w.king_attack_unit_queen || w.king_safe_checks);
-    case T_SHELTER: return any(w.shelter_value) || any(w.storm_value) || w.weak_back_rank;
-    case T_ROOK_FILE:
-        return w.rook_file_base_op || w.rook_file_base_eg || w.rook_semi_open_op || w.rook_semi_open_eg ||
-               w.rook_open_op || w.rook_open_eg || w.rook_king_zone_op || w.rook_king_file_op;
-    case T_SEVENTH: return w.rook_seventh_op || w.rook_seventh_eg || w.queen_seventh_op || w.queen_seventh_eg;
-    case T_PASSERS:
-        return any(w.passed_op) || any(w.passed_eg) || any(w.unblocked_own) || any(w.unblocked_opp) ||
-               any(w.passed_free) || any(w.att_distance) || any(w.def_distance) || any(w.unstoppable_passer) ||
-               w.pawn_ending_evaluator;
-    case T_PATTERNS:
-        return w.trapped_bishop_op || w.trapped_bishop_eg || w.blocked_bishop_op || w.blocked_rook_op ||
-               w.trapped_bishop_6th_op || w.trapped_bishop_6th_eg;
-    case T_PAWN_MOBILITY: return w.pawn_blocked_op || w.pawn_blocked_eg;
-    case T_THREATS:
-        return w.threats && (w.threat_pawn_op || w.threat_pawn_eg || w.threat_minor_op || w.threat_minor_eg ||
-                             w.threat_rook_op || w.threat_rook_eg || w.threat_hanging_op || w.threat_hanging_eg);
-    case T_KING_DANGER: return w.king_danger;
-    case TERM_NB: break;
+    // The piece-square rows: their tables (generated or explicit).
+    if (term >= T_PST_PAWN && term <= T_PST_KING) {
+        const int pt = PAWN + (term - T_PST_PAWN);
+        return any(prof.pst_op[pt]) || any(prof.pst_eg[pt]);
     }
-    return false;
+    // Every other row from the weight list's term column: a tunable weight of the row that the profile
+    // uses (a switched-off term's weights are unused) is non-zero. The king attack is a product: a
+    // non-zero unit and a non-zero weight by attacker count.
+    bool additive = false, unit = false, by_count = false;
+    Weights& w = const_cast<Weights&>(prof.w);  // the accessors take a mutable Weights; nothing is written
+    for (const WeightDesc& d : weight_descs()) {
+        if (d.term != term || d.kind != Kind::Int || d.role == Role::Fixed || !d.used(w)) continue;
+        bool nonzero = false;
+        for (int i = 0; i < d.count; ++i) nonzero = nonzero || d.ints(w)[i] != 0;
+        if (!nonzero) continue;
+        if (d.role == Role::KingAttackUnit) unit = true;
+        else if (d.role == Role::KingAttackWeight) by_count = true;
+        else additive = true;
+    }
+    return additive || (unit && by_count);
 }
 
 std::string trace_text(const Position& pos, const std::string& profile) {

@@ -15,22 +15,9 @@
 #include <vector>
 
 #include "eval/profile.h"
+#include "eval/weight_ref.h"
 
 namespace quince::eval {
-
-// How a tunable weight enters the score (the tuner's model; see tools/tune/README.md).
-enum class Role : std::uint8_t {
-    Fixed,   // not tunable: a structural integer (bases, offsets, divisors, limits)
-    Op,      // added to the opening sum (internal units)
-    Eg,      // added to the endgame sum
-    Both,    // added to both sums (material)
-    Cp,      // added after interpolation, centipawns (tempo)
-    KingAttackUnit,    // (king_attack_weight[count] * sum of units) >> 5, opening: non-linear, chain rule
-    KingAttackWeight,
-    KingDanger,        // the danger count (eval/king_danger.h): opening count^2 / 2048, endgame count * eg / 512
-    KingDangerEg,
-    PhaseEg,           // W[phase][1] (W[phase][0] = 256 - it)
-};
 
 enum class Kind : std::uint8_t { Int, Bool, Enum };
 
@@ -44,7 +31,7 @@ struct WeightDesc {
     int* (*ints)(Weights&);   // Kind::Int: the first element
     bool* (*flag)(Weights&);  // Kind::Bool
     // Kind::Enum: value names (index = enum value), read and write through these
-    std::vector<const char*> enum_names;
+    std::vector<std::string> enum_names;
     int (*get_enum)(const Weights&);
     void (*set_enum)(Weights&, int);
     // The weight is used by a profile with these settings (a file need not give unused ones, and
@@ -54,6 +41,8 @@ struct WeightDesc {
     // Set for a weight that only the general code path reads: the value the fast path assumes for it at
     // compile time (switches 0 / 1). A profile runs the fast path when every such weight has it.
     std::optional<int> fast = std::nullopt;
+    // The trace row (eval/terms.h Term) the weight feeds, -1 for none: term_in_profile() reads it.
+    int term = -1;
 };
 
 const std::vector<WeightDesc>& weight_descs();

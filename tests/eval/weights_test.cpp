@@ -9,6 +9,8 @@
 #include "eval/evaluate.h"
 #include "eval/weights.h"
 #include "eval/profile.h"
+#include "eval/terms.h"
+#include "eval/trace.h"
 #include "support/test_positions.h"
 
 using namespace quince;
@@ -156,4 +158,60 @@ TEST(EvalParams, LoadProfileFileRefusesDevicesAndDirectories) {
     EXPECT_FALSE(load_profile_file(big, &error));
     EXPECT_EQ(error, "weights file '" + big + "' is larger than 16 MB");
     std::remove(big.c_str());
+}
+
+// The compile-time handles (WI::name, from the weight list) and the run-time descriptors (from the same
+// list) number the weights alike: a handle's field is the weight its flat index reads and writes.
+TEST(WeightList, HandlesAndDescriptorsAgree) {
+    EXPECT_EQ(weight_count(), WEIGHT_NB);
+    Weights w{};
+    const auto check = [&](const char* name, int element, int index, int* field) {
+        const WeightDesc* d = find_weight(name);
+        ASSERT_NE(d, nullptr) << name;
+        EXPECT_EQ(weight_index(*d, element), index) << name;
+        set_weight(w, index, 12345);
+        EXPECT_EQ(*field, 12345) << name;
+        set_weight(w, index, 0);
+    };
+    check("rook_open_op", 0, WI::rook_open.index, &(w.*WI::rook_open.op));
+    check("rook_open_eg", 0, WI::rook_open.index + 1, &(w.*WI::rook_open.eg));
+    check("tempo", 0, WI::tempo.index, &(w.*WI::tempo.field));
+    check("unstoppable_passer", 5, WI::unstoppable_passer.index + 5, &(w.*WI::unstoppable_passer.field)[5]);
+    check("passed_op", 3, WI::passed.index + 3, &(w.*WI::passed.op)[3]);
+    check("passed_eg", 3, WI::passed.index + 8 + 3, &(w.*WI::passed.eg)[3]);
+    check("pst_king_eg", 10, WI::pst_king.index + 64 + 10, &w.pst_table_eg[KING][10]);
+    check("king_weak_unit", 0, WI::king_weak_unit.index, &(w.*WI::king_weak_unit.field));
+    // Every descriptor's flat range follows the previous one's: the list's two expansions agree in size.
+    int next = 0;
+    for (const WeightDesc& d : weight_descs()) {
+        if (d.kind != Kind::Int) continue;
+        EXPECT_EQ(weight_index(d), next) << d.name;
+        next += d.count;
+    }
+    EXPECT_EQ(next, WEIGHT_NB);
+}
+
+// A trace row is in a profile when one of the weights the list gives it is used and non-zero.
+TEST(WeightList, TermInProfileFollowsTheListsTermColumn) {
+    EXPECT_TRUE(term_in_profile(*find_profile("quince"), T_THREATS));
+    EXPECT_FALSE(term_in_profile(*find_profile("rybka1"), T_THREATS));
+    EXPECT_TRUE(term_in_profile(*find_profile("rybka232"), T_PAWN_MOBILITY));
+    EXPECT_FALSE(term_in_profile(*find_profile("rybka1"), T_PAWN_MOBILITY));
+    for (int t = 0; t < TERM_NB; ++t) EXPECT_FALSE(term_in_profile(*find_profile("simple"), Term(t)));
+    for (Term t : {T_MATERIAL, T_IMBALANCE, T_PST_KNIGHT, T_PAWNS, T_MOBILITY, T_KING_ATTACK, T_SHELTER, T_ROOK_FILE,
+                   T_SEVENTH, T_PASSERS, T_PATTERNS})
+        EXPECT_TRUE(term_in_profile(*find_profile("rybka1"), t)) << TERM_NAMES[t];
+
+    Weights w = find_profile("quince")->w;
+    w.threats = false;  // the threat weights are then unused: the row goes, whatever their values
+    EXPECT_FALSE(term_in_profile(*build_profile(w), T_THREATS));
+    w = find_profile("rybka1")->w;
+    w.rook_semi_open_op = w.rook_semi_open_eg = w.rook_open_op = w.rook_open_eg = 0;
+    w.rook_king_zone_op = w.rook_king_file_op = 0;
+    EXPECT_FALSE(term_in_profile(*build_profile(w), T_ROOK_FILE));
+    w.rook_open_eg = 1;
+    EXPECT_TRUE(term_in_profile(*build_profile(w), T_ROOK_FILE));
+    w = find_profile("rybka1")->w;
+    w.king_attack_weight.fill(0);  // a product: units without weights by count add nothing
+    EXPECT_FALSE(term_in_profile(*build_profile(w), T_KING_ATTACK));
 }
