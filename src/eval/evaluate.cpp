@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "eval/king.h"
+#include "eval/king_danger.h"
 #include "eval/material_table.h"
 #include "eval/weights.h"
 #include "eval/passers.h"
@@ -141,6 +142,13 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         eval_king_safe_checks<WHITE, T>(st, acc);
         eval_king_safe_checks<BLACK, T>(st, acc);
         if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
+        if (w.king_danger) {
+            AttackMaps maps;
+            build_attack_maps<WHITE>(pos, maps);
+            build_attack_maps<BLACK>(pos, maps);
+            eval_king_danger<WHITE, T, Route>(st, maps, acc);
+            eval_king_danger<BLACK, T, Route>(st, maps, acc);
+        }
     }
     eval_king_shelter<BLACK, T, Route>(st, acc);
     eval_king_shelter<WHITE, T, Route>(st, acc);
@@ -255,6 +263,7 @@ std::string default_profile() { return "quince"; }
 void CoefTrace::reset() {
     for (auto& v : c) v.assign(std::size_t(weight_count()), 0.0);
     for (auto& k : king_attack) k = KingAttack{};
+    for (auto& k : king_danger) k = KingDanger{};
     drawish[WHITE] = drawish[BLACK] = 0;
 }
 

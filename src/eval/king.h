@@ -10,21 +10,33 @@
 
 namespace quince::eval {
 
+// The shelter/storm penalty of C's king's wing (p1) and of the best wing it may still castle to (p2;
+// the own wing again when it castles nowhere better, or with 2.3.2a's own-wing rule).
+struct ShelterWings {
+    int p1, p2, wing1, wing2;
+};
+template <Color C, Path Route>
+inline ShelterWings shelter_wings(const EvalState& st) {
+    constexpr bool general = Route == Path::General;
+    const Position& pos = *st.pos;
+    const std::uint16_t* pen = st.pawn->shelter[C];
+    const int wing1 = KING_WING[file_of(pos.king_square(C))];
+    ShelterWings r{pen[wing1], pen[wing1], wing1, wing1};  // 2.3.2a: own wing only, (p1 + p1) >> 1 = p1
+    if (!general || st.prof->w.shelter_castling) {
+        if (pos.can_castle(C == WHITE ? WHITE_OO : BLACK_OO) && pen[2] < r.p2) r.p2 = pen[2], r.wing2 = 2;
+        if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO) && pen[0] < r.p2) r.p2 = pen[0], r.wing2 = 0;
+    }
+    return r;
+}
+
 // Route: Path::General reads the profile's switches beyond the Rybka 1.0 set; Path::Fast has them at
 // their 1.0 values at compile time (Profile::path).
 template <Color C, Tracing T, Path Route>
 inline void eval_king_shelter(const EvalState& st, Acc<T>& acc) {
-    constexpr bool general = Route == Path::General;
     if (!(st.mat.cflags & (C == WHITE ? MAT_WHITE_KING_FLAG : MAT_BLACK_KING_FLAG))) return;
     const Position& pos = *st.pos;
-    const std::uint16_t* pen = st.pawn->shelter[C];
-    const int wing1 = KING_WING[file_of(pos.king_square(C))];
-    const int p1 = pen[wing1];
-    int p2 = p1, wing2 = wing1;  // 2.3.2a: own wing only, (p1 + p1) >> 1 = p1
-    if (!general || st.prof->w.shelter_castling) {
-        if (pos.can_castle(C == WHITE ? WHITE_OO : BLACK_OO) && pen[2] < p2) p2 = pen[2], wing2 = 2;
-        if (pos.can_castle(C == WHITE ? WHITE_OOO : BLACK_OOO) && pen[0] < p2) p2 = pen[0], wing2 = 0;
-    }
+    const ShelterWings sw = shelter_wings<C, Route>(st);
+    const int p1 = sw.p1, p2 = sw.p2, wing1 = sw.wing1, wing2 = sw.wing2;
     acc.template add<C>(T_SHELTER, -((p1 + p2) >> 1), 0);
     acc.template at<C>(T_SHELTER, pos.king_square(C), -((p1 + p2) >> 1), 0);
     if (acc.coefs()) {

@@ -155,11 +155,13 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     if constexpr (general)
         for (int i = 0; i < 4; ++i) st.att_by[C][i] = by_type[i];
 
-    if (ks && defer_ka) {
+    // king_danger: eval/king_danger.h scores the enemy king instead of Rybka's model.
+    const bool rybka_ka = ks && !(general && w.king_danger);
+    if (rybka_ka && defer_ka) {
         EvalState::PendingKingAttack& p = st.ka[C];
         p.on = true, p.count = std::min(count, 15), p.weight = weight;
         for (int i = 0; i < 4; ++i) p.attackers[i] = attackers[i], p.by_type[i] = by_type[i];
-    } else if (ks) {
+    } else if (rybka_ka) {
         // §7.1: (KingAttackWeight[count] * weight) >> 5, arithmetic shift (floor).
         const int v = (w.king_attack_weight[std::min(count, 15)] * weight) >> 5;
         acc.template add<C>(T_KING_ATTACK, v, 0);

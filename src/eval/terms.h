@@ -28,13 +28,14 @@ enum Term : int {
     T_PATTERNS,
     T_PAWN_MOBILITY,  // 2.3.2a pawn anti-mobility (§13.1)
     T_THREATS,        // Quince: pieces attacked by lesser pieces, hanging pieces (not in the seeds)
+    T_KING_DANGER,    // Quince: the danger count against the enemy king (eval/king_danger.h)
     TERM_NB
 };
 
 constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn", "pst_knight", "pst_bishop",
                                              "pst_rook", "pst_queen", "pst_king", "pawn_structure", "mobility",
                                              "king_attack", "king_shelter", "rook_file", "seventh_rank",
-                                             "passed_pawns", "patterns", "pawn_mobility", "threats"};
+                                             "passed_pawns", "patterns", "pawn_mobility", "threats", "king_danger"};
 
 // Coefficient trace for the tuner (tools/tune): with a CoefTrace attached to the Trace, every term
 // also records how often each weight entered it (the sparse coefficients of Ethereal's tuner),
@@ -42,6 +43,9 @@ constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn"
 // King attack unit weights, one run in the registry: king_attack_unit_{knight..queen},
 // king_check_unit_{knight..queen}, king_weak_unit.
 inline constexpr int KING_ATTACK_UNITS = 9;
+// King danger count weights, one run in the registry: king_danger_attacker_{knight..queen} ..
+// king_danger_adjust (eval/king_danger.h); king_danger_eg follows them.
+inline constexpr int KING_DANGER_WEIGHTS = 14;
 
 struct CoefTrace {
     std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/weights.h], that colour's own view
@@ -52,6 +56,12 @@ struct CoefTrace {
         int count = 0;   // attackers (capped at 15)
         int n[KING_ATTACK_UNITS] = {};  // knights, bishops, rooks, queens reaching the zone; their safe checks; weak squares
     } king_attack[COLOR_NB];
+    // King danger (eval/king_danger.h), non-linear: count = sum(n[i] * weight[i]) over the
+    // KING_DANGER_WEIGHTS run; when on and count > 0: opening count^2 / 2048, endgame count * eg / 512.
+    struct KingDanger {
+        bool on = false;
+        int n[KING_DANGER_WEIGHTS] = {};
+    } king_danger[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
     void reset();                // sized to weight_count(), zeroed
     void add(Color c, int index, double k) { this->c[c][std::size_t(index)] += k; }  // flat index (WI::…)

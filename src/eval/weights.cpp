@@ -20,11 +20,14 @@ bool always(const Weights&) { return true; }
 bool generator_pst(const Weights& w) { return w.pst_source == PstSource::Generator; }
 bool table_pst(const Weights& w) { return w.pst_source == PstSource::Table; }
 bool table_phase(const Weights& w) { return w.phase_curve == PhaseCurve::Table; }
-bool safe_checks(const Weights& w) { return w.king_safe_checks; }
 bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 bool threats(const Weights& w) { return w.threats; }
 bool mob_tables(const Weights& w) { return w.mob_tables; }
 bool mob_linear(const Weights& w) { return !w.mob_tables; }
+bool king_danger(const Weights& w) { return w.king_danger; }
+// Rybka's king attack and Quince's safe-check units: replaced by the danger count when king_danger is on.
+bool rybka_king_attack(const Weights& w) { return !w.king_danger; }
+bool rybka_safe_checks(const Weights& w) { return w.king_safe_checks && !w.king_danger; }
 
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
 // One unit of material from 10 to 200 centipawns (internal units are 1/32 cp). At 200 cp the largest

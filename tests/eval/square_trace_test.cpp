@@ -48,6 +48,16 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     table(w.mob_knight_table_op, w.mob_knight_table_eg), table(w.mob_bishop_table_op, w.mob_bishop_table_eg);
     table(w.mob_rook_table_op, w.mob_rook_table_eg), table(w.mob_queen_table_op, w.mob_queen_table_eg);
     out.push_back(build_profile(w));
+    // quince with the king danger count in place of the king attack (eval/king_danger.h).
+    EXPECT_TRUE(builtin_weights("quince", w));
+    w.name = "quince-king-danger";
+    w.king_danger = true;
+    w.king_danger_attacker_knight = 154, w.king_danger_attacker_bishop = 58, w.king_danger_attacker_rook = 96;
+    w.king_danger_attacker_queen = 77, w.king_danger_zone_attack = 317, w.king_danger_weak = 365;
+    w.king_danger_pawn = -211, w.king_danger_shelter = 3, w.king_danger_no_queen = -2650;
+    w.king_danger_check_knight = 1181, w.king_danger_check_bishop = 490, w.king_danger_check_rook = 902;
+    w.king_danger_check_queen = 912, w.king_danger_adjust = -173, w.king_danger_eg = 85;
+    out.push_back(build_profile(w));
     return out;
 }
 
@@ -84,7 +94,8 @@ TEST(SquareTrace, SquaresSumToEveryTermAndMaterialIsOnNoSquare) {
                     }
                 }
             EXPECT_EQ(sq.passers & ~pos.pieces(PAWN), 0u);
-            king_attacks += t.v[T_KING_ATTACK][WHITE][0] != 0 || t.v[T_KING_ATTACK][BLACK][0] != 0;
+            king_attacks += t.v[T_KING_ATTACK][WHITE][0] != 0 || t.v[T_KING_ATTACK][BLACK][0] != 0 ||
+                            t.v[T_KING_DANGER][WHITE][0] != 0 || t.v[T_KING_DANGER][BLACK][0] != 0;
             passers += sq.passers != 0;
         }
         // The positions exercise the shared-out terms.

@@ -187,6 +187,43 @@ TEST(EvalTerms, Threats) {
     EXPECT_EQ(term(t, T_THREATS, WHITE), P(0, 0));
 }
 
+TEST(EvalTerms, KingDanger) {
+    // Quince's danger count (eval/king_danger.h) on rybka1's weights, Ethereal-like starting values.
+    Weights w = find_profile("rybka1")->w;
+    w.king_danger = true;
+    w.king_danger_attacker_knight = 154, w.king_danger_attacker_bishop = 58, w.king_danger_attacker_rook = 96;
+    w.king_danger_attacker_queen = 77, w.king_danger_zone_attack = 317, w.king_danger_weak = 365;
+    w.king_danger_pawn = -211, w.king_danger_shelter = 3, w.king_danger_no_queen = -2650;
+    w.king_danger_check_knight = 1181, w.king_danger_check_bishop = 490, w.king_danger_check_rook = 902;
+    w.king_danger_check_queen = 912, w.king_danger_adjust = -173, w.king_danger_eg = 85;
+    w.king_danger_shelter = 0;  // the shelter penalty is the §7.2 table's (checked elsewhere)
+    Evaluator ev;
+    ev.set_profile(build_profile(w));
+    Position pos;
+    // Qh5 and Bd3 against Kg8 (pawns f7 g7 h7). Zone: f8-h8, f7-h7, f6-h6. Two attackers: queen and
+    // bishop, 2 * 77 + 2 * 58. Attacks on the zone: queen h6 h7 g6 f7, bishop g6 h7: 6 * 317. Weak
+    // squares (attacked, defended once, by the king only): f7 h7: 2 * 365. Black's pawns in the zone
+    // not on weak squares: g7: -211. Safe checks: h7 (weak, attacked twice) for the bishop and the
+    // queen: 490 + 912; f7 is attacked once, not safe. Constant -173. Count 3920: opening
+    // 3920^2 >> 11 = 7503, endgame (3920 * 85) >> 9 = 650.
+    ASSERT_TRUE(pos.set_fen("6k1/5ppp/8/7Q/8/3B4/8/6K1 w - - 0 1"));
+    Trace t;
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_KING_DANGER, WHITE), P(7503, 650));
+    EXPECT_EQ(term(t, T_KING_DANGER, BLACK), P(0, 0));  // no black piece: below the gate
+    EXPECT_EQ(term(t, T_KING_ATTACK, WHITE), P(0, 0));  // the danger count replaces Rybka's model
+    // One attacker without a queen is below Ethereal's gate (two attackers, or one with a queen).
+    ASSERT_TRUE(pos.set_fen("6k1/5ppp/8/8/8/3B4/8/6K1 w - - 0 1"));
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_KING_DANGER, WHITE), P(0, 0));
+    // Switch off: Rybka's king attack again, no danger term.
+    w.king_danger = false;
+    ev.set_profile(build_profile(w));
+    ASSERT_TRUE(pos.set_fen("6k1/5ppp/8/7Q/8/3B4/8/6K1 w - - 0 1"));
+    ev.evaluate_traced(pos, t);
+    EXPECT_EQ(term(t, T_KING_DANGER, WHITE), P(0, 0));
+}
+
 TEST(EvalTerms, Mobility) {
     // Na1: b3, c2 -> 2 * (14, 121) = (28, 242).
     EXPECT_EQ(term(trace_of("7k/8/8/8/8/8/8/N6K w - - 0 1"), T_MOBILITY, WHITE), P(28, 242));

@@ -41,15 +41,44 @@ eval::Weights with_safe_checks() {
     return w;
 }
 
+// The quince profile with the king danger count (eval/king_danger.h) in place of the king attack.
+eval::Weights with_king_danger() {
+    eval::Weights w = eval::find_profile("quince")->w;
+    w.king_danger = true;
+    w.king_danger_attacker_knight = 154, w.king_danger_attacker_bishop = 58, w.king_danger_attacker_rook = 96;
+    w.king_danger_attacker_queen = 77, w.king_danger_zone_attack = 317, w.king_danger_weak = 365;
+    w.king_danger_pawn = -211, w.king_danger_shelter = 3, w.king_danger_no_queen = -2650;
+    w.king_danger_check_knight = 1181, w.king_danger_check_bishop = 490, w.king_danger_check_rook = 902;
+    w.king_danger_check_queen = 912, w.king_danger_adjust = -173, w.king_danger_eg = 85;
+    return w;
+}
+
+// Whether a step of ±h in weight j moves a king danger count across 0, the kink of max(count, 0):
+// central differences do not see the gradient there.
+bool king_danger_step_crosses_zero(const TunePosition& tp, const std::vector<double>& x, int j, double h) {
+    const int base = eval::weight_index(*eval::find_weight("king_danger_attacker_knight"));
+    const int t = j - base;
+    if (t < 0 || t >= eval::KING_DANGER_WEIGHTS) return false;
+    for (const auto& kd : tp.king_danger) {
+        if (!kd.on) continue;
+        double count = 0;
+        for (int i = 0; i < eval::KING_DANGER_WEIGHTS; ++i) count += kd.n[i] * x[std::size_t(base + i)];
+        if (std::abs(count) <= h * std::abs(kd.n[t])) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
     const auto pos = positions();
     std::vector<std::string> names = eval::profile_names();
     names.push_back("quince+safe-checks");
+    names.push_back("quince+king-danger");
     for (const std::string& name : names) {
-        const auto prof = name == "quince+safe-checks" ? eval::build_profile(with_safe_checks())
-                                                       : eval::find_profile_shared(name);
+        const auto prof = name == "quince+safe-checks"    ? eval::build_profile(with_safe_checks())
+                          : name == "quince+king-danger" ? eval::build_profile(with_king_danger())
+                                                         : eval::find_profile_shared(name);
         if (prof->simple) continue;
         Model model(prof->w);
         const std::vector<double> x = weights_vector(prof->w);
@@ -71,8 +100,10 @@ TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
 TEST(Tuner, GradientMatchesFiniteDifferences) {
     // rybka232 exercises the drawishness and after-interpolation halving; a phase table is tuned too.
     for (const std::string& name : {std::string("rybka1"), std::string("rybka232"), std::string("fruit21"),
-                                    std::string("quince+safe-checks")}) {
-        eval::Weights w = name == "quince+safe-checks" ? with_safe_checks() : eval::find_profile(name)->w;
+                                    std::string("quince+safe-checks"), std::string("quince+king-danger")}) {
+        eval::Weights w = name == "quince+safe-checks"    ? with_safe_checks()
+                          : name == "quince+king-danger" ? with_king_danger()
+                                                         : eval::find_profile(name)->w;
         auto base = eval::build_profile(w);
         w.phase_curve = eval::PhaseCurve::Table;
         for (int p = 0; p <= 64; ++p) w.phase_table_eg[std::size_t(p)] = base->interp[p][1];
@@ -88,6 +119,7 @@ TEST(Tuner, GradientMatchesFiniteDifferences) {
                 const eval::WeightDesc& d = eval::weight_of_index(int(j));
                 if (d.role == eval::Role::Fixed) continue;
                 const double h = 0.5, keep = x[j];
+                if (king_danger_step_crosses_zero(tp, x, int(j), h)) continue;
                 x[j] = keep + h;
                 const double up = model.evaluate(tp, x);
                 x[j] = keep - h;

@@ -32,6 +32,10 @@ struct PositionHead {
         std::uint8_t on : 1 = 0;
         std::int8_t n[eval::KING_ATTACK_UNITS] = {};
     } king_attack[2];
+    struct KingDanger {
+        std::int16_t n[eval::KING_DANGER_WEIGHTS] = {};
+        bool on = false;
+    } king_danger[2];
     std::uint8_t phase = 0;        // material-table phase 0..64
     std::uint8_t drawish[2] = {};  // 2.3.2a drawishness byte per colour
     std::uint8_t white_to_move : 1 = 1;
@@ -104,6 +108,7 @@ private:
     struct Parts {
         double op, eg, cp, w1, scale_before, scale_after, drawish_factor;
         double ka_sum[2];
+        double kd_count[2];  // king danger count (0 when off)
         int sign;
     };
     Parts parts(const PositionHead& p, const Coef* begin, const Coef* end, const std::vector<double>& x) const;
@@ -113,6 +118,7 @@ private:
     bool phase_tuned_;     // phase_curve == table: W1 read from x
     int phase_base_ = -1;  // index of phase_table_eg[0]
     int ka_weight_base_ = -1, ka_unit_base_ = -1;
+    int kd_base_ = -1, kd_eg_ = -1;  // king danger: the count weights' run, king_danger_eg
     std::uint8_t drawish_k_[256];  // k = byte * mul / div
 };
 
