@@ -25,7 +25,8 @@ struct Coef {
     double value() const { return 0.5 * halves; }
 };
 
-// Everything the model needs of a training position except its coefficients: 32 bytes.
+// Everything the model needs of a training position except its coefficients: at most 96 bytes (32 without
+// the king-danger inputs, 2 x 14 counts of 16 bits).
 struct PositionHead {
     struct KingAttack {
         std::uint8_t count : 7 = 0;  // attackers, capped at 15
