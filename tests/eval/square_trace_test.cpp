@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "support/king_danger_weights.h"
 #include "eval/evaluate.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
@@ -51,12 +52,7 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     // quince with the king danger count in place of the king attack (eval/king_danger.h).
     EXPECT_TRUE(builtin_weights("quince", w));
     w.name = "quince-king-danger";
-    w.king_danger = true;
-    w.king_danger_attacker_knight = 154, w.king_danger_attacker_bishop = 58, w.king_danger_attacker_rook = 96;
-    w.king_danger_attacker_queen = 77, w.king_danger_zone_attack = 317, w.king_danger_weak = 365;
-    w.king_danger_pawn = -211, w.king_danger_shelter = 3, w.king_danger_no_queen = -2650;
-    w.king_danger_check_knight = 1181, w.king_danger_check_bishop = 490, w.king_danger_check_rook = 902;
-    w.king_danger_check_queen = 912, w.king_danger_adjust = -173, w.king_danger_eg = 85;
+    quince::test::set_king_danger_start(w);
     out.push_back(build_profile(w));
     return out;
 }

@@ -2,6 +2,7 @@
 // (spec docs/eval-spec.md; the trace is the evaluation's own code path with the trace switch on).
 #include <gtest/gtest.h>
 
+#include "support/king_danger_weights.h"
 #include "eval/evaluate.h"
 #include "eval/pawns.h"
 #include "eval/score.h"
@@ -190,12 +191,7 @@ TEST(EvalTerms, Threats) {
 TEST(EvalTerms, KingDanger) {
     // Quince's danger count (eval/king_danger.h) on rybka1's weights, Ethereal-like starting values.
     Weights w = find_profile("rybka1")->w;
-    w.king_danger = true;
-    w.king_danger_attacker_knight = 154, w.king_danger_attacker_bishop = 58, w.king_danger_attacker_rook = 96;
-    w.king_danger_attacker_queen = 77, w.king_danger_zone_attack = 317, w.king_danger_weak = 365;
-    w.king_danger_pawn = -211, w.king_danger_shelter = 3, w.king_danger_no_queen = -2650;
-    w.king_danger_check_knight = 1181, w.king_danger_check_bishop = 490, w.king_danger_check_rook = 902;
-    w.king_danger_check_queen = 912, w.king_danger_adjust = -173, w.king_danger_eg = 85;
+    quince::test::set_king_danger_start(w);
     w.king_danger_shelter = 0;  // the shelter penalty is the §7.2 table's (checked elsewhere)
     Evaluator ev;
     ev.set_profile(build_profile(w));

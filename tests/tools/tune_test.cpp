@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/king_danger_weights.h"
 #include "eval/evaluate.h"
 #include "support/test_positions.h"
 #include "tune/tuner.h"
@@ -44,12 +45,7 @@ eval::Weights with_safe_checks() {
 // The quince profile with the king danger count (eval/king_danger.h) in place of the king attack.
 eval::Weights with_king_danger() {
     eval::Weights w = eval::find_profile("quince")->w;
-    w.king_danger = true;
-    w.king_danger_attacker_knight = 154, w.king_danger_attacker_bishop = 58, w.king_danger_attacker_rook = 96;
-    w.king_danger_attacker_queen = 77, w.king_danger_zone_attack = 317, w.king_danger_weak = 365;
-    w.king_danger_pawn = -211, w.king_danger_shelter = 3, w.king_danger_no_queen = -2650;
-    w.king_danger_check_knight = 1181, w.king_danger_check_bishop = 490, w.king_danger_check_rook = 902;
-    w.king_danger_check_queen = 912, w.king_danger_adjust = -173, w.king_danger_eg = 85;
+    quince::test::set_king_danger_start(w);
     return w;
 }
 
