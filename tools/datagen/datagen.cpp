@@ -771,9 +771,9 @@ bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::stri
                     text += '\n';
                     ++written;
                 }
-                const auto now = std::chrono::steady_clock::now();
-                if (config.progress && now - last_print >= std::chrono::seconds(1)) {
-                    std::lock_guard<std::mutex> lock(mutex);
+                if (config.progress && line_no % 16 == 0) {
+                    std::lock_guard<std::mutex> lock(mutex);  // last_print is shared by the workers
+                    const auto now = std::chrono::steady_clock::now();
                     if (now - last_print >= std::chrono::seconds(1)) {
                         last_print = now;
                         print_progress(false);
