@@ -380,3 +380,169 @@ TEST(DatagenPgn, ImportsScoreCommentsFromWhitesView) {
     fs::remove_all(dir);
     fs::remove_all(c.out_dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// --relabel
+
+namespace {
+
+const char* RELABEL_FENS[] = {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+};
+
+// A small datagen folder: `shards` shards of four positions each, every other line with a teacher column.
+std::string make_relabel_source(const std::string& name, int shards) {
+    const std::string dir = temp_dir(name);
+    fs::create_directories(dir);
+    std::ofstream(dir + "/manifest.txt") << "# quince datagen: how the shards in this directory were made\n"
+                                            "command: quince datagen --games 4 --seed 3 --out gen\n"
+                                            "settings: selfplay seed=3 nodes=5000 teacher=none teacher-nodes=0\n";
+    for (int k = 0; k < shards; ++k) {
+        std::ofstream out(shard_path(dir, k));
+        for (int i = 0; i < 4; ++i) {
+            Sample s{RELABEL_FENS[i], 10 * k + i, k % 2 ? 1.0 : 0.5, std::nullopt};
+            if (i % 2) s.teacher = 999;
+            out << format_sample(s) << "\n";
+        }
+    }
+    return dir;
+}
+
+RelabelConfig relabel_config(const std::string& src, const std::string& out, const std::string& teacher_args) {
+    RelabelConfig c;
+    c.source_dir = src;
+    c.out_dir = out;
+    c.teacher = std::string(QUINCE_FAKE_ENGINE_PATH) + " " + teacher_args;
+    c.teacher_nodes = 100;
+    c.command_line = "quince datagen --relabel " + src + " --out " + out;
+    c.progress = false;
+    return c;
+}
+
+}  // namespace
+
+#ifdef QUINCE_FAKE_ENGINE_PATH
+TEST(DatagenRelabel, ReplacesOrAppendsTheTeacherColumnAndDropsMates) {
+    const std::string src = make_relabel_source("relabel-src", 2), out = temp_dir("relabel-out");
+    // The fake teacher says +25 for White to move and sees a mate whenever Black is to move.
+    RelabelConfig c = relabel_config(src, out, "--score 25 --mate-when b");
+    RelabelSummary s;
+    std::string error;
+    ASSERT_TRUE(run_relabel(c, &s, &error)) << error;
+    EXPECT_EQ(s.shards, 2);
+    EXPECT_EQ(s.positions_read, 8);
+    EXPECT_EQ(s.positions_written, 4);
+    EXPECT_EQ(s.teacher_mates, 4);
+    for (int k = 0; k < 2; ++k) {
+        const std::vector<std::string> lines = lines_of(read_all(shard_path(out, k)));
+        ASSERT_EQ(lines.size(), 2u);
+        for (int j = 0; j < 2; ++j) {
+            Sample smp;
+            ASSERT_TRUE(parse_sample(lines[j], smp, &error)) << error;
+            EXPECT_EQ(smp.fen, RELABEL_FENS[2 * j]);  // order kept, Black-to-move positions dropped
+            EXPECT_EQ(smp.score, 10 * k + 2 * j);     // the other columns kept
+            EXPECT_EQ(smp.result, k % 2 ? 1.0 : 0.5);
+            ASSERT_TRUE(smp.teacher.has_value());
+            EXPECT_EQ(*smp.teacher, 25);
+        }
+    }
+    // From Black's view the score is turned to White's, and a line that had a teacher column gets the new one.
+    const std::string out2 = temp_dir("relabel-out2");
+    ASSERT_TRUE(run_relabel(relabel_config(src, out2, "--score 25"), &s, &error)) << error;
+    const std::vector<std::string> lines = lines_of(read_all(shard_path(out2, 0)));
+    ASSERT_EQ(lines.size(), 4u);
+    Sample smp;
+    ASSERT_TRUE(parse_sample(lines[1], smp, &error)) << error;
+    EXPECT_EQ(smp.teacher, std::optional<int>(-25));  // was 999
+    // Provenance: the relabel command, the teacher, and the source's manifest lines.
+    const std::string manifest = read_all(out + "/manifest.txt");
+    EXPECT_NE(manifest.find("command: quince datagen --relabel"), std::string::npos) << manifest;
+    EXPECT_NE(manifest.find("settings: relabel teacher='"), std::string::npos) << manifest;
+    EXPECT_NE(manifest.find("teacher-nodes=100"), std::string::npos) << manifest;
+    EXPECT_NE(manifest.find("source command: quince datagen --games 4 --seed 3 --out gen"), std::string::npos) << manifest;
+    EXPECT_NE(manifest.find("source settings: selfplay seed=3"), std::string::npos) << manifest;
+    fs::remove_all(src);
+    fs::remove_all(out);
+    fs::remove_all(out2);
+}
+
+TEST(DatagenRelabel, SameBytesWithAnyThreadCountAndAfterResume) {
+    // A teacher with state (its score counts the searches since ucinewgame): the bytes stay the same only if
+    // every shard starts from a fresh teacher and is labelled in order, whichever process takes it.
+    const std::string src = make_relabel_source("relabel-det-src", 5);
+    const std::string one = temp_dir("relabel-det-1"), two = temp_dir("relabel-det-2");
+    RelabelSummary s;
+    std::string error;
+    ASSERT_TRUE(run_relabel(relabel_config(src, one, "--count-score 1"), &s, &error)) << error;
+    RelabelConfig c2 = relabel_config(src, two, "--count-score 1");
+    c2.threads = 2;
+    ASSERT_TRUE(run_relabel(c2, &s, &error)) << error;
+    for (int k = 0; k < 5; ++k) {
+        const std::string a = read_all(shard_path(one, k));
+        EXPECT_EQ(a, read_all(shard_path(two, k))) << k;
+        Sample smp;
+        ASSERT_TRUE(parse_sample(lines_of(a).at(2), smp, &error)) << error;
+        EXPECT_EQ(smp.teacher, std::optional<int>(3));  // the shard's third search
+    }
+    const std::string all = read_shards(one);
+    // Interrupted: a shard missing and a leftover temporary file. The rerun makes just those.
+    fs::remove(shard_path(two, 3));
+    std::ofstream(shard_path(two, 1) + ".tmp") << "half a shard";
+    fs::remove(shard_path(two, 1));
+    ASSERT_TRUE(run_relabel(c2, &s, &error)) << error;
+    EXPECT_EQ(s.shards_skipped, 3);
+    EXPECT_EQ(s.positions_read, 8);
+    EXPECT_EQ(read_shards(two), all);
+    EXPECT_FALSE(fs::exists(shard_path(two, 1) + ".tmp"));
+    fs::remove_all(src);
+    fs::remove_all(one);
+    fs::remove_all(two);
+}
+
+TEST(DatagenRelabel, BadInputIsRefusedAndWrittenShardsStayValid) {
+    const std::string src = make_relabel_source("relabel-bad-src", 3), out = temp_dir("relabel-bad-out");
+    RelabelSummary s;
+    std::string error;
+    ASSERT_TRUE(run_relabel(relabel_config(src, out, "--score 5"), &s, &error)) << error;
+    // Another budget (or teacher) into the same directory.
+    RelabelConfig other = relabel_config(src, out, "--score 5");
+    other.teacher_nodes = 200;
+    EXPECT_FALSE(run_relabel(other, &s, &error));
+    EXPECT_NE(error.find("other settings"), std::string::npos) << error;
+    other = relabel_config(src, out, "--score 6");
+    EXPECT_FALSE(run_relabel(other, &s, &error));
+    // A missing source, a folder that is not datagen output.
+    EXPECT_FALSE(run_relabel(relabel_config(src + "-missing", temp_dir("relabel-bad2"), "--score 5"), &s, &error));
+    EXPECT_NE(error.find("no such directory"), std::string::npos) << error;
+    const std::string empty = temp_dir("relabel-empty");
+    fs::create_directories(empty);
+    EXPECT_FALSE(run_relabel(relabel_config(empty, temp_dir("relabel-bad3"), "--score 5"), &s, &error));
+    EXPECT_NE(error.find("not a datagen folder"), std::string::npos) << error;
+    // A malformed line: named by file and line; the shard before it is complete, none after it is written.
+    std::ofstream(shard_path(src, 1), std::ios::app) << "not a sample\n";
+    const std::string out4 = temp_dir("relabel-bad4");
+    EXPECT_FALSE(run_relabel(relabel_config(src, out4, "--score 5"), &s, &error));
+    EXPECT_NE(error.find("shard-00001.txt:5"), std::string::npos) << error;
+    EXPECT_EQ(read_all(shard_path(out4, 0)), read_all(shard_path(out, 0)));
+    EXPECT_FALSE(fs::exists(shard_path(out4, 1)));
+    EXPECT_FALSE(fs::exists(shard_path(out4, 1) + ".tmp"));
+    // A teacher that cannot start.
+    RelabelConfig dead = relabel_config(src, temp_dir("relabel-bad5"), "");
+    dead.teacher = "/nonexistent/engine";
+    EXPECT_FALSE(run_relabel(dead, &s, &error));
+    EXPECT_NE(error.find("--teacher"), std::string::npos) << error;
+    // A teacher that crashes on its third search: the error says so, the shard it was on is not written.
+    const std::string out6 = temp_dir("relabel-bad6");
+    fs::remove(shard_path(src, 1));
+    fs::remove(shard_path(src, 2));
+    EXPECT_FALSE(run_relabel(relabel_config(src, out6, "--mode crash --after 3"), &s, &error));
+    EXPECT_NE(error.find("teacher"), std::string::npos) << error;
+    EXPECT_FALSE(fs::exists(shard_path(out6, 0)));
+    for (const std::string& d : {src, out, empty, out4, out6, temp_dir("relabel-bad2"), temp_dir("relabel-bad3"),
+                                 temp_dir("relabel-bad5")})
+        fs::remove_all(d);
+}
+#endif

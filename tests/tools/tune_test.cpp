@@ -297,6 +297,29 @@ std::string temp_folder(const std::string& name) {
 
 }  // namespace
 
+TEST(Tuner, RelabelledFolderNamesBothCommands) {
+    // datagen --relabel writes its own command and the source folder's, prefixed "source ".
+    const std::string dir = temp_folder("quince_tune_relabel");
+    GameFiles g;
+    std::filesystem::create_directories(dir + "/sf");
+    std::ofstream(dir + "/sf/manifest.txt")
+        << "# quince datagen: a relabelled copy\ncommand: quince datagen --relabel /a/gen --out /a/sf --teacher "
+           "\"/usr/games/stockfish\" --teacher-nodes 3000\nsettings: relabel teacher='/usr/games/stockfish' "
+           "teacher-nodes=3000\nsource command: quince datagen --seed 7 --out /x/gen\nsource settings: selfplay seed=7\n";
+    write_games(dir + "/sf/shard-00000.txt", 4, 200, g);
+    std::vector<std::string> files;
+    std::string err;
+    ASSERT_TRUE(expand_data_args({dir + "/sf"}, files, &err)) << err;
+    TrainingData data;
+    ASSERT_TRUE(load_training_data(files, *eval::find_profile("quince"), 4, 0, 1, data, &err)) << err;
+    ASSERT_EQ(data.folders.size(), 1u);
+    EXPECT_EQ(data.folders[0].command, "quince datagen --relabel gen --out sf --teacher \"stockfish\" --teacher-nodes 3000");
+    EXPECT_EQ(data.folders[0].settings, "relabel teacher='stockfish' teacher-nodes=3000");
+    EXPECT_EQ(data.folders[0].source_command, "quince datagen --seed 7 --out gen");
+    EXPECT_EQ(data.folders[0].source_settings, "selfplay seed=7");
+    std::filesystem::remove_all(dir);
+}
+
 TEST(Tuner, ValidationHoldsOutWholeGames) {
     // One big file, a shard folder (with a manifest) and a .list: the games are found, cut into shards of
     // at most 4 games, and the held-out shards never share a game with the training shards.
@@ -323,6 +346,7 @@ TEST(Tuner, ValidationHoldsOutWholeGames) {
     EXPECT_EQ(data.folders[1].games, 8);
     EXPECT_EQ(data.folders[1].command, "quince datagen --book book.epd --seed 7 --out gen");
     EXPECT_EQ(data.folders[1].settings, "selfplay seed=7 book=book.epd");
+    EXPECT_EQ(data.folders[1].source_command, "");
     for (const std::uint64_t seed : {1, 2, 3}) {
         Options o;
         o.seed = seed;

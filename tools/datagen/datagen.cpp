@@ -1,5 +1,6 @@
 #include "datagen.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -65,12 +66,25 @@ bool write_file_atomically(const std::string& path, const std::string& text, std
 }
 
 // The manifest records how the data was made; a rerun must use the same settings to continue it.
+// (A relabel run writes shards in any order, so any complete shard counts as data.)
+bool holds_shards(const std::string& dir) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("shard-", 0) == 0 && entry.path().extension() == ".txt") return true;
+    }
+    return false;
+}
+
 bool check_or_write_manifest(const std::string& dir, const std::string& kind, const std::string& settings,
-                             const std::string& command_line, std::string* error) {
+                             const std::string& command_line, std::string* error,
+                             const std::string& heading = "how the shards in this directory were made (rerun the "
+                                                          "command to make them again)",
+                             const std::string& extra = "") {
     const std::string path = dir + "/manifest.txt";
     std::ifstream in(path);
     // Settings bind only once data exists: a run that failed before its first shard leaves nothing to keep.
-    if (in && fs::exists(shard_path(dir, 0))) {
+    if (in && holds_shards(dir)) {
         std::string line, found;
         while (std::getline(in, line))
             if (line.rfind("settings: ", 0) == 0) found = line.substr(10);
@@ -83,11 +97,12 @@ bool check_or_write_manifest(const std::string& dir, const std::string& kind, co
         return true;
     }
     std::ostringstream m;
-    m << "# quince datagen: how the shards in this directory were made (rerun the command to make them again)\n"
+    m << "# quince datagen: " << heading << "\n"
       << "command: " << command_line << "\n"
       << "settings: " << kind << " " << settings << "\n"
       << "format: FEN | score | result [| teacher]  (centipawns and result from White's view)\n"
-      << "checksum: cat shard-*.txt | sha256sum\n";
+      << "checksum: cat shard-*.txt | sha256sum\n"
+      << extra;
     return write_file_atomically(path, m.str(), error);
 }
 
@@ -639,6 +654,147 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
     }
     if (games_in_shard > 0 && !flush()) return false;
     if (teacher) teacher->engine.quit();
+    return true;
+}
+
+}  // namespace quince::datagen
+
+// ---------------------------------------------------------------------------------------------
+// Relabel
+
+namespace quince::datagen {
+
+bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::string* error) {
+    *summary = RelabelSummary{};
+    auto fail = [error](const std::string& what) {
+        if (error) *error = what;
+        return false;
+    };
+    if (config.source_dir.empty()) return fail("--relabel needs a source datagen folder");
+    if (config.out_dir.empty()) return fail("--out DIR is required");
+    if (config.teacher.empty() || config.teacher_nodes < 1)
+        return fail("--relabel needs --teacher \"CMD [ARGS]\" and --teacher-nodes N (N >= 1)");
+    if (config.threads < 1 || config.threads > 256) return fail("--threads must be 1..256");
+    std::error_code ec;
+    if (!fs::is_directory(config.source_dir, ec)) return fail("--relabel: no such directory '" + config.source_dir + "'");
+    if (fs::equivalent(config.source_dir, config.out_dir, ec))
+        return fail("--relabel: the output directory must not be the source folder");
+
+    // The source's shards, in name order (zero-padded, so this is the shard order).
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(config.source_dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("shard-", 0) == 0 && entry.path().extension() == ".txt" && entry.is_regular_file())
+            names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    std::ifstream source_manifest(config.source_dir + "/manifest.txt");
+    if (names.empty() || !source_manifest)
+        return fail("--relabel: '" + config.source_dir +
+                    "' is not a datagen folder (it needs manifest.txt and shard-*.txt files)");
+    // Provenance: the source's manifest lines come along, prefixed "source ".
+    std::string extra;
+    for (std::string line; std::getline(source_manifest, line);)
+        if (!line.empty() && line[0] != '#') extra += "source " + line + "\n";
+    summary->shards = std::int64_t(names.size());
+
+    fs::create_directories(config.out_dir, ec);
+    if (ec) return fail("cannot create " + config.out_dir + ": " + ec.message());
+    const std::string settings =
+        "teacher='" + config.teacher + "' teacher-nodes=" + std::to_string(config.teacher_nodes);
+    if (!check_or_write_manifest(config.out_dir, "relabel", settings, config.command_line, error,
+                                 "a relabelled copy of a datagen folder: every teacher column is the teacher's "
+                                 "score below (rerun the command to make it again; the source lines say how "
+                                 "the positions were made)",
+                                 extra))
+        return false;
+    for (const auto& entry : fs::directory_iterator(config.out_dir, ec))
+        if (entry.path().extension() == ".tmp") fs::remove(entry.path(), ec);
+    std::vector<std::string> todo;
+    for (const std::string& name : names) {
+        if (fs::exists(config.out_dir + "/" + name)) ++summary->shards_skipped;
+        else todo.push_back(name);
+    }
+    if (todo.empty()) return true;
+
+    std::mutex mutex;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::atomic<std::int64_t> read{0}, written{0}, mates{0};
+    std::string first_error;
+    const auto start = std::chrono::steady_clock::now();
+    auto last_print = start;
+    auto report = [&](const std::string& why) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (first_error.empty()) first_error = why;
+        stop.store(true);
+    };
+    auto print_progress = [&](bool final) {
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr, "\rrelabel: %lld positions read, %lld written, %lld teacher mates, %.0f positions/s%s",
+                     static_cast<long long>(read.load()), static_cast<long long>(written.load()),
+                     static_cast<long long>(mates.load()), secs > 0 ? double(read.load()) / secs : 0.0,
+                     final ? "\n" : "   ");
+        std::fflush(stderr);
+    };
+
+    auto worker = [&]() {
+        std::string why;
+        std::unique_ptr<GamePlayer::TeacherEngine> teacher = start_teacher(config.teacher, &why);
+        if (!teacher) return report(why);
+        while (!stop.load()) {
+            const std::size_t k = next.fetch_add(1);
+            if (k >= todo.size()) break;
+            const std::string src = config.source_dir + "/" + todo[k];
+            std::ifstream in(src);
+            if (!in) return report("cannot read " + src);
+            // A fresh teacher per shard: its hash then depends only on this shard's earlier positions.
+            if (!teacher->engine.prepare_new_game(&why)) return report("teacher: " + why);
+            std::string text, line;
+            std::int64_t line_no = 0;
+            while (std::getline(in, line)) {
+                if (stop.load()) break;
+                ++line_no;
+                Sample s;
+                Position pos;
+                if (!parse_sample(line, s, &why) || !pos.set_fen(s.fen, false, &why))
+                    return report(src + ":" + std::to_string(line_no) + ": " + why);
+                s.teacher.reset();
+                if (!teacher_label(*teacher, config.teacher_nodes, pos, s, &why))
+                    return report(why + " (" + src + ":" + std::to_string(line_no) + ")");
+                ++read;
+                // A teacher that sees a mate (or reports no score) gives no usable label: the position is dropped.
+                if (!s.teacher) {
+                    ++mates;
+                } else {
+                    text += format_sample(s);
+                    text += '\n';
+                    ++written;
+                }
+                if (config.progress && line_no % 16 == 0) {
+                    std::lock_guard<std::mutex> lock(mutex);  // last_print is shared by the workers
+                    const auto now = std::chrono::steady_clock::now();
+                    if (now - last_print >= std::chrono::seconds(1)) {
+                        last_print = now;
+                        print_progress(false);
+                    }
+                }
+            }
+            if (stop.load()) break;
+            if (in.bad()) return report("cannot read " + src);
+            if (!write_file_atomically(config.out_dir + "/" + todo[k], text, &why)) return report(why);
+        }
+        teacher->engine.quit();
+    };
+    std::vector<std::thread> threads;
+    for (int i = 0; i < std::min<int>(config.threads, int(todo.size())); ++i) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+    if (config.progress) print_progress(true);
+    summary->positions_read = read.load();
+    summary->positions_written = written.load();
+    summary->teacher_mates = mates.load();
+    summary->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!first_error.empty()) return fail(first_error);
     return true;
 }
 

@@ -123,6 +123,34 @@ std::optional<int> comment_score_cp(const std::string& comment, bool* mate = nul
 // (an unreadable file, an output directory that already holds data, I/O errors).
 bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::string* error);
 
+// --relabel: a copy of a datagen folder with every teacher column from a (new) teacher.
+struct RelabelConfig {
+    std::string source_dir;            // a datagen folder: shard-*.txt and manifest.txt
+    std::string out_dir;
+    std::string teacher;               // UCI engine command (arguments split at blanks)
+    std::uint64_t teacher_nodes = 0;   // go nodes N
+    int threads = 1;                   // teacher processes, each relabelling whole shards
+    std::string command_line;          // recorded in the manifest
+    bool progress = true;
+};
+
+struct RelabelSummary {
+    std::int64_t shards = 0;             // shard files of the source
+    std::int64_t shards_skipped = 0;     // already complete in out_dir (a resumed run)
+    std::int64_t positions_read = 0;     // this run
+    std::int64_t positions_written = 0;  // this run
+    std::int64_t teacher_mates = 0;      // dropped this run: the teacher saw a mate (or gave no score)
+    double seconds = 0;
+};
+
+// Writes, for each shard file of config.source_dir, the file of the same name in config.out_dir with every
+// sample's teacher column replaced (or appended) by the teacher's score at teacher_nodes; positions the
+// teacher scores as a mate are dropped. Each shard starts from a fresh teacher (ucinewgame), so the bytes do
+// not depend on threads. Complete shards already in out_dir are kept (same teacher and nodes, else refused).
+// False + *error on a missing source, a malformed line (file:line), a failing teacher or I/O errors; shards
+// written before stay complete and valid.
+bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::string* error);
+
 // Shard file name: dir/shard-00012.txt
 std::string shard_path(const std::string& dir, std::int64_t index);
 // SHA-256 of the directory's shards concatenated in order (via sha256sum); "" when unavailable.

@@ -19,7 +19,9 @@ const char* USAGE =
     "                      [--opening-nodes N] [--games-per-shard G] [--hash MB]\n"
     "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N] [--quiet]\n"
     "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n"
-    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N]\n";
+    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N]\n"
+    "       quince datagen --relabel SRC --out DIR --teacher \"CMD [ARGS]\" --teacher-nodes N\n"
+    "                      [--threads T] [--quiet]\n";
 
 // `quince datagen --help`: the usage and what each option does.
 const char* OPTIONS =
@@ -39,6 +41,10 @@ const char* OPTIONS =
     "  --hash MB (8)          hash per game thread\n"
     "  --teacher \"CMD [ARGS]\" --teacher-nodes N   label every position with a UCI engine's score\n"
     "  --from-pgn FILE...     read PGN games (score comments) instead of playing\n"
+    "  --relabel SRC          copy the datagen folder SRC to DIR shard by shard, every teacher column\n"
+    "                         replaced (or appended) by the teacher's score at --teacher-nodes; positions\n"
+    "                         the teacher scores as a mate are dropped; --threads T teacher processes.\n"
+    "                         E.g. self-play without --teacher first, then relabel at the budget chosen.\n"
     "  --quiet                no progress line on stderr\n"
     "See tools/datagen/README.md.\n";
 
@@ -54,10 +60,16 @@ int run_datagen_cli(int argc, char** argv) {
     SelfPlayConfig sp;
     PgnImportConfig pi;
     bool from_pgn = false;
+    RelabelConfig rl;
+    bool relabel = false;
     std::string command_line = "quince";
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        command_line += " " + (a.find_first_of(" \t\"'") == std::string::npos ? a : "\"" + a + "\"");
+        // (appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "\"" + a here)
+        const bool quote = a.find_first_of(" \t\"'") != std::string::npos;
+        command_line += quote ? " \"" : " ";
+        command_line += a;
+        if (quote) command_line += '"';
     }
     auto bad = [](const std::string& what) {
         std::cerr << "error: " << what << "\n" << USAGE;
@@ -87,6 +99,9 @@ int run_datagen_cli(int argc, char** argv) {
             from_pgn = true;
             while (i + 1 < argc && argv[i + 1][0] != '-') pi.files.push_back(argv[++i]);
             if (pi.files.empty()) return bad("--from-pgn needs at least one PGN file");
+        } else if (opt == "--relabel") {
+            relabel = true;
+            if (!value(&rl.source_dir) || rl.source_dir.empty()) return bad("--relabel needs a source folder");
         } else if (opt == "--out") {
             if (!value(&sp.out_dir)) return bad("--out needs a directory");
             pi.out_dir = sp.out_dir;
@@ -126,6 +141,30 @@ int run_datagen_cli(int argc, char** argv) {
     }
     sp.command_line = pi.command_line = command_line;
     std::string error;
+    if (relabel) {
+        if (from_pgn) return bad("--relabel and --from-pgn are two different modes");
+        if (sp.out_dir.empty()) return bad("--out DIR is required");
+        if (sp.teacher.empty() || sp.teacher_nodes == 0) return bad("--relabel needs --teacher \"CMD\" and --teacher-nodes N");
+        rl.out_dir = sp.out_dir;
+        rl.teacher = sp.teacher;
+        rl.teacher_nodes = sp.teacher_nodes;
+        rl.threads = sp.threads;
+        rl.progress = sp.progress;
+        rl.command_line = command_line;
+        RelabelSummary s;
+        if (!run_relabel(rl, &s, &error)) {
+            std::cerr << "error: " << error << "\n";
+            return 1;
+        }
+        std::printf("relabel: %lld shards (%lld already complete); this run: %lld positions read, %lld written, "
+                    "%lld dropped as teacher mates in %.1f s (%.0f positions/s)\n",
+                    (long long)s.shards, (long long)s.shards_skipped, (long long)s.positions_read,
+                    (long long)s.positions_written, (long long)s.teacher_mates, s.seconds,
+                    s.seconds > 0 ? double(s.positions_read) / s.seconds : 0.0);
+        std::printf("sha256 %s  (cat %s/shard-*.txt | sha256sum)\n", shards_sha256(rl.out_dir).c_str(),
+                    rl.out_dir.c_str());
+        return 0;
+    }
     if (from_pgn) {
         if (!sp.teacher.empty() && sp.teacher_nodes == 0) return bad("--teacher needs --teacher-nodes N");
         if (sp.teacher.empty() && sp.teacher_nodes != 0) return bad("--teacher-nodes needs --teacher");

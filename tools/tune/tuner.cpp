@@ -443,6 +443,9 @@ bool load_training_data(const std::vector<std::string>& files, const Profile& pr
             for (std::string line; std::getline(man, line);) {
                 if (line.rfind("command:", 0) == 0) f.command = without_paths(trim(line.substr(8)));
                 if (line.rfind("settings:", 0) == 0) f.settings = without_paths(trim(line.substr(9)));
+                // A relabelled copy (datagen --relabel) also names the folder its positions came from.
+                if (line.rfind("source command:", 0) == 0) f.source_command = without_paths(trim(line.substr(15)));
+                if (line.rfind("source settings:", 0) == 0) f.source_settings = without_paths(trim(line.substr(16)));
             }
             d.folders.push_back(f);
             folder_index = int(d.folders.size() - 1);

@@ -163,6 +163,7 @@ struct TrainingData {
         std::string name;      // the folder's base name
         std::string command;   // manifest.txt's "command:" and "settings:" lines, paths cut to base names
         std::string settings;  // ("" without a manifest)
+        std::string source_command, source_settings;  // a relabelled folder's "source command:" / "source settings:"
         std::vector<std::string> files;  // full paths, in load order (for the checksum)
         long games = 0, positions = 0;
     };

@@ -6,6 +6,8 @@
 //   --once FILE      misbehave only if FILE does not exist yet (and create it): the restarted engine is healthy
 //   --score CP       the score reported in the info line (default 0)
 //   --random SEED    pick a pseudo-random legal move instead of the first one
+//   --count-score 1  report as score the number of "go"s since the last ucinewgame (a teacher with state)
+//   --mate-when w|b  report "score mate 3" when that side is to move
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -22,7 +24,8 @@
 using namespace quince;
 
 int main(int argc, char** argv) {
-    std::string mode = "normal", once_file;
+    std::string mode = "normal", once_file, mate_when;
+    bool count_score = false;
     int after = 1, delay_ms = 0, score = 0;
     std::uint64_t random_seed = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -32,6 +35,8 @@ int main(int argc, char** argv) {
         else if (key == "--delay") delay_ms = std::atoi(value.c_str());
         else if (key == "--once") once_file = value;
         else if (key == "--score") score = std::atoi(value.c_str());
+        else if (key == "--count-score") count_score = value == "1";
+        else if (key == "--mate-when") mate_when = value;
         else if (key == "--random") random_seed = std::strtoull(value.c_str(), nullptr, 10);
     }
     if (!once_file.empty()) {
@@ -46,7 +51,7 @@ int main(int argc, char** argv) {
 
     Position pos;
     bool chess960 = false;
-    int go_count = 0;
+    int go_count = 0, goes_this_game = 0;
     std::string line;
     while (std::getline(std::cin, line)) {
         std::istringstream in(line);
@@ -57,6 +62,8 @@ int main(int argc, char** argv) {
             std::cout << "id name FakeEngine " << mode << "\nid author test\noption name Hash type spin default 1 min 1 max 64\noption name UCI_Chess960 type check default false\nuciok" << std::endl;
         } else if (cmd == "setoption") {
             chess960 = chess960 || line == "setoption name UCI_Chess960 value true";
+        } else if (cmd == "ucinewgame") {
+            goes_this_game = 0;
         } else if (cmd == "isready") {
             std::cout << "readyok" << std::endl;
         } else if (cmd == "position") {
@@ -77,6 +84,7 @@ int main(int argc, char** argv) {
             }
         } else if (cmd == "go") {
             ++go_count;
+            ++goes_this_game;
             const std::string action = misbehave_now(go_count) ? mode : "normal";
             if (action != "normal" && !once_file.empty()) mode = "normal";  // --once: a single misbehaviour
             if (action == "crash") std::_Exit(3);
@@ -92,7 +100,9 @@ int main(int argc, char** argv) {
                 best = move_to_uci(moves.begin()[pick].move, chess960);
             }
             if (action == "illegal") best = "a1a1";
-            std::cout << "info depth 1 score cp " << score << " nodes 1 pv " << best << "\nbestmove " << best << std::endl;
+            const bool mate = !mate_when.empty() && mate_when == (pos.side_to_move() == WHITE ? "w" : "b");
+            std::cout << "info depth 1 score " << (mate ? "mate 3" : "cp " + std::to_string(count_score ? goes_this_game : score))
+                      << " nodes 1 pv " << best << "\nbestmove " << best << std::endl;
         } else if (cmd == "quit") {
             break;
         }
