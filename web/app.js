@@ -4,7 +4,7 @@
 // the picture). Files under vendor/ are copied from node_modules by scripts/web.sh.
 import { Chessground } from './vendor/chessground.min.js';
 import { Chess } from './vendor/chess.js';
-import { annotatedPgn, evalText, numbered, verdict, winningChances } from './judge.js';
+import { annotatedPgn, evalText, moveLoss, numbered, sideSummary, verdict, winningChances } from './judge.js';
 
 const $ = (id) => document.getElementById(id);
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -60,6 +60,12 @@ const state = {
   profiles: [], allProfiles: [],
   evals: [],             // evals[ply]: score of the position after `ply` moves (White's view), from the game analysis
   notes: [],             // notes[i]: {nag, better} of move i
+  // Lines played instead of a main-line move: {ply, moves}, branching from the position after `ply` main-line
+  // moves (the alternatives to moves[ply]); moves as in `moves`. One level: a move that differs from a
+  // variation's next move replaces the rest of that variation.
+  variations: [],
+  losses: [],            // losses[i]: {color, cpLoss, accuracy} of move i, from the game analysis
+  inVariation: null,     // null: the main line is shown; else {v, k}: variation v after its first k moves
   analysing: false,
 };
 let board = null;
@@ -68,6 +74,19 @@ let evalEngine = null;
 let searchToken = 0;
 
 function fenAt(ply) { return ply === 0 ? (state.startFen || START) : state.moves[ply - 1].fenAfter; }
+// The position shown and the move that led to it, in the main line or a variation.
+function currentFen() {
+  const at = state.inVariation;
+  if (!at) return fenAt(state.ply);
+  const v = state.variations[at.v];
+  return at.k === 0 ? fenAt(v.ply) : v.moves[at.k - 1].fenAfter;
+}
+function currentLastMove() {
+  const at = state.inVariation;
+  if (!at) return state.ply ? state.moves[state.ply - 1] : null;
+  const v = state.variations[at.v];
+  return at.k === 0 ? (v.ply ? state.moves[v.ply - 1] : null) : v.moves[at.k - 1];
+}
 function chessAt(ply) { return new Chess(fenAt(ply)); }
 function showError(text) { $('error').textContent = text || ''; }
 
@@ -82,8 +101,8 @@ function dests(chess) {
 
 // ---- the board ----
 function updateBoard() {
-  const chess = chessAt(state.ply);
-  const last = state.ply ? state.moves[state.ply - 1] : null;
+  const chess = new Chess(currentFen());
+  const last = currentLastMove();
   const turn = chess.turn() === 'w' ? 'white' : 'black';
   board.set({
     fen: chess.fen(), orientation: state.orientation, turnColor: turn,
@@ -112,7 +131,7 @@ function askPromotion(color) {
 }
 
 async function onBoardMove(from, to) {
-  const chess = chessAt(state.ply);
+  const chess = new Chess(currentFen());
   const piece = chess.get(from);
   let promotion;
   if (piece && piece.type === 'p' && (to[1] === '8' || to[1] === '1'))
@@ -123,19 +142,36 @@ async function onBoardMove(from, to) {
   playMove(m, chess);
 }
 
-// A move played at the current ply: the same as the next game move steps forward; another one cuts the
-// game there (the moves after it, and their analysis, are dropped).
+// A move played on the board: the same as the next move of the line shown steps forward; at the end of the
+// main line it extends the game; another move starts a variation (or enters the variation that begins with
+// it), so the game is never cut. In a variation, a different move replaces the rest of that variation.
 function playMove(m, chessAfter) {
-  const next = state.moves[state.ply];
-  if (!(next && next.uci === m.from + m.to + (m.promotion || ''))) {
-    state.moves.length = state.ply;
-    state.evals.length = Math.min(state.evals.length, state.ply + 1);
-    state.notes.length = state.ply;
-    const fields = fenAt(state.ply).split(' ');
-    state.moves.push({ san: m.san, uci: m.from + m.to + (m.promotion || ''), from: m.from, to: m.to, color: m.color,
-                       number: parseInt(fields[5], 10) || 1, fenAfter: chessAfter.fen() });
+  const uci = m.from + m.to + (m.promotion || '');
+  const fen = currentFen();
+  const fields = fen.split(' ');
+  const entry = { san: m.san, uci, from: m.from, to: m.to, color: m.color,
+                  number: parseInt(fields[5], 10) || 1, fenAfter: chessAfter.fen() };
+  const at = state.inVariation;
+  if (at) {
+    const v = state.variations[at.v];
+    if (!(v.moves[at.k] && v.moves[at.k].uci === uci)) { v.moves.length = at.k; v.moves.push(entry); }
+    goToVariation(at.v, at.k + 1);
+    return;
   }
-  goTo(state.ply + 1);
+  const next = state.moves[state.ply];
+  if (!next) { state.moves.push(entry); goTo(state.ply + 1); return; }
+  if (next.uci === uci) { goTo(state.ply + 1); return; }
+  let v = state.variations.findIndex((x) => x.ply === state.ply && x.moves[0].uci === uci);
+  if (v < 0) { state.variations.push({ ply: state.ply, moves: [entry] }); v = state.variations.length - 1; }
+  goToVariation(v, 1);
+}
+
+function goToVariation(v, k) {
+  const line = state.variations[v];
+  if (k <= 0) { goTo(line.ply); return; }
+  state.inVariation = { v, k: Math.min(k, line.moves.length) };
+  state.ply = line.ply;
+  showPosition();
 }
 
 // ---- the move list ----
@@ -155,7 +191,7 @@ function renderMoves() {
     s.textContent = m.san + (note && note.nag ? note.nag : '');
     if (note && note.nag) s.classList.add({ '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' }[note.nag]);
     if (state.evals[i + 1]) s.dataset.eval = evalText(state.evals[i + 1]);
-    if (i + 1 === state.ply) s.classList.add('current');
+    if (!state.inVariation && i + 1 === state.ply) s.classList.add('current');
     s.addEventListener('click', () => goTo(i + 1));
     list.appendChild(s);
     if (note && note.better) {
@@ -163,14 +199,50 @@ function renderMoves() {
       v.className = 'better'; v.textContent = '(' + numbered(m.number, m.color === 'w', note.better) + ')';
       list.appendChild(v);
     }
+    state.variations.forEach((line, vi) => { if (line.ply === i) list.appendChild(renderVariation(line, vi)); });
   });
   const cur = list.querySelector('.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
   list.dataset.ply = String(state.ply);
+  list.dataset.variation = state.inVariation ? String(state.inVariation.v) : '';
+}
+
+// A variation in the move list: (3... Nf6 4. Nc3), each move clickable, `.var-move` with data-variation
+// (its index), data-k (moves of it played) and data-san.
+function renderVariation(line, vi) {
+  const box = document.createElement('span');
+  box.className = 'variation';
+  box.dataset.variation = String(vi);
+  box.dataset.ply = String(line.ply);
+  box.append('(');
+  line.moves.forEach((m, k) => {
+    if (m.color === 'w' || k === 0) {
+      const n = document.createElement('span');
+      n.className = 'num'; n.textContent = m.number + (m.color === 'w' ? '.' : '...');
+      box.appendChild(n);
+    }
+    const b = document.createElement('button');
+    b.type = 'button'; b.className = 'var-move';
+    b.dataset.variation = String(vi); b.dataset.k = String(k + 1); b.dataset.san = m.san;
+    b.textContent = m.san;
+    const at = state.inVariation;
+    if (at && at.v === vi && at.k === k + 1) b.classList.add('current');
+    b.addEventListener('click', () => goToVariation(vi, k + 1));
+    box.appendChild(b);
+  });
+  box.append(')');
+  return box;
 }
 
 function goTo(ply) {
+  state.inVariation = null;
   state.ply = Math.max(0, Math.min(state.moves.length, ply));
+  showPosition();
+}
+
+// Shows the current position (main line or variation) everywhere: board, list, graph, address, workbench,
+// engine.
+function showPosition() {
   showError('');
   updateBoard();
   renderMoves();
@@ -179,11 +251,11 @@ function goTo(ply) {
   refreshWorkbench();
   // The lines of another position never stay on show; the bar shows the game analysis's eval meanwhile.
   const box = $('lines');
-  if (box.dataset.fen !== fenAt(state.ply)) {
+  if (box.dataset.fen !== currentFen()) {
     box.textContent = ''; box.dataset.depth = '0'; box.dataset.best = ''; box.dataset.score = 'null';
     $('search-info').textContent = '';
   }
-  setBar(state.evals[state.ply] || null);
+  setBar(state.inVariation ? null : state.evals[state.ply] || null);
   if ($('live').checked) startSearch();
   else if (!state.analysing) { searchToken++; searchEngine.stop(); box.dataset.state = 'idle'; $('stop').disabled = true; }
 }
@@ -273,7 +345,7 @@ async function startSearch() {
   searchEngine.stop();
   await searchEngine.ready;
   if (token !== searchToken) return;
-  const fen = fenAt(state.ply);
+  const fen = currentFen();
   const chess = new Chess(fen);
   const box = $('lines');
   if (chess.isGameOver()) {
@@ -340,6 +412,8 @@ async function analyseGame() {
       const better = (nag === '?' || nag === '??') && before.san_pv && before.san_pv[0] !== m.san
         ? before.san_pv.slice(0, 8) : null;
       state.notes[ply - 1] = { nag, better };
+      const loss = moveLoss(before.score, state.evals[ply], m.color, before.pv && before.pv[0] === m.uci);
+      state.losses[ply - 1] = { color: m.color, cpLoss: loss.cpLoss, accuracy: loss.accuracy };
     }
     renderGraph();
     renderMoves();
@@ -350,7 +424,29 @@ async function analyseGame() {
   $('analyse-status').textContent = `Done at depth ${depth}. White: ${count('?!', 'w')} ?!, ${count('?', 'w')} ?, ` +
     `${count('??', 'w')} ??; Black: ${count('?!', 'b')} ?!, ${count('?', 'b')} ?, ${count('??', 'b')} ??.`;
   $('analyse-status').dataset.done = 'true';
+  renderSummary();
   if ($('live').checked) startSearch();
+}
+
+// Per side: accuracy and average centipawn loss of the analysed game (the command line's definitions:
+// [WhiteAccuracy] [WhiteACPL] …), with data-white-accuracy, data-white-acpl, data-black-… for machines.
+function renderSummary() {
+  const box = $('summary');
+  box.textContent = '';
+  for (const k of ['whiteAccuracy', 'whiteAcpl', 'blackAccuracy', 'blackAcpl']) delete box.dataset[k];
+  if (!state.losses || state.losses.length !== state.moves.length || !state.moves.length) return;
+  const sum = sideSummary(state.losses);
+  for (const [c, name] of [['w', 'White'], ['b', 'Black']]) {
+    const s = sum[c];
+    if (!s) continue;
+    const side = name.toLowerCase();
+    box.dataset[side + 'Accuracy'] = s.accuracy.toFixed(1);
+    box.dataset[side + 'Acpl'] = String(Math.round(s.acpl));
+    const row = document.createElement('span');
+    row.className = 'side-summary';
+    row.textContent = `${name}: accuracy ${s.accuracy.toFixed(1)} %, average loss ${Math.round(s.acpl)} cp`;
+    box.appendChild(row);
+  }
 }
 
 // ---- PGN ----
@@ -361,8 +457,10 @@ function loadGame(chess, headers) {
   state.headers = headers || {};
   state.moves = history.map((m) => ({ san: m.san, uci: m.from + m.to + (m.promotion || ''), from: m.from, to: m.to,
                                       color: m.color, number: parseInt(m.before.split(' ')[5], 10) || 1, fenAfter: m.after }));
-  state.evals = []; state.notes = [];
+  state.evals = []; state.notes = []; state.losses = [];
+  state.variations = []; state.inVariation = null;
   $('analyse-status').textContent = ''; delete $('analyse-status').dataset.done;
+  renderSummary();
 }
 
 function importPgn(text) {
@@ -383,12 +481,16 @@ function exportPgn() {
     // No [%eval] after a mating move: the game is over (lichess writes none there either).
     eval: state.evals[i + 1] && state.evals[i + 1].white_mate !== 0 ? evalText(state.evals[i + 1]) : '',
     better: state.notes[i] ? state.notes[i].better : null,
+    variations: state.variations.filter((v) => v.ply === i).map((v) => v.moves.map((x) => x.san)),
   }));
   const chess = chessAt(state.moves.length);
   const result = chess.isCheckmate() ? (chess.turn() === 'w' ? '0-1' : '1-0') : chess.isDraw() ? '1/2-1/2'
     : (state.headers.Result || '*');
   const headers = Object.assign({ Event: '?', Site: '?', Date: '????.??.??', Round: '?', White: '?', Black: '?' }, state.headers);
   if (state.evals.length) headers.Annotator = 'Quince (depth ' + ($('game-depth').value || 12) + ')';
+  const box = $('summary');
+  if (box.dataset.whiteAccuracy) { headers.WhiteACPL = box.dataset.whiteAcpl; headers.WhiteAccuracy = box.dataset.whiteAccuracy; }
+  if (box.dataset.blackAccuracy) { headers.BlackACPL = box.dataset.blackAcpl; headers.BlackAccuracy = box.dataset.blackAccuracy; }
   return annotatedPgn(headers, state.startFen, moves, result);
 }
 
@@ -464,7 +566,7 @@ let workbenchToken = 0;
 async function refreshWorkbench() {
   const token = ++workbenchToken;
   await evalEngine.ready;
-  const fen = fenAt(state.ply);
+  const fen = currentFen();
   const names = state.profiles.length ? state.profiles : [state.allProfiles[0]];
   const cmp = await evalEngine.request('run', ['compare', '--json', fen].concat(names));
   if (token !== workbenchToken) return;
@@ -526,8 +628,17 @@ function readAddress() {
   return ply === null ? state.moves.length : parseInt(ply, 10) || 0;
 }
 
+// One move forward or back in the line shown: the main line, or in a variation through it (back from its
+// first move is its branch point in the main line).
+function step(delta) {
+  const at = state.inVariation;
+  if (at) goToVariation(at.v, at.k + delta);
+  else goTo(state.ply + delta);
+}
+
 function onKey(e) {
   if (e.target.closest('input, textarea, select')) return;
+  if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') { e.preventDefault(); step(e.key === 'ArrowRight' ? 1 : -1); return; }
   const moves = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length,
                   ArrowUp: 0, ArrowDown: state.moves.length };
   if (e.key in moves) { e.preventDefault(); goTo(moves[e.key]); }
@@ -565,8 +676,8 @@ async function main() {
   document.addEventListener('keydown', onKey);
   $('flip').addEventListener('click', flip);
   $('first').addEventListener('click', () => goTo(0));
-  $('prev').addEventListener('click', () => goTo(state.ply - 1));
-  $('next').addEventListener('click', () => goTo(state.ply + 1));
+  $('prev').addEventListener('click', () => step(-1));
+  $('next').addEventListener('click', () => step(1));
   $('last').addEventListener('click', () => goTo(state.moves.length));
   $('stop').addEventListener('click', stopSearch);
   $('go').addEventListener('click', () => { state.analysing = false; startSearch(); });
