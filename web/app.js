@@ -53,6 +53,7 @@ class Engine {
 // ---- state ----
 const state = {
   startFen: null,        // null: the standard start position
+  chess960: false,       // a Chess960 game: the engine is the rules (Rules960)
   headers: {},           // PGN tags of the loaded game
   moves: [],             // [{san, uci, from, to, color, number, fenAfter}]
   ply: 0,                // the position shown: after `ply` moves
@@ -87,7 +88,89 @@ function currentLastMove() {
   const v = state.variations[at.v];
   return at.k === 0 ? (v.ply ? state.moves[v.ply - 1] : null) : v.moves[at.k - 1];
 }
-function chessAt(ply) { return new Chess(fenAt(ply)); }
+function chessAt(ply) { return rules(fenAt(ply)); }
+
+// ---- Chess960: chess.js knows only standard chess, so for a Chess960 game the engine is the rules ----
+// (its `position` answer: FEN, side to move, check, the legal moves in SAN and UCI, castling as the king
+// taking its own rook). Every position of such a game is asked for once, when it is reached, and kept.
+const positions = new Map();  // FEN (the engine's) -> its answer
+
+class Rules960 {
+  constructor(info) { this.info = info; }
+  fen() { return this.info.fen; }
+  turn() { return this.info.side_to_move === 'white' ? 'w' : 'b'; }
+  inCheck() { return this.info.in_check; }
+  moves() {
+    return this.info.legal.map((l) => ({ from: l.uci.slice(0, 2), to: l.uci.slice(2, 4), promotion: l.uci[4],
+                                         san: l.san, uci: l.uci, color: this.turn() }));
+  }
+  get(sq) {
+    const rows = this.info.fen.split(' ')[0].split('/');
+    let file = 0;
+    for (const ch of rows[8 - Number(sq[1])]) {
+      if (/\d/.test(ch)) { file += Number(ch); continue; }
+      if (file === sq.charCodeAt(0) - 97) return { type: ch.toLowerCase(), color: ch === ch.toUpperCase() ? 'w' : 'b' };
+      file++;
+    }
+    return null;
+  }
+  isGameOver() { return this.info.legal.length === 0; }
+  isCheckmate() { return this.info.legal.length === 0 && this.info.in_check; }
+  isDraw() { return this.info.legal.length === 0 && !this.info.in_check; }
+}
+
+function rules(fen) { return state.chess960 ? new Rules960(positions.get(fen)) : new Chess(fen); }
+
+async function positionInfo(words) {
+  await evalEngine.ready;
+  const r = await evalEngine.request('position', words);
+  const info = JSON.parse(r.out);
+  if (info.error) throw new Error(info.error);
+  positions.set(info.fen, info);
+  return info;
+}
+
+// A FEN only Chess960 can have: castling letters other than KQkq (Shredder-FEN), or castling rights with
+// the king off its e-file square (X-FEN).
+function isChess960Fen(fen) {
+  const f = fen.trim().split(/\s+/);
+  const castling = f[2] || '-';
+  if (castling === '-') return false;
+  if (/[^KQkq]/.test(castling)) return true;
+  const rows = f[0].split('/');
+  const kingOnE = (row, king) => { let file = 0; for (const ch of row) { if (/\d/.test(ch)) file += Number(ch); else { if (ch === king) return file === 4; file++; } } return false; };
+  return (/[KQ]/.test(castling) && !kingOnE(rows[7] || '', 'K')) || (/[kq]/.test(castling) && !kingOnE(rows[0] || '', 'k'));
+}
+
+// The SAN moves of PGN movetext: comments, variations, NAGs, move numbers and the result dropped.
+function movetextSans(text) {
+  let t = text.replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ');
+  for (let prev = null; prev !== t;) { prev = t; t = t.replace(/\([^()]*\)/g, ' '); }
+  return t.split(/\s+/).map((w) => w.replace(/^\d+\.+/, '')).filter((w) => w && !/^\$\d+$/.test(w) &&
+    !['1-0', '0-1', '1/2-1/2', '*'].includes(w)).map((w) => w.replace(/[!?]+$/, '').replace(/0-0-0/, 'O-O-O').replace(/0-0/, 'O-O'));
+}
+
+// Loads a Chess960 game: the start FEN and the moves (SAN or UCI), each checked by the engine.
+async function loadChess960(startFen, sans, headers) {
+  const start = await positionInfo([startFen]);
+  if (!start.chess960 && !/chess\s*960|fischerandom/i.test(headers.Variant || '')) throw new Error('not a Chess960 position: ' + startFen);
+  const clean = (s) => s.replace(/[+#]+$/, '');
+  const moves = [];
+  let info = start;
+  for (const san of sans) {
+    const l = info.legal.find((x) => clean(x.san) === clean(san) || x.uci === san);
+    if (!l) throw new Error(`illegal move ${san} at ply ${moves.length + 1}`);
+    const after = await positionInfo([info.fen, 'moves', l.uci]);
+    moves.push({ san: l.san, uci: l.uci, from: l.uci.slice(0, 2), to: l.uci.slice(2, 4), color: info.side_to_move === 'white' ? 'w' : 'b',
+                 number: parseInt(info.fen.split(' ')[5], 10) || 1, fenAfter: after.fen });
+    info = after;
+  }
+  state.chess960 = true;
+  state.startFen = start.fen;
+  state.headers = Object.assign({}, headers, { Variant: 'Chess960' });
+  state.moves = moves;
+  resetAnalysis();
+}
 function showError(text) { $('error').textContent = text || ''; }
 
 function dests(chess) {
@@ -101,10 +184,12 @@ function dests(chess) {
 
 // ---- the board ----
 function updateBoard() {
-  const chess = new Chess(currentFen());
+  const chess = rules(currentFen());
   const last = currentLastMove();
   const turn = chess.turn() === 'w' ? 'white' : 'black';
   board.set({
+    // chessground's own castling (king two squares, rook jumps) is standard chess's only.
+    autoCastle: !state.chess960,
     fen: chess.fen(), orientation: state.orientation, turnColor: turn,
     lastMove: last ? [last.from, last.to] : undefined,
     check: chess.inCheck() ? turn : false,
@@ -131,11 +216,19 @@ function askPromotion(color) {
 }
 
 async function onBoardMove(from, to) {
-  const chess = new Chess(currentFen());
+  const chess = rules(currentFen());
   const piece = chess.get(from);
   let promotion;
   if (piece && piece.type === 'p' && (to[1] === '8' || to[1] === '1'))
     promotion = await askPromotion(piece.color === 'w' ? 'white' : 'black');
+  if (state.chess960) {
+    // Castling is the king onto its own rook (the engine's UCI form in Chess960).
+    const m = chess.moves().find((x) => x.from === from && x.to === to && (x.promotion || undefined) === promotion);
+    if (!m) { updateBoard(); return; }
+    const after = await positionInfo([currentFen(), 'moves', m.uci]);
+    playMove(m, { fen: () => after.fen });
+    return;
+  }
   let m = null;
   try { m = chess.move({ from, to, promotion }); } catch (e) { m = null; }
   if (!m) { updateBoard(); return; }
@@ -312,7 +405,7 @@ function searchArgs(fen, depth, multipv) {
 }
 
 function renderLines(it, fen) {
-  const chess = new Chess(fen);
+  const chess = rules(fen);
   const fields = fen.split(' ');
   const box = $('lines');
   box.textContent = '';
@@ -346,7 +439,7 @@ async function startSearch() {
   await searchEngine.ready;
   if (token !== searchToken) return;
   const fen = currentFen();
-  const chess = new Chess(fen);
+  const chess = rules(fen);
   const box = $('lines');
   if (chess.isGameOver()) {
     box.textContent = chess.isCheckmate() ? 'Checkmate' : 'Draw';
@@ -393,7 +486,7 @@ async function analyseGame() {
   for (let ply = 0; ply <= state.moves.length; ply++) {
     $('analyse-status').textContent = `Analysing: position ${ply + 1} of ${state.moves.length + 1}…`;
     const fen = fenAt(ply);
-    const chess = new Chess(fen);
+    const chess = rules(fen);
     let res = null;
     if (chess.isCheckmate()) res = { score: { white_mate: 0, mated: chess.turn() }, san_pv: [] };
     else if (chess.isGameOver()) res = { score: { white_cp: 0 }, san_pv: [] };
@@ -450,20 +543,36 @@ function renderSummary() {
 }
 
 // ---- PGN ----
-function loadGame(chess, headers) {
-  const history = chess.history({ verbose: true });
-  const startFen = history.length ? history[0].before : chess.fen();
-  state.startFen = startFen === START ? null : startFen;
-  state.headers = headers || {};
-  state.moves = history.map((m) => ({ san: m.san, uci: m.from + m.to + (m.promotion || ''), from: m.from, to: m.to,
-                                      color: m.color, number: parseInt(m.before.split(' ')[5], 10) || 1, fenAfter: m.after }));
+function resetAnalysis() {
   state.evals = []; state.notes = []; state.losses = [];
   state.variations = []; state.inVariation = null;
   $('analyse-status').textContent = ''; delete $('analyse-status').dataset.done;
   renderSummary();
 }
 
-function importPgn(text) {
+function loadGame(chess, headers) {
+  state.chess960 = false;
+  const history = chess.history({ verbose: true });
+  const startFen = history.length ? history[0].before : chess.fen();
+  state.startFen = startFen === START ? null : startFen;
+  state.headers = headers || {};
+  state.moves = history.map((m) => ({ san: m.san, uci: m.from + m.to + (m.promotion || ''), from: m.from, to: m.to,
+                                      color: m.color, number: parseInt(m.before.split(' ')[5], 10) || 1, fenAfter: m.after }));
+  resetAnalysis();
+}
+
+async function importPgn(text) {
+  const tags = {};
+  for (const m of text.matchAll(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]/gm)) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
+  if (/chess\s*960|fischerandom/i.test(tags.Variant || '') || (tags.FEN && isChess960Fen(tags.FEN))) {
+    const headers = {};
+    for (const [k, v] of Object.entries(tags)) if (k !== 'SetUp' && k !== 'FEN') headers[k] = v;
+    try {
+      await loadChess960(tags.FEN || START, movetextSans(text.replace(/^\s*\[[^\]]*\]\s*$/gm, '')), headers);
+    } catch (e) { showError('PGN not loaded: ' + e.message); return false; }
+    goTo(state.moves.length);
+    return true;
+  }
   const chess = new Chess();
   try { chess.loadPgn(text); } catch (e) { showError('PGN not loaded: ' + e.message); return false; }
   const h = chess.getHeaders ? chess.getHeaders() : chess.header();
@@ -601,9 +710,19 @@ function setupProfiles(chosen) {
 }
 
 // ---- start ----
-function readAddress() {
+async function readAddress() {
   const params = new URLSearchParams(location.search);
   const fen = params.get('fen');
+  if (fen && isChess960Fen(fen)) {
+    const sans = params.get('pgn') ? movetextSans(params.get('pgn')) : (params.get('moves') || '').split(/[\s,]+/).filter(Boolean);
+    try { await loadChess960(fen, sans, {}); } catch (e) {
+      state.addressProblem = 'The address\'s game was not used: ' + e.message;
+      loadGame(new Chess(), {});
+      return 0;
+    }
+    const ply = params.get('ply');
+    return ply === null ? state.moves.length : parseInt(ply, 10) || 0;
+  }
   const chess = new Chess();
   try {
     if (fen && fen !== 'startpos') chess.load(fen);
@@ -671,7 +790,7 @@ async function main() {
   const asked = (params.get('profiles') || '').split(',').map((s) => s.trim()).filter((s) => state.allProfiles.includes(s));
   state.profiles = asked.length ? asked : ['quince', 'rybka1', 'rybka232', 'fruit21'].filter((x) => state.allProfiles.includes(x));
   setupProfiles(state.profiles);
-  const ply = readAddress();
+  const ply = await readAddress();
 
   document.addEventListener('keydown', onKey);
   $('flip').addEventListener('click', flip);
@@ -687,7 +806,7 @@ async function main() {
   $('pgn-load').addEventListener('click', () => importPgn($('pgn-text').value));
   $('pgn-file').addEventListener('change', async (e) => {
     const f = e.target.files[0];
-    if (f && importPgn(await f.text())) $('pgn-text').value = '';
+    if (f && await importPgn(await f.text())) $('pgn-text').value = '';
   });
   $('pgn-export').addEventListener('click', () => {
     const text = exportPgn();
@@ -699,8 +818,13 @@ async function main() {
   });
   $('fen-form').addEventListener('submit', (e) => {
     e.preventDefault();
+    const fen = $('fen-input').value.trim() || START;
+    if (isChess960Fen(fen)) {
+      loadChess960(fen, [], {}).then(() => goTo(0), (err) => showError('FEN not loaded: ' + err.message));
+      return;
+    }
     const chess = new Chess();
-    try { chess.load($('fen-input').value.trim() || START); } catch (err) { showError('FEN not loaded: ' + err.message); return; }
+    try { chess.load(fen); } catch (err) { showError('FEN not loaded: ' + err.message); return; }
     loadGame(chess, {});
     goTo(0);
   });

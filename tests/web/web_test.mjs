@@ -287,6 +287,27 @@ try {
   await fifth.page.click('#promotion button[data-piece="n"]');
   await fifth.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
   check(JSON.stringify(await sans(fifth.page)) === '["e8=N"]', 'the promotion chooser plays the piece chosen: ' + JSON.stringify(await sans(fifth.page)));
+  // Chess960: a Shredder-FEN in the address, castling by the king onto its rook (f1 to g1), the engine's
+  // search of the position, a PGN with [Variant "Chess960"] and its export.
+  const fen960 = 'qnrbbkrn/pppppppp/8/8/8/8/PPPPPPPP/QNRBBKRN w GCgc - 0 1';
+  const c960 = await open(BASE + 'index.html?fen=' + encodeURIComponent(fen960), { width: 1280, height: 800 });
+  let k = await square(c960.page, 'f1'); await c960.page.mouse.click(k.x, k.y);
+  k = await square(c960.page, 'g1'); await c960.page.mouse.click(k.x, k.y);
+  await c960.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1, null, { timeout: 20000 }).catch(() => {});
+  check(JSON.stringify(await sans(c960.page)) === '["O-O"]', 'Chess960: the king onto its rook castles: ' + JSON.stringify(await sans(c960.page)));
+  check((await c960.page.$eval('#board', (e) => e.dataset.fen)).startsWith('qnrbbkrn/pppppppp/8/8/8/8/PPPPPPPP/QNRBBRKN b'),
+    'Chess960: king on g1 and rook on f1 after O-O: ' + await c960.page.$eval('#board', (e) => e.dataset.fen));
+  await c960.page.waitForSelector('#lines .pvline', { timeout: 60000 }).catch(() => {});
+  check(await c960.page.$$eval('#lines .pvline', (e) => e.length) > 0 && !(await c960.page.$eval('#error', (e) => e.textContent)),
+    'Chess960: the engine searches the position');
+  await c960.page.fill('#pgn-text', `[Event "960"]\n[Variant "Chess960"]\n[SetUp "1"]\n[FEN "${fen960}"]\n\n1. O-O {castles} O-O 2. e4 (2. d4) e5 *\n`);
+  await c960.page.click('#pgn-load');
+  await c960.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 4, null, { timeout: 30000 }).catch(() => {});
+  check(JSON.stringify(await sans(c960.page)) === '["O-O","O-O","e4","e5"]', 'Chess960: the PGN is imported: ' + JSON.stringify(await sans(c960.page)));
+  const [dl960] = await Promise.all([c960.page.waitForEvent('download'), c960.page.click('#pgn-export')]);
+  const exported960 = fs.readFileSync(await dl960.path(), 'utf8');
+  check(exported960.includes('[Variant "Chess960"]') && exported960.includes(`[FEN "${fen960}"]`) && /1\. O-O O-O 2\. e4 e5/.test(exported960),
+    'Chess960: the export carries the variant, the FEN and the moves: ' + exported960);
   const fourth = await open(BASE + 'index.html?fen=8/8/8/8%20w%20-%20-%200%201', { width: 1280, height: 800 });
   check((await fourth.page.$eval('#error', (e) => e.textContent)).includes('not used'), 'a bad FEN in the address is reported');
 
