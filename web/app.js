@@ -339,6 +339,7 @@ function showPosition() {
   showError('');
   updateBoard();
   renderMoves();
+  renderSummary();  // gone once the game has moves the analysis did not see
   renderGraph();
   updateAddress();
   refreshWorkbench();
