@@ -4,7 +4,7 @@
 // the picture). Files under vendor/ are copied from node_modules by scripts/web.sh.
 import { Chessground } from './vendor/chessground.min.js';
 import { Chess } from './vendor/chess.js';
-import { annotatedPgn, evalText, numbered, verdict, winningChances } from './judge.js';
+import { annotatedPgn, evalText, moveLoss, numbered, sideSummary, verdict, winningChances } from './judge.js';
 
 const $ = (id) => document.getElementById(id);
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -53,6 +53,7 @@ class Engine {
 // ---- state ----
 const state = {
   startFen: null,        // null: the standard start position
+  chess960: false,       // a Chess960 game: the engine is the rules (Rules960)
   headers: {},           // PGN tags of the loaded game
   moves: [],             // [{san, uci, from, to, color, number, fenAfter}]
   ply: 0,                // the position shown: after `ply` moves
@@ -60,6 +61,12 @@ const state = {
   profiles: [], allProfiles: [],
   evals: [],             // evals[ply]: score of the position after `ply` moves (White's view), from the game analysis
   notes: [],             // notes[i]: {nag, better} of move i
+  // Lines played instead of a main-line move: {ply, moves}, branching from the position after `ply` main-line
+  // moves (the alternatives to moves[ply]); moves as in `moves`. One level: a move that differs from a
+  // variation's next move replaces the rest of that variation.
+  variations: [],
+  losses: [],            // losses[i]: {color, cpLoss, accuracy} of move i, from the game analysis
+  inVariation: null,     // null: the main line is shown; else {v, k}: variation v after its first k moves
   analysing: false,
 };
 let board = null;
@@ -68,7 +75,102 @@ let evalEngine = null;
 let searchToken = 0;
 
 function fenAt(ply) { return ply === 0 ? (state.startFen || START) : state.moves[ply - 1].fenAfter; }
-function chessAt(ply) { return new Chess(fenAt(ply)); }
+// The position shown and the move that led to it, in the main line or a variation.
+function currentFen() {
+  const at = state.inVariation;
+  if (!at) return fenAt(state.ply);
+  const v = state.variations[at.v];
+  return at.k === 0 ? fenAt(v.ply) : v.moves[at.k - 1].fenAfter;
+}
+function currentLastMove() {
+  const at = state.inVariation;
+  if (!at) return state.ply ? state.moves[state.ply - 1] : null;
+  const v = state.variations[at.v];
+  return at.k === 0 ? (v.ply ? state.moves[v.ply - 1] : null) : v.moves[at.k - 1];
+}
+function chessAt(ply) { return rules(fenAt(ply)); }
+
+// ---- Chess960: chess.js knows only standard chess, so for a Chess960 game the engine is the rules ----
+// (its `position` answer: FEN, side to move, check, the legal moves in SAN and UCI, castling as the king
+// taking its own rook). Every position of such a game is asked for once, when it is reached, and kept.
+const positions = new Map();  // FEN (the engine's) -> its answer
+
+class Rules960 {
+  constructor(info) { this.info = info; }
+  fen() { return this.info.fen; }
+  turn() { return this.info.side_to_move === 'white' ? 'w' : 'b'; }
+  inCheck() { return this.info.in_check; }
+  moves() {
+    return this.info.legal.map((l) => ({ from: l.uci.slice(0, 2), to: l.uci.slice(2, 4), promotion: l.uci[4],
+                                         san: l.san, uci: l.uci, color: this.turn() }));
+  }
+  get(sq) {
+    const rows = this.info.fen.split(' ')[0].split('/');
+    let file = 0;
+    for (const ch of rows[8 - Number(sq[1])]) {
+      if (/\d/.test(ch)) { file += Number(ch); continue; }
+      if (file === sq.charCodeAt(0) - 97) return { type: ch.toLowerCase(), color: ch === ch.toUpperCase() ? 'w' : 'b' };
+      file++;
+    }
+    return null;
+  }
+  isGameOver() { return this.info.legal.length === 0; }
+  isCheckmate() { return this.info.legal.length === 0 && this.info.in_check; }
+  isDraw() { return this.info.legal.length === 0 && !this.info.in_check; }
+}
+
+function rules(fen) { return state.chess960 ? new Rules960(positions.get(fen)) : new Chess(fen); }
+
+async function positionInfo(words) {
+  await evalEngine.ready;
+  const r = await evalEngine.request('position', words);
+  const info = JSON.parse(r.out);
+  if (info.error) throw new Error(info.error);
+  positions.set(info.fen, info);
+  return info;
+}
+
+// A FEN only Chess960 can have: castling letters other than KQkq (Shredder-FEN), or castling rights with
+// the king off its e-file square (X-FEN).
+function isChess960Fen(fen) {
+  const f = fen.trim().split(/\s+/);
+  const castling = f[2] || '-';
+  if (castling === '-') return false;
+  if (/[^KQkq]/.test(castling)) return true;
+  const rows = f[0].split('/');
+  const kingOnE = (row, king) => { let file = 0; for (const ch of row) { if (/\d/.test(ch)) file += Number(ch); else { if (ch === king) return file === 4; file++; } } return false; };
+  return (/[KQ]/.test(castling) && !kingOnE(rows[7] || '', 'K')) || (/[kq]/.test(castling) && !kingOnE(rows[0] || '', 'k'));
+}
+
+// The SAN moves of PGN movetext: comments, variations, NAGs, move numbers and the result dropped.
+function movetextSans(text) {
+  let t = text.replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ');
+  for (let prev = null; prev !== t;) { prev = t; t = t.replace(/\([^()]*\)/g, ' '); }
+  return t.split(/\s+/).map((w) => w.replace(/^\d+\.+/, '')).filter((w) => w && !/^\$\d+$/.test(w) &&
+    !['1-0', '0-1', '1/2-1/2', '*'].includes(w)).map((w) => w.replace(/[!?]+$/, '').replace(/0-0-0/, 'O-O-O').replace(/0-0/, 'O-O'));
+}
+
+// Loads a Chess960 game: the start FEN and the moves (SAN or UCI), each checked by the engine.
+async function loadChess960(startFen, sans, headers) {
+  const start = await positionInfo([startFen]);
+  if (!start.chess960 && !/chess\s*960|fischerandom/i.test(headers.Variant || '')) throw new Error('not a Chess960 position: ' + startFen);
+  const clean = (s) => s.replace(/[+#]+$/, '');
+  const moves = [];
+  let info = start;
+  for (const san of sans) {
+    const l = info.legal.find((x) => clean(x.san) === clean(san) || x.uci === san);
+    if (!l) throw new Error(`illegal move ${san} at ply ${moves.length + 1}`);
+    const after = await positionInfo([info.fen, 'moves', l.uci]);
+    moves.push({ san: l.san, uci: l.uci, from: l.uci.slice(0, 2), to: l.uci.slice(2, 4), color: info.side_to_move === 'white' ? 'w' : 'b',
+                 number: parseInt(info.fen.split(' ')[5], 10) || 1, fenAfter: after.fen });
+    info = after;
+  }
+  state.chess960 = true;
+  state.startFen = start.fen;
+  state.headers = Object.assign({}, headers, { Variant: 'Chess960' });
+  state.moves = moves;
+  resetAnalysis();
+}
 function showError(text) { $('error').textContent = text || ''; }
 
 function dests(chess) {
@@ -82,10 +184,12 @@ function dests(chess) {
 
 // ---- the board ----
 function updateBoard() {
-  const chess = chessAt(state.ply);
-  const last = state.ply ? state.moves[state.ply - 1] : null;
+  const chess = rules(currentFen());
+  const last = currentLastMove();
   const turn = chess.turn() === 'w' ? 'white' : 'black';
   board.set({
+    // chessground's own castling (king two squares, rook jumps) is standard chess's only.
+    autoCastle: !state.chess960,
     fen: chess.fen(), orientation: state.orientation, turnColor: turn,
     lastMove: last ? [last.from, last.to] : undefined,
     check: chess.inCheck() ? turn : false,
@@ -112,30 +216,55 @@ function askPromotion(color) {
 }
 
 async function onBoardMove(from, to) {
-  const chess = chessAt(state.ply);
+  const chess = rules(currentFen());
   const piece = chess.get(from);
   let promotion;
   if (piece && piece.type === 'p' && (to[1] === '8' || to[1] === '1'))
     promotion = await askPromotion(piece.color === 'w' ? 'white' : 'black');
+  if (state.chess960) {
+    // Castling is the king onto its own rook (the engine's UCI form in Chess960).
+    const m = chess.moves().find((x) => x.from === from && x.to === to && (x.promotion || undefined) === promotion);
+    if (!m) { updateBoard(); return; }
+    const after = await positionInfo([currentFen(), 'moves', m.uci]);
+    playMove(m, { fen: () => after.fen });
+    return;
+  }
   let m = null;
   try { m = chess.move({ from, to, promotion }); } catch (e) { m = null; }
   if (!m) { updateBoard(); return; }
   playMove(m, chess);
 }
 
-// A move played at the current ply: the same as the next game move steps forward; another one cuts the
-// game there (the moves after it, and their analysis, are dropped).
+// A move played on the board: the same as the next move of the line shown steps forward; at the end of the
+// main line it extends the game; another move starts a variation (or enters the variation that begins with
+// it), so the game is never cut. In a variation, a different move replaces the rest of that variation.
 function playMove(m, chessAfter) {
-  const next = state.moves[state.ply];
-  if (!(next && next.uci === m.from + m.to + (m.promotion || ''))) {
-    state.moves.length = state.ply;
-    state.evals.length = Math.min(state.evals.length, state.ply + 1);
-    state.notes.length = state.ply;
-    const fields = fenAt(state.ply).split(' ');
-    state.moves.push({ san: m.san, uci: m.from + m.to + (m.promotion || ''), from: m.from, to: m.to, color: m.color,
-                       number: parseInt(fields[5], 10) || 1, fenAfter: chessAfter.fen() });
+  const uci = m.from + m.to + (m.promotion || '');
+  const fen = currentFen();
+  const fields = fen.split(' ');
+  const entry = { san: m.san, uci, from: m.from, to: m.to, color: m.color,
+                  number: parseInt(fields[5], 10) || 1, fenAfter: chessAfter.fen() };
+  const at = state.inVariation;
+  if (at) {
+    const v = state.variations[at.v];
+    if (!(v.moves[at.k] && v.moves[at.k].uci === uci)) { v.moves.length = at.k; v.moves.push(entry); }
+    goToVariation(at.v, at.k + 1);
+    return;
   }
-  goTo(state.ply + 1);
+  const next = state.moves[state.ply];
+  if (!next) { state.moves.push(entry); goTo(state.ply + 1); return; }
+  if (next.uci === uci) { goTo(state.ply + 1); return; }
+  let v = state.variations.findIndex((x) => x.ply === state.ply && x.moves[0].uci === uci);
+  if (v < 0) { state.variations.push({ ply: state.ply, moves: [entry] }); v = state.variations.length - 1; }
+  goToVariation(v, 1);
+}
+
+function goToVariation(v, k) {
+  const line = state.variations[v];
+  if (k <= 0) { goTo(line.ply); return; }
+  state.inVariation = { v, k: Math.min(k, line.moves.length) };
+  state.ply = line.ply;
+  showPosition();
 }
 
 // ---- the move list ----
@@ -155,7 +284,7 @@ function renderMoves() {
     s.textContent = m.san + (note && note.nag ? note.nag : '');
     if (note && note.nag) s.classList.add({ '?!': 'inaccuracy', '?': 'mistake', '??': 'blunder' }[note.nag]);
     if (state.evals[i + 1]) s.dataset.eval = evalText(state.evals[i + 1]);
-    if (i + 1 === state.ply) s.classList.add('current');
+    if (!state.inVariation && i + 1 === state.ply) s.classList.add('current');
     s.addEventListener('click', () => goTo(i + 1));
     list.appendChild(s);
     if (note && note.better) {
@@ -163,27 +292,64 @@ function renderMoves() {
       v.className = 'better'; v.textContent = '(' + numbered(m.number, m.color === 'w', note.better) + ')';
       list.appendChild(v);
     }
+    state.variations.forEach((line, vi) => { if (line.ply === i) list.appendChild(renderVariation(line, vi)); });
   });
   const cur = list.querySelector('.current');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
   list.dataset.ply = String(state.ply);
+  list.dataset.variation = state.inVariation ? String(state.inVariation.v) : '';
+}
+
+// A variation in the move list: (3... Nf6 4. Nc3), each move clickable, `.var-move` with data-variation
+// (its index), data-k (moves of it played) and data-san.
+function renderVariation(line, vi) {
+  const box = document.createElement('span');
+  box.className = 'variation';
+  box.dataset.variation = String(vi);
+  box.dataset.ply = String(line.ply);
+  box.append('(');
+  line.moves.forEach((m, k) => {
+    if (m.color === 'w' || k === 0) {
+      const n = document.createElement('span');
+      n.className = 'num'; n.textContent = m.number + (m.color === 'w' ? '.' : '...');
+      box.appendChild(n);
+    }
+    const b = document.createElement('button');
+    b.type = 'button'; b.className = 'var-move';
+    b.dataset.variation = String(vi); b.dataset.k = String(k + 1); b.dataset.san = m.san;
+    b.textContent = m.san;
+    const at = state.inVariation;
+    if (at && at.v === vi && at.k === k + 1) b.classList.add('current');
+    b.addEventListener('click', () => goToVariation(vi, k + 1));
+    box.appendChild(b);
+  });
+  box.append(')');
+  return box;
 }
 
 function goTo(ply) {
+  state.inVariation = null;
   state.ply = Math.max(0, Math.min(state.moves.length, ply));
+  showPosition();
+}
+
+// Shows the current position (main line or variation) everywhere: board, list, graph, address, workbench,
+// engine.
+function showPosition() {
   showError('');
   updateBoard();
   renderMoves();
+  renderSummary();  // gone once the game has moves the analysis did not see
   renderGraph();
   updateAddress();
   refreshWorkbench();
   // The lines of another position never stay on show; the bar shows the game analysis's eval meanwhile.
   const box = $('lines');
-  if (box.dataset.fen !== fenAt(state.ply)) {
+  if (box.dataset.fen !== currentFen()) {
     box.textContent = ''; box.dataset.depth = '0'; box.dataset.best = ''; box.dataset.score = 'null';
     $('search-info').textContent = '';
   }
-  setBar(state.evals[state.ply] || null);
+  setBar(state.inVariation ? null : state.evals[state.ply] || null);
   if ($('live').checked) startSearch();
   else if (!state.analysing) { searchToken++; searchEngine.stop(); box.dataset.state = 'idle'; $('stop').disabled = true; }
 }
@@ -240,7 +406,7 @@ function searchArgs(fen, depth, multipv) {
 }
 
 function renderLines(it, fen) {
-  const chess = new Chess(fen);
+  const chess = rules(fen);
   const fields = fen.split(' ');
   const box = $('lines');
   box.textContent = '';
@@ -273,8 +439,8 @@ async function startSearch() {
   searchEngine.stop();
   await searchEngine.ready;
   if (token !== searchToken) return;
-  const fen = fenAt(state.ply);
-  const chess = new Chess(fen);
+  const fen = currentFen();
+  const chess = rules(fen);
   const box = $('lines');
   if (chess.isGameOver()) {
     box.textContent = chess.isCheckmate() ? 'Checkmate' : 'Draw';
@@ -321,7 +487,7 @@ async function analyseGame() {
   for (let ply = 0; ply <= state.moves.length; ply++) {
     $('analyse-status').textContent = `Analysing: position ${ply + 1} of ${state.moves.length + 1}…`;
     const fen = fenAt(ply);
-    const chess = new Chess(fen);
+    const chess = rules(fen);
     let res = null;
     if (chess.isCheckmate()) res = { score: { white_mate: 0, mated: chess.turn() }, san_pv: [] };
     else if (chess.isGameOver()) res = { score: { white_cp: 0 }, san_pv: [] };
@@ -340,6 +506,8 @@ async function analyseGame() {
       const better = (nag === '?' || nag === '??') && before.san_pv && before.san_pv[0] !== m.san
         ? before.san_pv.slice(0, 8) : null;
       state.notes[ply - 1] = { nag, better };
+      const loss = moveLoss(before.score, state.evals[ply], m.color, before.pv && before.pv[0] === m.uci);
+      state.losses[ply - 1] = { color: m.color, cpLoss: loss.cpLoss, accuracy: loss.accuracy };
     }
     renderGraph();
     renderMoves();
@@ -350,22 +518,62 @@ async function analyseGame() {
   $('analyse-status').textContent = `Done at depth ${depth}. White: ${count('?!', 'w')} ?!, ${count('?', 'w')} ?, ` +
     `${count('??', 'w')} ??; Black: ${count('?!', 'b')} ?!, ${count('?', 'b')} ?, ${count('??', 'b')} ??.`;
   $('analyse-status').dataset.done = 'true';
+  renderSummary();
   if ($('live').checked) startSearch();
 }
 
+// Per side: accuracy and average centipawn loss of the analysed game (the command line's definitions:
+// [WhiteAccuracy] [WhiteACPL] …), with data-white-accuracy, data-white-acpl, data-black-… for machines.
+function renderSummary() {
+  const box = $('summary');
+  box.textContent = '';
+  for (const k of ['whiteAccuracy', 'whiteAcpl', 'blackAccuracy', 'blackAcpl']) delete box.dataset[k];
+  if (!state.losses || state.losses.length !== state.moves.length || !state.moves.length) return;
+  const sum = sideSummary(state.losses);
+  for (const [c, name] of [['w', 'White'], ['b', 'Black']]) {
+    const s = sum[c];
+    if (!s) continue;
+    const side = name.toLowerCase();
+    box.dataset[side + 'Accuracy'] = s.accuracy.toFixed(1);
+    box.dataset[side + 'Acpl'] = String(Math.round(s.acpl));
+    const row = document.createElement('span');
+    row.className = 'side-summary';
+    row.textContent = `${name}: accuracy ${s.accuracy.toFixed(1)} %, average loss ${Math.round(s.acpl)} cp`;
+    box.appendChild(row);
+  }
+}
+
 // ---- PGN ----
+function resetAnalysis() {
+  state.evals = []; state.notes = []; state.losses = [];
+  state.variations = []; state.inVariation = null;
+  $('analyse-status').textContent = ''; delete $('analyse-status').dataset.done;
+  renderSummary();
+}
+
 function loadGame(chess, headers) {
+  state.chess960 = false;
   const history = chess.history({ verbose: true });
   const startFen = history.length ? history[0].before : chess.fen();
   state.startFen = startFen === START ? null : startFen;
   state.headers = headers || {};
   state.moves = history.map((m) => ({ san: m.san, uci: m.from + m.to + (m.promotion || ''), from: m.from, to: m.to,
                                       color: m.color, number: parseInt(m.before.split(' ')[5], 10) || 1, fenAfter: m.after }));
-  state.evals = []; state.notes = [];
-  $('analyse-status').textContent = ''; delete $('analyse-status').dataset.done;
+  resetAnalysis();
 }
 
-function importPgn(text) {
+async function importPgn(text) {
+  const tags = {};
+  for (const m of text.matchAll(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]/gm)) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
+  if (/chess\s*960|fischerandom/i.test(tags.Variant || '') || (tags.FEN && isChess960Fen(tags.FEN))) {
+    const headers = {};
+    for (const [k, v] of Object.entries(tags)) if (k !== 'SetUp' && k !== 'FEN') headers[k] = v;
+    try {
+      await loadChess960(tags.FEN || START, movetextSans(text.replace(/^\s*\[[^\]]*\]\s*$/gm, '')), headers);
+    } catch (e) { showError('PGN not loaded: ' + e.message); return false; }
+    goTo(state.moves.length);
+    return true;
+  }
   const chess = new Chess();
   try { chess.loadPgn(text); } catch (e) { showError('PGN not loaded: ' + e.message); return false; }
   const h = chess.getHeaders ? chess.getHeaders() : chess.header();
@@ -383,12 +591,16 @@ function exportPgn() {
     // No [%eval] after a mating move: the game is over (lichess writes none there either).
     eval: state.evals[i + 1] && state.evals[i + 1].white_mate !== 0 ? evalText(state.evals[i + 1]) : '',
     better: state.notes[i] ? state.notes[i].better : null,
+    variations: state.variations.filter((v) => v.ply === i).map((v) => v.moves.map((x) => x.san)),
   }));
   const chess = chessAt(state.moves.length);
   const result = chess.isCheckmate() ? (chess.turn() === 'w' ? '0-1' : '1-0') : chess.isDraw() ? '1/2-1/2'
     : (state.headers.Result || '*');
   const headers = Object.assign({ Event: '?', Site: '?', Date: '????.??.??', Round: '?', White: '?', Black: '?' }, state.headers);
   if (state.evals.length) headers.Annotator = 'Quince (depth ' + ($('game-depth').value || 12) + ')';
+  const box = $('summary');
+  if (box.dataset.whiteAccuracy) { headers.WhiteACPL = box.dataset.whiteAcpl; headers.WhiteAccuracy = box.dataset.whiteAccuracy; }
+  if (box.dataset.blackAccuracy) { headers.BlackACPL = box.dataset.blackAcpl; headers.BlackAccuracy = box.dataset.blackAccuracy; }
   return annotatedPgn(headers, state.startFen, moves, result);
 }
 
@@ -464,7 +676,7 @@ let workbenchToken = 0;
 async function refreshWorkbench() {
   const token = ++workbenchToken;
   await evalEngine.ready;
-  const fen = fenAt(state.ply);
+  const fen = currentFen();
   const names = state.profiles.length ? state.profiles : [state.allProfiles[0]];
   const cmp = await evalEngine.request('run', ['compare', '--json', fen].concat(names));
   if (token !== workbenchToken) return;
@@ -499,9 +711,19 @@ function setupProfiles(chosen) {
 }
 
 // ---- start ----
-function readAddress() {
+async function readAddress() {
   const params = new URLSearchParams(location.search);
   const fen = params.get('fen');
+  if (fen && isChess960Fen(fen)) {
+    const sans = params.get('pgn') ? movetextSans(params.get('pgn')) : (params.get('moves') || '').split(/[\s,]+/).filter(Boolean);
+    try { await loadChess960(fen, sans, {}); } catch (e) {
+      state.addressProblem = 'The address\'s game was not used: ' + e.message;
+      loadGame(new Chess(), {});
+      return 0;
+    }
+    const ply = params.get('ply');
+    return ply === null ? state.moves.length : parseInt(ply, 10) || 0;
+  }
   const chess = new Chess();
   try {
     if (fen && fen !== 'startpos') chess.load(fen);
@@ -526,8 +748,17 @@ function readAddress() {
   return ply === null ? state.moves.length : parseInt(ply, 10) || 0;
 }
 
+// One move forward or back in the line shown: the main line, or in a variation through it (back from its
+// first move is its branch point in the main line).
+function step(delta) {
+  const at = state.inVariation;
+  if (at) goToVariation(at.v, at.k + delta);
+  else goTo(state.ply + delta);
+}
+
 function onKey(e) {
   if (e.target.closest('input, textarea, select')) return;
+  if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') { e.preventDefault(); step(e.key === 'ArrowRight' ? 1 : -1); return; }
   const moves = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length,
                   ArrowUp: 0, ArrowDown: state.moves.length };
   if (e.key in moves) { e.preventDefault(); goTo(moves[e.key]); }
@@ -560,13 +791,13 @@ async function main() {
   const asked = (params.get('profiles') || '').split(',').map((s) => s.trim()).filter((s) => state.allProfiles.includes(s));
   state.profiles = asked.length ? asked : ['quince', 'rybka1', 'rybka232', 'fruit21'].filter((x) => state.allProfiles.includes(x));
   setupProfiles(state.profiles);
-  const ply = readAddress();
+  const ply = await readAddress();
 
   document.addEventListener('keydown', onKey);
   $('flip').addEventListener('click', flip);
   $('first').addEventListener('click', () => goTo(0));
-  $('prev').addEventListener('click', () => goTo(state.ply - 1));
-  $('next').addEventListener('click', () => goTo(state.ply + 1));
+  $('prev').addEventListener('click', () => step(-1));
+  $('next').addEventListener('click', () => step(1));
   $('last').addEventListener('click', () => goTo(state.moves.length));
   $('stop').addEventListener('click', stopSearch);
   $('go').addEventListener('click', () => { state.analysing = false; startSearch(); });
@@ -576,7 +807,7 @@ async function main() {
   $('pgn-load').addEventListener('click', () => importPgn($('pgn-text').value));
   $('pgn-file').addEventListener('change', async (e) => {
     const f = e.target.files[0];
-    if (f && importPgn(await f.text())) $('pgn-text').value = '';
+    if (f && await importPgn(await f.text())) $('pgn-text').value = '';
   });
   $('pgn-export').addEventListener('click', () => {
     const text = exportPgn();
@@ -588,8 +819,13 @@ async function main() {
   });
   $('fen-form').addEventListener('submit', (e) => {
     e.preventDefault();
+    const fen = $('fen-input').value.trim() || START;
+    if (isChess960Fen(fen)) {
+      loadChess960(fen, [], {}).then(() => goTo(0), (err) => showError('FEN not loaded: ' + err.message));
+      return;
+    }
     const chess = new Chess();
-    try { chess.load($('fen-input').value.trim() || START); } catch (err) { showError('FEN not loaded: ' + err.message); return; }
+    try { chess.load(fen); } catch (err) { showError('FEN not loaded: ' + err.message); return; }
     loadGame(chess, {});
     goTo(0);
   });

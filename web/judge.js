@@ -23,6 +23,48 @@ export function verdict(before, after, mover) {
   return '';
 }
 
+// The centipawns of a score from White's view, clamped to ±1000 (a mate counts as ±1000), as the command
+// line's average loss counts them.
+export function clampedCp(score) {
+  if (score.white_mate !== undefined) return winningChances(score) > 0 ? 1000 : -1000;
+  return Math.max(-1000, Math.min(1000, score.white_cp));
+}
+
+// The command line's per-move accuracy (lichess's): 103.1668 * exp(-0.04354 * (before - after)) - 3.1669,
+// clamped to 0..100, of the mover's winning percentages (50 + 50 * chances) before and after the move.
+export function moveAccuracy(before, after) {
+  return Math.max(0, Math.min(100, 103.1668 * Math.exp(-0.04354 * (before - after)) - 3.1669));
+}
+
+// What a move by `mover` cost, as `quince analyse GAMES.pgn` counts it: {cpLoss, accuracy}. `before` is the
+// score of the position before it, `after` after it (White's view); when the move is the one the search chose
+// (`best`), it loses nothing by definition, and a move that turns out better than expected loses nothing.
+export function moveLoss(before, after, mover, best) {
+  const sign = mover === 'w' ? 1 : -1;
+  let cpBefore = sign * clampedCp(before), wcBefore = sign * winningChances(before);
+  const cpAfter = sign * clampedCp(after), wcAfter = sign * winningChances(after);
+  if (best) { cpBefore = Math.min(cpBefore, cpAfter); wcBefore = Math.min(wcBefore, wcAfter); }
+  return {
+    cpLoss: Math.max(0, cpBefore - cpAfter),
+    accuracy: moveAccuracy(50 + 50 * wcBefore, 50 + 50 * Math.min(wcAfter, wcBefore)),
+  };
+}
+
+// Per side ('w', 'b'): the average centipawn loss and the average accuracy over its judged moves
+// [{color, cpLoss, accuracy}], or null for a side with no move.
+export function sideSummary(losses) {
+  const out = {};
+  for (const c of ['w', 'b']) {
+    const mine = losses.filter((l) => l && l.color === c);
+    out[c] = mine.length ? {
+      moves: mine.length,
+      acpl: mine.reduce((a, l) => a + l.cpLoss, 0) / mine.length,
+      accuracy: mine.reduce((a, l) => a + l.accuracy, 0) / mine.length,
+    } : null;
+  }
+  return out;
+}
+
 // "0.17", "-1.20", "#3", "#-2": the PGN [%eval] form, pawns from White's view.
 export function evalText(score) {
   if (score.white_mate !== undefined) return '#' + score.white_mate;
@@ -44,7 +86,8 @@ export function numbered(moveNumber, white, sans) {
 }
 
 // The annotated PGN of a game: headers {name: value}, start FEN (null for the standard start), moves
-// [{san, color, number, nag, eval, better: [san…] | null}].
+// [{san, color, number, nag, eval, better: [san…] | null, variations: [[san…], …] | undefined}]; the
+// variations of a move are the lines played instead of it (from the same position), written after it.
 export function annotatedPgn(headers, startFen, moves, result) {
   const tags = Object.assign({}, headers);
   if (startFen) { tags.SetUp = '1'; tags.FEN = startFen; }
@@ -58,6 +101,7 @@ export function annotatedPgn(headers, startFen, moves, result) {
     parts.push(m.san + (m.nag || ''));
     if (m.eval) parts.push('{ [%eval ' + m.eval + '] }');
     if (m.better && m.better.length) parts.push('(' + numbered(m.number, m.color === 'w', m.better) + ')');
+    for (const v of m.variations || []) if (v.length) parts.push('(' + numbered(m.number, m.color === 'w', v) + ')');
   });
   parts.push(tags.Result);
   // Lines of at most 80 characters, as PGN export format asks.

@@ -1,5 +1,5 @@
 // The engine's thread: Quince compiled to WebAssembly (quince.js, built by scripts/web.sh) runs here, so the
-// page keeps painting while it searches. Messages in: {id, cmd: 'run' | 'analyse', args: [...]}.
+// page keeps painting while it searches. Messages in: {id, cmd: 'run' | 'analyse' | 'position' | 'profiles', args: [...]}.
 // Out: {id, type: 'line', line} for every line a streaming search writes (one JSON object per completed
 // iteration, then the result), then {id, type: 'done', status, out, err}. A search is stopped by ending
 // this worker (the page starts a new one): with one thread nothing else could interrupt it.
@@ -14,6 +14,8 @@ function answer(e) {
   current = id;
   try {
     if (cmd === 'profiles') postMessage({ id, type: 'done', status: 0, out: api.profiles(), err: '' });
+    // A position's facts and legal moves (SAN and UCI) from the engine: the rules of Chess960 games.
+    else if (cmd === 'position') postMessage({ id, type: 'done', status: 0, out: api.position(args.join('\n')), err: '' });
     else if (cmd === 'analyse') {
       const status = api.stream(args.join('\n'));
       postMessage({ id, type: 'done', status, out: '', err: api.err() });
@@ -35,6 +37,7 @@ function start(module) {
     out: module.cwrap('quince_out', 'string', []),
     err: module.cwrap('quince_err', 'string', []),
     profiles: module.cwrap('quince_profiles', 'string', []),
+    position: module.cwrap('quince_position', 'string', ['string']),
   };
   postMessage({ id: 0, type: 'ready' });
   queued.splice(0).forEach(answer);

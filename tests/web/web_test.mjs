@@ -168,6 +168,29 @@ try {
   await page.click('#flip');
   check(await page.$eval('#board', (e) => e.dataset.orientation) === 'black', 'flip turns the board');
   await page.click('#flip');
+  // A move other than the game's next one starts a variation: after 3. Qh5, 3... g6 4. Qf3 by clicks.
+  await page.click('#moves .move[data-ply="5"]');
+  for (const [from, to] of [['g7', 'g6'], ['h5', 'f3']]) {
+    let sq = await square(page, from); await page.mouse.click(sq.x, sq.y);
+    sq = await square(page, to); await page.mouse.click(sq.x, sq.y);
+  }
+  await page.waitForFunction(() => document.querySelectorAll('#moves .var-move').length === 2, null, { timeout: 10000 }).catch(() => {});
+  const varSans = await page.$$eval('#moves .variation .var-move', (e) => e.map((x) => x.dataset.san));
+  check(JSON.stringify(varSans) === '["g6","Qf3"]', 'a different move makes a variation: ' + JSON.stringify(varSans));
+  check((await sans(page)).length === 7, 'the game is kept whole beside the variation');
+  check(await page.$eval('#moves .variation', (e) => e.previousElementSibling.dataset.san === 'Nf6'),
+    'the variation follows the move before it');
+  const fenG6 = 'r1bqkbnr/pppp1p1p/2n3p1/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 0 4';
+  await page.keyboard.press('ArrowLeft');
+  check(await page.$eval('#board', (e) => e.dataset.fen) === fenG6, 'ArrowLeft steps back in the variation');
+  await page.keyboard.press('ArrowLeft'); await page.keyboard.press('ArrowRight');
+  check(await currentPly(page) === 6 && await page.$eval('#moves', (e) => e.dataset.variation) === '',
+    'back at the branch, ArrowRight steps on in the main line');
+  await page.click('#moves .var-move[data-k="1"]');
+  check(await page.$eval('#board', (e) => e.dataset.fen) === fenG6 && await page.$eval('#moves .var-move.current', (e) => e.dataset.san) === 'g6',
+    'a click on a variation move shows it');
+  await page.keyboard.press('End');
+  check(await currentPly(page) === 7, 'End goes to the end of the main line');
 
   // 3. Frames while a depth-20 search runs (and, for comparison, with no search), then stop it.
   const countFrames = () => page.evaluate(() => new Promise((resolve) => {
@@ -218,6 +241,13 @@ try {
   check(points.length === 8 && points.every(([, e]) => e && e.length), 'the graph has an eval for every ply: ' + JSON.stringify(points));
   const nf6 = await page.$eval('#moves .move[data-ply="6"]', (e) => e.textContent);
   check(nf6 === 'Nf6??', 'the blunder 3...Nf6 is marked ??: ' + nf6);
+  // Per-side accuracy and average loss: Black, who blundered into mate, did worse.
+  const summary = await page.$eval('#summary', (e) => ({ ...e.dataset, text: e.textContent }));
+  const num = (x) => (x === undefined ? NaN : Number(x));
+  check([summary.whiteAccuracy, summary.blackAccuracy].every((x) => num(x) >= 0 && num(x) <= 100) &&
+        num(summary.blackAccuracy) < num(summary.whiteAccuracy) && num(summary.blackAcpl) > num(summary.whiteAcpl) &&
+        /accuracy/.test(summary.text),
+    'accuracy and average loss per side are shown: ' + JSON.stringify(summary));
   await page.click('#graph [data-ply="3"]');
   check(await currentPly(page) === 3, 'a click on the graph jumps to its ply');
   check(await page.$$eval('#lines .pvline', (e) => e.length) === 0, 'no line of another position stays shown');
@@ -230,6 +260,9 @@ try {
   fs.writeFileSync(path.join(OUT, 'web_board_export.pgn'), exported);
   check(/\[White "A"\]/.test(exported) && /\[%eval [-0-9.#]+\]/.test(exported) && /Nf6\?\?/.test(exported) && /1-0\s*$/.test(exported),
     'the exported PGN carries the tags, evals and NAGs: ' + exported);
+  check(/\(3\.\.\. g6 4\. Qf3\)/.test(exported), 'the exported PGN carries the variation');
+  check(exported.includes(`[WhiteAccuracy "${summary.whiteAccuracy}"]`) && exported.includes(`[BlackACPL "${summary.blackAcpl}"]`),
+    'the exported PGN carries the accuracy tags');
 
   // 6. The shareable address carries the game.
   const url = page.url();
@@ -254,6 +287,27 @@ try {
   await fifth.page.click('#promotion button[data-piece="n"]');
   await fifth.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1);
   check(JSON.stringify(await sans(fifth.page)) === '["e8=N"]', 'the promotion chooser plays the piece chosen: ' + JSON.stringify(await sans(fifth.page)));
+  // Chess960: a Shredder-FEN in the address, castling by the king onto its rook (f1 to g1), the engine's
+  // search of the position, a PGN with [Variant "Chess960"] and its export.
+  const fen960 = 'qnrbbkrn/pppppppp/8/8/8/8/PPPPPPPP/QNRBBKRN w GCgc - 0 1';
+  const c960 = await open(BASE + 'index.html?fen=' + encodeURIComponent(fen960), { width: 1280, height: 800 });
+  let k = await square(c960.page, 'f1'); await c960.page.mouse.click(k.x, k.y);
+  k = await square(c960.page, 'g1'); await c960.page.mouse.click(k.x, k.y);
+  await c960.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 1, null, { timeout: 20000 }).catch(() => {});
+  check(JSON.stringify(await sans(c960.page)) === '["O-O"]', 'Chess960: the king onto its rook castles: ' + JSON.stringify(await sans(c960.page)));
+  check((await c960.page.$eval('#board', (e) => e.dataset.fen)).startsWith('qnrbbkrn/pppppppp/8/8/8/8/PPPPPPPP/QNRBBRKN b'),
+    'Chess960: king on g1 and rook on f1 after O-O: ' + await c960.page.$eval('#board', (e) => e.dataset.fen));
+  await c960.page.waitForSelector('#lines .pvline', { timeout: 60000 }).catch(() => {});
+  check(await c960.page.$$eval('#lines .pvline', (e) => e.length) > 0 && !(await c960.page.$eval('#error', (e) => e.textContent)),
+    'Chess960: the engine searches the position');
+  await c960.page.fill('#pgn-text', `[Event "960"]\n[Variant "Chess960"]\n[SetUp "1"]\n[FEN "${fen960}"]\n\n1. O-O {castles} O-O 2. e4 (2. d4) e5 *\n`);
+  await c960.page.click('#pgn-load');
+  await c960.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 4, null, { timeout: 30000 }).catch(() => {});
+  check(JSON.stringify(await sans(c960.page)) === '["O-O","O-O","e4","e5"]', 'Chess960: the PGN is imported: ' + JSON.stringify(await sans(c960.page)));
+  const [dl960] = await Promise.all([c960.page.waitForEvent('download'), c960.page.click('#pgn-export')]);
+  const exported960 = fs.readFileSync(await dl960.path(), 'utf8');
+  check(exported960.includes('[Variant "Chess960"]') && exported960.includes(`[FEN "${fen960}"]`) && /1\. O-O O-O 2\. e4 e5/.test(exported960),
+    'Chess960: the export carries the variant, the FEN and the moves: ' + exported960);
   const fourth = await open(BASE + 'index.html?fen=8/8/8/8%20w%20-%20-%200%201', { width: 1280, height: 800 });
   check((await fourth.page.$eval('#error', (e) => e.textContent)).includes('not used'), 'a bad FEN in the address is reported');
 
