@@ -8,6 +8,7 @@
 // PST evaluation). See profile_names() and src/eval/README.md.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,43 @@ struct LazyWindow {
     constexpr bool active() const { return lower > -VALUE_INFINITE || upper < VALUE_INFINITE; }
 };
 
+// Evaluation cache: the full (non-lazy) evaluation of recently evaluated positions, keyed by the
+// Zobrist key, one per Evaluator and so per search thread (never shared, no locking). The TT already
+// keeps the evaluation of the nodes it stores; this catches what it has lost to replacement and the
+// quiescence nodes it never stored. Always-replace, direct-mapped, the full key checked (no false
+// hits beyond a 64-bit key collision). Emptied with clear() and on every profile change.
+class EvalCache {
+public:
+    static constexpr int LOG2_SIZE = 16;  // 2^16 entries of 16 bytes: 1 MB per thread
+
+    EvalCache() : table_(std::size_t(1) << LOG2_SIZE) { clear(); }
+    void clear() {
+        // key (i + 1) can never be a hit at index i (a hit needs key & mask == i).
+        for (std::size_t i = 0; i < table_.size(); ++i) table_[i] = {Key(i + 1), 0};
+        probes_ = hits_ = 0;
+    }
+    bool probe(Key key, Value& v) {
+        ++probes_;
+        const Entry& e = table_[key & MASK];
+        if (e.key != key) return false;
+        ++hits_;
+        v = e.value;
+        return true;
+    }
+    void store(Key key, Value v) { table_[key & MASK] = {key, v}; }
+    std::uint64_t probes() const { return probes_; }  // since the last clear()
+    std::uint64_t hits() const { return hits_; }
+
+private:
+    static constexpr Key MASK = (Key(1) << LOG2_SIZE) - 1;
+    struct Entry {
+        Key key;
+        Value value;
+    };
+    std::vector<Entry> table_;
+    std::uint64_t probes_ = 0, hits_ = 0;
+};
+
 struct Trace;
 struct Profile;
 
@@ -48,7 +86,8 @@ public:
     Evaluator(const Evaluator&) = delete;
     Evaluator& operator=(const Evaluator&) = delete;
 
-    // Score in centipawns relative to the side to move (tempo included).
+    // Score in centipawns relative to the side to move (tempo included). Consults the evaluation cache
+    // after the lazy test: a hit returns exactly what the full evaluation would.
     Value evaluate(const Position& pos, const LazyWindow& window = {});
     // Same evaluation with every term recorded (same code path, template switch).
     Value evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window = {});
@@ -56,6 +95,7 @@ public:
     // evaluate_traced() by design; the test that the fast path agrees with it calls this.
     Value evaluate_general(const Position& pos, Trace* trace = nullptr, const LazyWindow& window = {});
     void clear();  // empty the caches (ucinewgame)
+    const EvalCache& cache() const;  // the evaluation cache evaluate() consults (its counters)
 
     // Select the weight profile; false (and no change) for an unknown name. Clears the pawn hash.
     bool set_profile(const std::string& name);
