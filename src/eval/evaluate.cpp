@@ -38,6 +38,7 @@ struct Evaluator::Impl {
     bool lazy_on = true;
     PawnHash pawns;
     EvalCache cache;
+    bool cache_on = true;
 
     // Lazy bounds in D units, cached for the last White-view window (it changes once per iteration).
     Value cached_lower = 0, cached_upper = 0;
@@ -213,6 +214,10 @@ Evaluator::~Evaluator() = default;
 Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
     if (impl_->prof->simple) [[unlikely]]
         return simple_evaluate(pos);
+    if (!impl_->cache_on) [[unlikely]] {
+        if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
+        return impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr);
+    }
     if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General, true>(pos, window, nullptr);
     return impl_->run<Tracing::Off, Path::Fast, true>(pos, window, nullptr);
 }
@@ -272,6 +277,7 @@ void Evaluator::set_profile(std::shared_ptr<const Profile> profile) {
 
 const std::string& Evaluator::profile() const { return impl_->name; }
 const EvalCache& Evaluator::cache() const { return impl_->cache; }
+void Evaluator::set_cache(bool on) { impl_->cache_on = on; }
 void Evaluator::set_lazy(bool on) { impl_->lazy_on = on; }
 bool Evaluator::lazy() const { return impl_->lazy_on; }
 

@@ -96,6 +96,9 @@ public:
     Value evaluate_general(const Position& pos, Trace* trace = nullptr, const LazyWindow& window = {});
     void clear();  // empty the caches (ucinewgame)
     const EvalCache& cache() const;  // the evaluation cache evaluate() consults (its counters)
+    // Whether evaluate() consults the cache (default on; off: every call evaluates, as bench/eval_speed
+    // needs to time the evaluation itself).
+    void set_cache(bool on);
 
     // Select the weight profile; false (and no change) for an unknown name. Clears the pawn hash.
     bool set_profile(const std::string& name);

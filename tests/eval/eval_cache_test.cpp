@@ -106,6 +106,19 @@ TEST(EvalCache, ClearEmptiesIt) {
     EXPECT_EQ(ev.cache().hits(), 0u);  // a miss: the entry is gone
 }
 
+TEST(EvalCache, SwitchedOffItIsNotConsulted) {
+    Evaluator ev("quince");
+    ev.set_cache(false);
+    Position pos;
+    ASSERT_TRUE(pos.set_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"));
+    const Value v = ev.evaluate(pos);
+    EXPECT_EQ(ev.evaluate(pos), v);
+    EXPECT_EQ(ev.cache().probes(), 0u);
+    ev.set_cache(true);
+    ev.evaluate(pos);
+    EXPECT_EQ(ev.cache().probes(), 1u);
+}
+
 // The evaluation after a null move is not -parent + 2 * tempo: the interpolation floors in the side to
 // move's view (a remainder costs the side to move one centipawn either way) and the passer terms
 // depend on who moves (unstoppable passers). So the search evaluates null-move children afresh (the TT
