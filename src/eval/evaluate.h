@@ -8,6 +8,7 @@
 // PST evaluation). See profile_names() and src/eval/README.md.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -49,8 +50,10 @@ public:
 
     EvalCache() : table_(std::size_t(1) << LOG2_SIZE) { clear(); }
     void clear() {
-        // key (i + 1) can never be a hit at index i (a hit needs key & mask == i).
-        for (std::size_t i = 0; i < table_.size(); ++i) table_[i] = {Key(i + 1), 0};
+        // Key 0 can only be a hit at index 0 (a hit needs key & mask == index), so slot 0 gets key 1:
+        // no empty slot can ever be a hit, and the rest is a plain fill.
+        std::fill(table_.begin(), table_.end(), Entry{0, 0});
+        table_[0].key = 1;
         probes_ = hits_ = 0;
     }
     bool probe(Key key, Value& v) {
