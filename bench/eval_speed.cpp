@@ -1,5 +1,6 @@
 // Evaluation speed: full evaluations per second over a fixed position set (WAC positions plus
-// positions from seeded random play), warm pawn hash, lazy evaluation off (no window).
+// positions from seeded random play), warm pawn hash, lazy evaluation off (no window), the evaluation
+// cache off (every call evaluates; a repeated position would otherwise be a cache hit).
 //   build/eval_speed [iterations] [epd] [profile or weights file]   (profile: default quince)
 // For instructions per evaluation: valgrind --tool=callgrind build/eval_speed 20
 #include <chrono>
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
         }
     }
     eval::Evaluator ev;
+    ev.set_cache(false);
     // A built-in profile's name, or a weights file (EvalFile format) for a profile under test.
     if (argc > 3 && !ev.set_profile(argv[3])) {
         std::string error;

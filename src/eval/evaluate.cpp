@@ -37,6 +37,8 @@ struct Evaluator::Impl {
     std::string name;
     bool lazy_on = true;
     PawnHash pawns;
+    EvalCache cache;
+    bool cache_on = true;
 
     // Lazy bounds in D units, cached for the last White-view window (it changes once per iteration).
     Value cached_lower = 0, cached_upper = 0;
@@ -53,12 +55,15 @@ struct Evaluator::Impl {
         lazy_hi = b.hi;
     }
 
-    template <Tracing T, Path Route>
+    // Cached: consult and fill the evaluation cache (the search's calls; never traced ones, nor the
+    // general path's cross-check, which must really evaluate).
+    template <Tracing T, Path Route, bool Cached = false>
     Value run(const Position& pos, const LazyWindow& win, Trace* tr);
 };
 
-template <Tracing T, Path Route>
+template <Tracing T, Path Route, bool Cached>
 Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr) {
+    static_assert(!Cached || T == Tracing::Off);
     constexpr bool traced = T == Tracing::On, general = Route == Path::General;
     const Profile& P = *prof;
     const Weights& w = P.w;
@@ -119,6 +124,13 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
             }
             return v;
         }
+    }
+
+    // Past the lazy test the result no longer depends on the window: the full evaluation of the
+    // position, which is what the cache holds (a lazy result is never stored).
+    if constexpr (Cached) {
+        Value cached;
+        if (cache.probe(pos.key(), cached)) return cached;
     }
 
     Acc<T> acc;
@@ -191,6 +203,7 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         tr->white_cp = sign * s;
         tr->final_cp = v;
     }
+    if constexpr (Cached) cache.store(pos.key(), v);
     return v;
 }
 
@@ -201,8 +214,12 @@ Evaluator::~Evaluator() = default;
 Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
     if (impl_->prof->simple) [[unlikely]]
         return simple_evaluate(pos);
-    if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
-    return impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr);
+    if (!impl_->cache_on) [[unlikely]] {
+        if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
+        return impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr);
+    }
+    if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General, true>(pos, window, nullptr);
+    return impl_->run<Tracing::Off, Path::Fast, true>(pos, window, nullptr);
 }
 
 Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
@@ -235,7 +252,10 @@ Value Evaluator::evaluate_general(const Position& pos, Trace* trace, const LazyW
     return impl_->run<Tracing::On, Path::General>(pos, window, trace);
 }
 
-void Evaluator::clear() { impl_->pawns.clear(); }
+void Evaluator::clear() {
+    impl_->pawns.clear();
+    impl_->cache.clear();
+}
 
 bool Evaluator::set_profile(const std::string& name) {
     std::shared_ptr<const Profile> p = find_profile_shared(name);
@@ -252,9 +272,12 @@ void Evaluator::set_profile(std::shared_ptr<const Profile> profile) {
     impl_->name = impl_->prof->w.name;
     impl_->cached_wsum = -1;
     impl_->pawns.clear();
+    impl_->cache.clear();  // its values are the old profile's
 }
 
 const std::string& Evaluator::profile() const { return impl_->name; }
+const EvalCache& Evaluator::cache() const { return impl_->cache; }
+void Evaluator::set_cache(bool on) { impl_->cache_on = on; }
 void Evaluator::set_lazy(bool on) { impl_->lazy_on = on; }
 bool Evaluator::lazy() const { return impl_->lazy_on; }
 

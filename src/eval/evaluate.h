@@ -8,6 +8,8 @@
 // PST evaluation). See profile_names() and src/eval/README.md.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +39,45 @@ struct LazyWindow {
     constexpr bool active() const { return lower > -VALUE_INFINITE || upper < VALUE_INFINITE; }
 };
 
+// Evaluation cache: the full (non-lazy) evaluation of recently evaluated positions, keyed by the
+// Zobrist key, one per Evaluator and so per search thread (never shared, no locking). The TT already
+// keeps the evaluation of the nodes it stores; this catches what it has lost to replacement and the
+// quiescence nodes it never stored. Always-replace, direct-mapped, the full key checked (no false
+// hits beyond a 64-bit key collision). Emptied with clear() and on every profile change.
+class EvalCache {
+public:
+    static constexpr int LOG2_SIZE = 16;  // 2^16 entries of 16 bytes: 1 MB per thread
+
+    EvalCache() : table_(std::size_t(1) << LOG2_SIZE) { clear(); }
+    void clear() {
+        // Key 0 can only be a hit at index 0 (a hit needs key & mask == index), so slot 0 gets key 1:
+        // no empty slot can ever be a hit, and the rest is a plain fill.
+        std::fill(table_.begin(), table_.end(), Entry{0, 0});
+        table_[0].key = 1;
+        probes_ = hits_ = 0;
+    }
+    bool probe(Key key, Value& v) {
+        ++probes_;
+        const Entry& e = table_[key & MASK];
+        if (e.key != key) return false;
+        ++hits_;
+        v = e.value;
+        return true;
+    }
+    void store(Key key, Value v) { table_[key & MASK] = {key, v}; }
+    std::uint64_t probes() const { return probes_; }  // since the last clear()
+    std::uint64_t hits() const { return hits_; }
+
+private:
+    static constexpr Key MASK = (Key(1) << LOG2_SIZE) - 1;
+    struct Entry {
+        Key key;
+        Value value;
+    };
+    std::vector<Entry> table_;
+    std::uint64_t probes_ = 0, hits_ = 0;
+};
+
 struct Trace;
 struct Profile;
 
@@ -48,7 +89,8 @@ public:
     Evaluator(const Evaluator&) = delete;
     Evaluator& operator=(const Evaluator&) = delete;
 
-    // Score in centipawns relative to the side to move (tempo included).
+    // Score in centipawns relative to the side to move (tempo included). Consults the evaluation cache
+    // after the lazy test: a hit returns exactly what the full evaluation would.
     Value evaluate(const Position& pos, const LazyWindow& window = {});
     // Same evaluation with every term recorded (same code path, template switch).
     Value evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window = {});
@@ -56,6 +98,10 @@ public:
     // evaluate_traced() by design; the test that the fast path agrees with it calls this.
     Value evaluate_general(const Position& pos, Trace* trace = nullptr, const LazyWindow& window = {});
     void clear();  // empty the caches (ucinewgame)
+    const EvalCache& cache() const;  // the evaluation cache evaluate() consults (its counters)
+    // Whether evaluate() consults the cache (default on; off: every call evaluates, as bench/eval_speed
+    // needs to time the evaluation itself).
+    void set_cache(bool on);
 
     // Select the weight profile; false (and no change) for an unknown name. Clears the pawn hash.
     bool set_profile(const std::string& name);
