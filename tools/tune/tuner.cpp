@@ -16,6 +16,7 @@
 
 #include "eval/evaluate.h"
 #include "eval/phase.h"
+#include "eval/scaling.h"
 #include "eval/terms.h"
 #include "training/sample.h"
 
@@ -141,6 +142,12 @@ bool trace_position(const Profile& profile, const Position& pos, TunePosition& o
     out.ocb = trace.ocb;
     out.ocb_after = trace.ocb_after;
     out.known_draw = trace.known_draw;
+    const CoefTrace::Scaling& sc = coef.scaling;
+    out.cx_on = sc.complexity;
+    out.cx_pawns = std::uint8_t(sc.n[0] & 31);
+    out.cx_flanks = std::uint8_t(sc.n[1] & 1);
+    out.cx_pawn_ending = std::uint8_t(sc.n[2] & 1);
+    for (int c = 0; c < 2; ++c) out.scale[c] = std::uint8_t(sc.scaled ? std::clamp(sc.factor[c], 0, 255) : 128);
     return true;
 }
 
@@ -164,6 +171,9 @@ Model::Model(const Weights& fixed) : fixed_(fixed) {
     kd_eg_ = weight_index(*find_weight("king_danger_eg"));
     if (kd_eg_ != kd_base_ + eval::KING_DANGER_WEIGHTS)
         throw std::logic_error("tuner: the king danger weights must be one run in the registry, then king_danger_eg");
+    cx_base_ = weight_index(*find_weight("complexity_pawns"));
+    if (weight_index(*find_weight("complexity_adjust")) != cx_base_ + eval::COMPLEXITY_WEIGHTS - 1)
+        throw std::logic_error("tuner: the complexity weights must be one run in the registry");
     for (int b = 0; b < 256; ++b) drawish_k_[b] = std::uint8_t(std::min(255, b * fixed.drawish_mul / fixed.drawish_div));
 }
 
@@ -201,6 +211,27 @@ Model::Parts Model::parts(const PositionHead& p, const Coef* begin, const Coef* 
         r.op += sgn * count * count / 2048.0;
         r.eg += sgn * count * x[std::size_t(kd_eg_)] / 512.0;
     }
+    // Endgame scaling: eg += sign(eg) * max(c, -|eg|), then eg * scale[stronger side] / 128.
+    r.eg_slope = 1.0;
+    r.cx_slope = 0.0;
+    if (p.cx_on) {
+        const std::size_t b = std::size_t(cx_base_);
+        const double c = p.cx_pawns * x[b] + p.cx_flanks * x[b + 1] + p.cx_pawn_ending * x[b + 2] + x[b + 3];
+        const double a = std::abs(r.eg), sgn = r.eg > 0 ? 1.0 : r.eg < 0 ? -1.0 : 0.0;
+        if (c > -a) {
+            r.eg += sgn * c;
+            r.cx_slope = sgn;
+        } else {
+            r.eg = 0;
+            r.eg_slope = 0;
+        }
+    }
+    if (p.scale[0] != 128 || p.scale[1] != 128) {
+        const double f = (r.eg >= 0 ? p.scale[0] : p.scale[1]) / 128.0;
+        r.eg *= f;
+        r.eg_slope *= f;
+        r.cx_slope *= f;
+    }
     r.w1 = phase_tuned_ ? x[std::size_t(phase_base_ + p.phase)] : interp_eg_[p.phase];
     r.scale_before = p.ocb && !p.ocb_after ? 0.5 : 1.0;
     r.scale_after = p.ocb && p.ocb_after ? 0.5 : 1.0;
@@ -235,7 +266,12 @@ void Model::add_gradient(const PositionHead& p, const Coef* begin, const Coef* e
         if (std::abs(stm) < fixed_.drawish_cap) f *= 1.0 - k / 256.0;
     }
     const double k_common = r.scale_before * r.scale_after / 8192.0;
-    const double g_op = f * k_common * (256.0 - r.w1), g_eg = f * k_common * r.w1;
+    const double g_op = f * k_common * (256.0 - r.w1), g_eg = f * k_common * r.w1 * r.eg_slope;
+    if (p.cx_on && r.cx_slope != 0.0) {
+        const double d = f * k_common * r.w1 * r.cx_slope;
+        const std::size_t b = std::size_t(cx_base_);
+        g[b] += p.cx_pawns * d, g[b + 1] += p.cx_flanks * d, g[b + 2] += p.cx_pawn_ending * d, g[b + 3] += d;
+    }
     for (const Coef* c = begin; c != end; ++c) {
         const std::size_t i = c->index;
         const double k = c->value();
