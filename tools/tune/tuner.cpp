@@ -82,6 +82,27 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
+void make_non_decreasing(double* v, int n) {
+    // Pool adjacent violators: blocks of equal value (their mean), merged while a block's mean exceeds
+    // the next one's.
+    std::vector<double> mean;
+    std::vector<int> size;
+    for (int i = 0; i < n; ++i) {
+        mean.push_back(v[i]);
+        size.push_back(1);
+        while (mean.size() > 1 && mean[mean.size() - 2] > mean.back()) {
+            const std::size_t k = mean.size() - 1;
+            mean[k - 1] = (mean[k - 1] * size[k - 1] + mean[k] * size[k]) / (size[k - 1] + size[k]);
+            size[k - 1] += size[k];
+            mean.pop_back();
+            size.pop_back();
+        }
+    }
+    int i = 0;
+    for (std::size_t b = 0; b < mean.size(); ++b)
+        for (int k = 0; k < size[b]; ++k) v[i++] = mean[b];
+}
+
 std::vector<double> weights_vector(const Weights& w) {
     std::vector<double> x(static_cast<std::size_t>(weight_count()));
     for (int i = 0; i < weight_count(); ++i) x[std::size_t(i)] = get_weight(w, i);
@@ -704,6 +725,11 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     Model model(start);
     char buf0[128];
     std::vector<double> x = weights_vector(start);
+    // --phase-monotone: the tuned phase table starts and stays non-decreasing (the endgame share never
+    // falls as material comes off), projected after every step.
+    const std::size_t phase_index = std::size_t(weight_index(*find_weight("phase_table_eg")));
+    const bool monotone_phase = o.phase_monotone && start.phase_curve == PhaseCurve::Table && mask[phase_index];
+    if (monotone_phase) make_non_decreasing(&x[phase_index], 65);
     const std::vector<double> x0 = x;
     const double K = o.K > 0 ? o.K : fit_K(model, set, train, x, o.threads);
     report.K = K;
@@ -774,6 +800,7 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
                 const WeightDesc& d = weight_of_index(int(j));
                 x[j] = std::clamp(x[j], double(d.lo), double(d.hi));
             }
+            if (monotone_phase) make_non_decreasing(&x[phase_index], 65);
         }
         const double tr = error_of(model, set, train, x, K, o.lambda, o.teacher, o.threads);
         const double va = valid.empty() ? tr : error_of(model, set, valid, x, K, o.lambda, o.teacher, o.threads);

@@ -157,6 +157,7 @@ struct Options {
     std::vector<std::string> freeze_groups;  // groups (or weight names) kept fixed
     bool pst_tables = false;   // convert generator PSTs to tables first (768 free entries)
     bool phase_table = false;  // convert the phase curve to a table first (65 free entries)
+    bool phase_monotone = false;  // keep a tuned phase table non-decreasing in the phase (projection)
     bool quiet = false;
     std::string command_line;  // recorded in the output file
 };
@@ -241,6 +242,10 @@ bool run_tune(const Options& o, const eval::Weights& start, std::vector<TunePosi
 
 // `quince tune`
 int run_tune_cli(int argc, char** argv);
+
+// The closest non-decreasing sequence to v[0..n) in the least-squares sense (pool adjacent violators),
+// in place: the phase table's projection after each step with Options::phase_monotone.
+void make_non_decreasing(double* v, int n);
 
 std::vector<double> weights_vector(const eval::Weights& w);
 eval::Weights weights_from_vector(const eval::Weights& base, const std::vector<double>& x);
