@@ -16,6 +16,7 @@
 #include "eval/pawn_ending.h"
 #include "eval/patterns.h"
 #include "eval/pieces.h"
+#include "eval/scaling.h"
 #include "eval/score.h"
 #include "eval/terms.h"
 
@@ -174,10 +175,39 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
 
     int op = acc.op, eg = acc.eg;
     if constexpr (traced) tr->op_before_scale = op, tr->eg_before_scale = eg;
+    // Quince's endgame scaling (eval/scaling.h): the complexity, then the scale factor of the side the
+    // endgame part favours, which replaces the opposite-bishop halving.
+    bool scaled = false;
+    if constexpr (general) {
+        if (w.complexity) {
+            const ComplexityInputs in = complexity_inputs(pos);
+            const int adj = complexity_adjustment(eg, complexity_value(w, in));
+            eg += adj;
+            if constexpr (traced) {
+                tr->complexity_eg = adj;
+                if (CoefTrace* ct = tr->coef) {
+                    ct->scaling.complexity = true;
+                    for (int i = 0; i < COMPLEXITY_WEIGHTS; ++i) ct->scaling.n[i] = in.n[i];
+                }
+            }
+        }
+        if (w.scale_factors) {
+            scaled = true;
+            const int factor = scale_factor(w, pos, eg >= 0 ? WHITE : BLACK);
+            eg = scale_eg(eg, factor);
+            if constexpr (traced) {
+                tr->scale = factor;
+                if (CoefTrace* ct = tr->coef) {
+                    ct->scaling.scaled = true;
+                    for (Color c : {WHITE, BLACK}) ct->scaling.factor[c] = scale_factor(w, pos, c);
+                }
+            }
+        }
+    }
     // §12.1 opposite-coloured bishops: halve before interpolation, C division (symmetric).
     // 2.3.2a and Fruit halve the interpolated score instead.
     bool halve_after = false;
-    if (w.ocb_halving && (st.mat.flags & DRAW_BISHOP_FLAG)) {
+    if (!scaled && w.ocb_halving && (st.mat.flags & DRAW_BISHOP_FLAG)) {
         const Bitboard b = pos.pieces(BISHOP);
         if ((b & LIGHT_SQUARES) && (b & DARK_SQUARES)) {
             if (general && w.ocb_after_interpolation) halve_after = true;
@@ -288,6 +318,7 @@ void CoefTrace::reset() {
     for (auto& k : king_attack) k = KingAttack{};
     for (auto& k : king_danger) k = KingDanger{};
     drawish[WHITE] = drawish[BLACK] = 0;
+    scaling = Scaling{};
 }
 
 }  // namespace quince::eval

@@ -63,6 +63,13 @@ struct CoefTrace {
         int n[KING_DANGER_WEIGHTS] = {};
     } king_danger[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
+    // Endgame scaling (eval/scaling.h), non-linear: the complexity's inputs (the COMPLEXITY_WEIGHTS run)
+    // and the scale factor for either colour as the stronger side.
+    struct Scaling {
+        bool complexity = false, scaled = false;
+        int n[4] = {};
+        int factor[COLOR_NB] = {128, 128};
+    } scaling;
     void reset();                // sized to weight_count(), zeroed
     void add(Color c, int index, double k) { this->c[c][std::size_t(index)] += k; }  // flat index (WI::…)
 };
@@ -87,6 +94,8 @@ struct Trace {
     bool ocb_after = false;  // halving applied to the interpolated score (2.3.2a, Fruit)
     int drawish_cp = 0;      // 2.3.2a drawishness change of the final score, White's view (§13.2)
     bool known_draw = false; // 2.3.2a pawn-ending evaluator: a drawn K+P v K, scored 0
+    int complexity_eg = 0;   // Quince: the complexity's change of the endgame part, White's view
+    int scale = 128;         // Quince: the endgame part's scale factor (/128) applied
     int op_before_scale = 0, eg_before_scale = 0;
     int op = 0, eg = 0;  // after the opposite-bishop halving
     int w0 = 0, w1 = 0;

@@ -28,6 +28,8 @@ constexpr const char* LEGEND =
     "    piece); lazy = the entry allows lazy evaluation; mat_value = the imbalance term in internal units.\n"
     "  lazy evaluation: yes = material only, the position being far outside the root score's window.\n"
     "  scale factor: 1/2 for an opposite-coloured-bishop ending, else 1.\n"
+    "  complexity / endgame scale factor (profiles with the switches complexity / scale_factors): the endgame\n"
+    "    part's change by the complexity and its factor /128 by material (Ethereal 12's form).\n"
     "  terms: material (1-3-3-5-10 piece count), imbalance (material table's mat_value), pst_* (piece-square\n"
     "    tables), pawn_structure (doubled, isolated, backward, candidate pawns), mobility, king_attack (attacks\n"
     "    on the enemy king's zone), king_shelter (own pawn shelter and enemy pawn storm), rook_file (open and\n"
@@ -156,6 +158,8 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
        << (t.ocb ? (t.ocb_after ? "1/2 (opposite-coloured bishops, after interpolation)" : "1/2 (opposite-coloured bishops)")
                  : "1")
        << "\n";
+    if (t.complexity_eg) os << "complexity: endgame part " << std::showpos << t.complexity_eg << std::noshowpos << " (White's view)\n";
+    if (t.scale != 128) os << "endgame scale factor: " << t.scale << "/128 (eg " << t.eg << " after complexity and scale)\n";
     if (t.drawish_cp) os << "drawishness (pawn files): " << t.drawish_cp << " cp (White's view)\n";
     std::snprintf(line, sizeof line, "interpolated: %d cp (White's view; rounding %.2f), tempo %+d for the side to move\n",
                   t.white_cp, r.rounding(), r.tempo);

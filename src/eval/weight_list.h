@@ -184,5 +184,21 @@
     B(lazy_window, "lazy", 1, "root-window lazy evaluation of 1.0 (§12.3)") \
     B(ocb_halving, "final", ANY, "opposite-coloured bishops halve the score (§12.1)") \
     B(ocb_after_interpolation, "final", 0, "2.3.2a / Fruit: halve the interpolated score (1.0: op and eg)") \
-    B(ocb_pawn_wrap, "final", ANY, "2.3.2a: the 3-bit pawn field also accepts |WP - BP| >= 6")
+    B(ocb_pawn_wrap, "final", ANY, "2.3.2a: the 3-bit pawn field also accepts |WP - BP| >= 6") \
+    /* ---- Endgame scaling (Quince: Ethereal 12 form, not in the seeds; eval/scaling.h). The tuner reads the ---- */ \
+    /* COMPLEXITY_WEIGHTS complexity weights as one run. ---- */                                                  \
+    B(complexity, "scaling", 0, "Quince: eg += sign(eg) * max(complexity, -|eg|), complexity from the weights below") \
+    I(complexity_pawns, NO_TERM, "scaling", Complexity, -W, W, complexity, ANY, "per pawn on the board") \
+    I(complexity_flanks, NO_TERM, "scaling", Complexity, -W, W, complexity, ANY, "pawns on both flanks (files a-d and e-h)") \
+    I(complexity_pawn_ending, NO_TERM, "scaling", Complexity, -W, W, complexity, ANY, "no knights, bishops, rooks or queens") \
+    I(complexity_adjust, NO_TERM, "scaling", Complexity, -W, W, complexity, ANY, "constant") \
+    B(scale_factors, "scaling", 0, "Quince: the endgame part times a factor / 128 by material (replaces ocb_halving)") \
+    I(scale_ocb_bishops, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "opposite-coloured bishops, no other pieces (Ethereal 64)") \
+    I(scale_ocb_knight, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "opposite bishops and one knight each (106)") \
+    I(scale_ocb_rook, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "opposite bishops and one rook each (96)") \
+    I(scale_lone_queen, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "the stronger side's lone queen against two or more pieces (88)") \
+    I(scale_lone_minor, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "the stronger side has one minor and no pawns (0)") \
+    I(scale_pawn_advantage, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "no queens, at most one piece each, 3+ pawns ahead (144)") \
+    I(scale_pawn_base, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "otherwise min(128, base + per_pawn x the stronger side's pawns) (96)") \
+    I(scale_per_pawn, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "(8)")
 // clang-format on

@@ -25,6 +25,7 @@ enum class Role : std::uint8_t {
     KingDanger,        // the danger count (eval/king_danger.h): opening count^2 / 2048, endgame count * eg / 512
     KingDangerEg,
     PhaseEg,           // W[phase][1] (W[phase][0] = 256 - it)
+    Complexity,        // eg += sign(eg) * max(complexity, -|eg|) (eval/scaling.h): non-linear, chain rule
 };
 
 // One int (Role says which sum it enters).

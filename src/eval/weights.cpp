@@ -28,6 +28,8 @@ bool king_danger(const Weights& w) { return w.king_danger; }
 // Rybka's king attack and Quince's safe-check units: replaced by the danger count when king_danger is on.
 bool rybka_king_attack(const Weights& w) { return !w.king_danger; }
 bool rybka_safe_checks(const Weights& w) { return w.king_safe_checks && !w.king_danger; }
+bool complexity(const Weights& w) { return w.complexity; }
+bool scale_factors(const Weights& w) { return w.scale_factors; }
 
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
 // One unit of material from 10 to 200 centipawns (internal units are 1/32 cp). At 200 cp the largest
@@ -192,7 +194,7 @@ std::vector<SpsaWeight> spsa_weights(const Weights& w) {
         if (d.count > 1 && v == 0) continue;
         // Smallest half-range: 10 cp in internal units (1/32 cp) for the score terms, 10 cp for tempo, a
         // few steps for the king-attack and phase tables (small integers).
-        const int floor = d.role == Role::Op || d.role == Role::Eg || d.role == Role::Both ? 320
+        const int floor = d.role == Role::Op || d.role == Role::Eg || d.role == Role::Both || d.role == Role::Complexity ? 320
                           : d.role == Role::Cp                                              ? 10
                                                                                             : 4;
         const long spread = std::max<long>(std::labs(long(v)), floor);

@@ -29,6 +29,7 @@ const char* USAGE =
     "  --tune G,G ...       only these groups or weights;  --freeze G,G ...  keep these fixed\n"
     "  --pst-tables         tune the piece-square tables square by square (generator -> tables)\n"
     "  --phase-table        tune the phase table W (curve -> table)\n"
+    "  --phase-monotone     keep the tuned phase table non-decreasing in the phase (projection each step)\n"
     "  --max-positions N    --seed S  --quiet\n";
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -118,6 +119,7 @@ int run_tune_cli(int argc, char** argv) {
         else if (a == "--freeze") o.freeze_groups = split_list(need(a));
         else if (a == "--pst-tables") o.pst_tables = true;
         else if (a == "--phase-table") o.phase_table = true;
+        else if (a == "--phase-monotone") o.phase_monotone = true;
         else if (a == "--quiet") o.quiet = true;
         else if (a == "--help" || a == "-h") {
             std::cout << USAGE;

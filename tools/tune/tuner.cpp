@@ -16,6 +16,7 @@
 
 #include "eval/evaluate.h"
 #include "eval/phase.h"
+#include "eval/scaling.h"
 #include "eval/terms.h"
 #include "training/sample.h"
 
@@ -81,6 +82,27 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
+void make_non_decreasing(double* v, int n) {
+    // Pool adjacent violators: blocks of equal value (their mean), merged while a block's mean exceeds
+    // the next one's.
+    std::vector<double> mean;
+    std::vector<int> size;
+    for (int i = 0; i < n; ++i) {
+        mean.push_back(v[i]);
+        size.push_back(1);
+        while (mean.size() > 1 && mean[mean.size() - 2] > mean.back()) {
+            const std::size_t k = mean.size() - 1;
+            mean[k - 1] = (mean[k - 1] * size[k - 1] + mean[k] * size[k]) / (size[k - 1] + size[k]);
+            size[k - 1] += size[k];
+            mean.pop_back();
+            size.pop_back();
+        }
+    }
+    int i = 0;
+    for (std::size_t b = 0; b < mean.size(); ++b)
+        for (int k = 0; k < size[b]; ++k) v[i++] = mean[b];
+}
+
 std::vector<double> weights_vector(const Weights& w) {
     std::vector<double> x(static_cast<std::size_t>(weight_count()));
     for (int i = 0; i < weight_count(); ++i) x[std::size_t(i)] = get_weight(w, i);
@@ -141,6 +163,12 @@ bool trace_position(const Profile& profile, const Position& pos, TunePosition& o
     out.ocb = trace.ocb;
     out.ocb_after = trace.ocb_after;
     out.known_draw = trace.known_draw;
+    const CoefTrace::Scaling& sc = coef.scaling;
+    out.cx_on = sc.complexity;
+    out.cx_pawns = std::uint8_t(sc.n[0] & 31);
+    out.cx_flanks = std::uint8_t(sc.n[1] & 1);
+    out.cx_pawn_ending = std::uint8_t(sc.n[2] & 1);
+    for (int c = 0; c < 2; ++c) out.scale[c] = std::uint8_t(sc.scaled ? std::clamp(sc.factor[c], 0, 255) : 128);
     return true;
 }
 
@@ -164,6 +192,9 @@ Model::Model(const Weights& fixed) : fixed_(fixed) {
     kd_eg_ = weight_index(*find_weight("king_danger_eg"));
     if (kd_eg_ != kd_base_ + eval::KING_DANGER_WEIGHTS)
         throw std::logic_error("tuner: the king danger weights must be one run in the registry, then king_danger_eg");
+    cx_base_ = weight_index(*find_weight("complexity_pawns"));
+    if (weight_index(*find_weight("complexity_adjust")) != cx_base_ + eval::COMPLEXITY_WEIGHTS - 1)
+        throw std::logic_error("tuner: the complexity weights must be one run in the registry");
     for (int b = 0; b < 256; ++b) drawish_k_[b] = std::uint8_t(std::min(255, b * fixed.drawish_mul / fixed.drawish_div));
 }
 
@@ -201,6 +232,27 @@ Model::Parts Model::parts(const PositionHead& p, const Coef* begin, const Coef* 
         r.op += sgn * count * count / 2048.0;
         r.eg += sgn * count * x[std::size_t(kd_eg_)] / 512.0;
     }
+    // Endgame scaling: eg += sign(eg) * max(c, -|eg|), then eg * scale[stronger side] / 128.
+    r.eg_slope = 1.0;
+    r.cx_slope = 0.0;
+    if (p.cx_on) {
+        const std::size_t b = std::size_t(cx_base_);
+        const double c = p.cx_pawns * x[b] + p.cx_flanks * x[b + 1] + p.cx_pawn_ending * x[b + 2] + x[b + 3];
+        const double a = std::abs(r.eg), sgn = r.eg > 0 ? 1.0 : r.eg < 0 ? -1.0 : 0.0;
+        if (c > -a) {
+            r.eg += sgn * c;
+            r.cx_slope = sgn;
+        } else {
+            r.eg = 0;
+            r.eg_slope = 0;
+        }
+    }
+    if (p.scale[0] != 128 || p.scale[1] != 128) {
+        const double f = (r.eg >= 0 ? p.scale[0] : p.scale[1]) / 128.0;
+        r.eg *= f;
+        r.eg_slope *= f;
+        r.cx_slope *= f;
+    }
     r.w1 = phase_tuned_ ? x[std::size_t(phase_base_ + p.phase)] : interp_eg_[p.phase];
     r.scale_before = p.ocb && !p.ocb_after ? 0.5 : 1.0;
     r.scale_after = p.ocb && p.ocb_after ? 0.5 : 1.0;
@@ -235,7 +287,12 @@ void Model::add_gradient(const PositionHead& p, const Coef* begin, const Coef* e
         if (std::abs(stm) < fixed_.drawish_cap) f *= 1.0 - k / 256.0;
     }
     const double k_common = r.scale_before * r.scale_after / 8192.0;
-    const double g_op = f * k_common * (256.0 - r.w1), g_eg = f * k_common * r.w1;
+    const double g_op = f * k_common * (256.0 - r.w1), g_eg = f * k_common * r.w1 * r.eg_slope;
+    if (p.cx_on && r.cx_slope != 0.0) {
+        const double d = f * k_common * r.w1 * r.cx_slope;
+        const std::size_t b = std::size_t(cx_base_);
+        g[b] += p.cx_pawns * d, g[b + 1] += p.cx_flanks * d, g[b + 2] += p.cx_pawn_ending * d, g[b + 3] += d;
+    }
     for (const Coef* c = begin; c != end; ++c) {
         const std::size_t i = c->index;
         const double k = c->value();
@@ -671,6 +728,11 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     Model model(start);
     char buf0[128];
     std::vector<double> x = weights_vector(start);
+    // --phase-monotone: the tuned phase table starts and stays non-decreasing (the endgame share never
+    // falls as material comes off), projected after every step.
+    const std::size_t phase_index = std::size_t(weight_index(*find_weight("phase_table_eg")));
+    const bool monotone_phase = o.phase_monotone && start.phase_curve == PhaseCurve::Table && mask[phase_index];
+    if (monotone_phase) make_non_decreasing(&x[phase_index], 65);
     const std::vector<double> x0 = x;
     const double K = o.K > 0 ? o.K : fit_K(model, set, train, x, o.threads);
     report.K = K;
@@ -741,6 +803,7 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
                 const WeightDesc& d = weight_of_index(int(j));
                 x[j] = std::clamp(x[j], double(d.lo), double(d.hi));
             }
+            if (monotone_phase) make_non_decreasing(&x[phase_index], 65);
         }
         const double tr = error_of(model, set, train, x, K, o.lambda, o.teacher, o.threads);
         const double va = valid.empty() ? tr : error_of(model, set, valid, x, K, o.lambda, o.teacher, o.threads);

@@ -44,6 +44,13 @@ struct PositionHead {
     std::uint8_t known_draw : 1 = 0;   // scored 0 whatever the weights (2.3.2a's drawn K+P v K)
     std::uint8_t ocb_after : 1 = 0;    // ... after interpolation
     std::uint8_t has_teacher : 1 = 0;
+    // Endgame scaling (eval/scaling.h): the complexity's inputs (pawns, both flanks, pawn ending; the
+    // constant's input is 1) and the scale factor (/128) with White, Black as the stronger side.
+    std::uint8_t cx_pawns : 5 = 0;
+    std::uint8_t cx_flanks : 1 = 0;
+    std::uint8_t cx_pawn_ending : 1 = 0;
+    std::uint8_t cx_on : 1 = 0;
+    std::uint8_t scale[2] = {128, 128};
     float result = 0.5f;       // game result, White's view (or a probability)
     std::int16_t score = 0;    // search score, cp, White's view (the format's scores are within +-30000)
     std::int16_t teacher = 0;  // teacher score, cp, White's view
@@ -110,6 +117,8 @@ private:
         double op, eg, cp, w1, scale_before, scale_after, drawish_factor;
         double ka_sum[2];
         double kd_count[2];  // king danger count (0 when off)
+        double eg_slope;     // d(final eg) / d(linear eg): the complexity's clamp and the scale factor
+        double cx_slope;     // d(final eg) / d(complexity)
         int sign;
     };
     Parts parts(const PositionHead& p, const Coef* begin, const Coef* end, const std::vector<double>& x) const;
@@ -120,6 +129,7 @@ private:
     int phase_base_ = -1;  // index of phase_table_eg[0]
     int ka_weight_base_ = -1, ka_unit_base_ = -1;
     int kd_base_ = -1, kd_eg_ = -1;  // king danger: the count weights' run, king_danger_eg
+    int cx_base_ = -1;               // the complexity weights' run (eval/scaling.h)
     std::uint8_t drawish_k_[256];  // k = byte * mul / div
 };
 
@@ -147,6 +157,7 @@ struct Options {
     std::vector<std::string> freeze_groups;  // groups (or weight names) kept fixed
     bool pst_tables = false;   // convert generator PSTs to tables first (768 free entries)
     bool phase_table = false;  // convert the phase curve to a table first (65 free entries)
+    bool phase_monotone = false;  // keep a tuned phase table non-decreasing in the phase (projection)
     bool quiet = false;
     std::string command_line;  // recorded in the output file
 };
@@ -232,6 +243,10 @@ bool run_tune(const Options& o, const eval::Weights& start, std::vector<TunePosi
 
 // `quince tune`
 int run_tune_cli(int argc, char** argv);
+
+// The closest non-decreasing sequence to v[0..n) in the least-squares sense (pool adjacent violators),
+// in place: the phase table's projection after each step with Options::phase_monotone.
+void make_non_decreasing(double* v, int n);
 
 std::vector<double> weights_vector(const eval::Weights& w);
 eval::Weights weights_from_vector(const eval::Weights& base, const std::vector<double>& x);
