@@ -54,6 +54,18 @@ inline void eval_passers(const EvalState& st, Acc<T>& acc) {
             if ((path & attOpp & ~attOwn) == 0)  // SEE approximation
                 acc.template term<C>(T_PASSERS, WI::passed_free, r, 1, at);
         }
+        if constexpr (general)
+            if (w.pawns2) {  // Quince (Ethereal 12's knowledge): safe path, rooks behind the passer
+                if ((path & (oppAll | attOpp)) == 0) acc.template term<C>(T_PASSERS, WI::passed_safe_path, 1, at);
+                // The nearest piece behind the passer on its file.
+                const Bitboard behind = rel<C>(pos.pieces()) & file_bb(File(f)) & (square_bb(sq) - 1);
+                if (behind) {
+                    const Bitboard b = square_bb(msb(behind));
+                    if (b & rel<C>(pos.pieces(C, ROOK, QUEEN))) acc.template term<C>(T_PASSERS, WI::passed_rook_behind, 1, at);
+                    else if (b & rel<C>(pos.pieces(Them, ROOK, QUEEN)))
+                        acc.template term<C>(T_PASSERS, WI::passed_enemy_rook_behind, 1, at);
+                }
+            }
         acc.template term<C>(T_PASSERS, WI::def_distance, r, distance(oppK, stop), at);
         acc.template term<C>(T_PASSERS, WI::att_distance, r, -distance(ownK, stop), at);
         if (acc.squares()) acc.tr->squares->passers |= square_bb(at);

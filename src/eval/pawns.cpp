@@ -49,6 +49,7 @@ void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, in
         const int f = sq & 7, r = sq >> 3;
         const bool open = ((own | opp) & M.fwd[sq]) == 0;  // no pawn of either colour in front (Fruit)
         const int op_before = op, eg_before = eg;
+        bool backward = false;
         if (M.fwd[sq] & own) {  // Rybka looks ahead: one per extra pawn
             eg -= w.doubled_eg, op -= w.doubled_op;
             note(WI::doubled, -1);
@@ -61,9 +62,25 @@ void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, in
                    ((M.att1[sq] & opp) || ((M.att2[sq] & opp) && (M.pawn_att[sq] & own) == 0))) {
             // Rybka's backward rule: no supporter beside/behind, and the stop square is controlled, or
             // the square two ahead is controlled and no own pawn stands diagonally in front.
+            backward = true;
             op -= open ? w.backward_open_op : w.backward_op;
             eg -= open ? w.backward_open_eg : w.backward_eg;
             note(open ? WI::backward_open : WI::backward, -1);
+        }
+        if (w.pawns2) {  // Quince's pawn terms beyond Rybka's (Ethereal 12's knowledge)
+            // Phalanx (an own pawn beside) or supported (one diagonally behind).
+            if (M.adjacent[sq] & own & ((0xFFFFULL << (8 * r)) >> 8)) {
+                op += w.connected_op[r], eg += w.connected_eg[r];
+                note(WI::connected, 1, r);
+            }
+            if (backward) {
+                op -= w.backward_rank_op[r], eg -= w.backward_rank_eg[r];
+                note(WI::backward_rank, -1, r);
+            }
+            if ((M.passed[sq] & opp) == 0 && (M.fwd[sq] & own)) {  // a passer behind another own pawn
+                op += w.passed_stacked_op, eg += w.passed_stacked_eg;
+                note(WI::passed_stacked, 1);
+            }
         }
         if ((M.passed[sq] & opp) == 0) {
             passed_files |= std::uint8_t(1 << f);  // scored dynamically (passers)

@@ -166,6 +166,14 @@
     A(def_distance, 8, T_PASSERS, "passers", Eg, -W, W, always, ANY, "times enemy king's distance to the stop square") \
     A(unstoppable_passer, 8, T_PASSERS, "passers", Eg, 0, W, always, ANY, "unstoppable or king-escorted passer, defender without pieces") \
     B(unstoppable_pure_pawn_ending, "passers", 0, "2.3.2a: only when neither side has pieces (§13.3)") \
+    /* ---- Pawns II (Quince: Ethereal 12's pawn knowledge, not in the seeds; the pawn entry and eval/passers.h) ---- */ \
+    B(pawns2, "pawns2", 0, "Quince: connected pawns, backward pawns by rank, stacked passers, safe passer path, rooks behind passers (not in the seeds)") \
+    PA(connected, 8, T_PAWNS, "pawns2", -W, W, pawns2, ANY, "pawn with an own pawn beside it or diagonally behind it, by relative rank 1..8") \
+    PA(backward_rank, 8, T_PAWNS, "pawns2", -W, W, pawns2, ANY, "backward pawn (Rybka's rule) by relative rank, on top of backward / backward_open") \
+    P(passed_stacked, T_PAWNS, "pawns2", -W, W, pawns2, ANY, "passed pawn with an own pawn in front of it on its file") \
+    P(passed_safe_path, T_PASSERS, "pawns2", -W, W, pawns2, ANY, "passer whose path holds no enemy piece and no square the enemy attacks") \
+    P(passed_rook_behind, T_PASSERS, "pawns2", -W, W, pawns2, ANY, "own rook or queen behind the passer on its file, nothing between") \
+    P(passed_enemy_rook_behind, T_PASSERS, "pawns2", -W, W, pawns2, ANY, "enemy rook or queen behind the passer on its file, nothing between") \
     /* ---- 2.3.2a pawn-ending evaluator (§13.3) ---- */                                                          \
     B(pawn_ending_evaluator, "pawn_ending", 0, "2.3.2a: kings and pawns only: KPK table, passer race, key squares (§13.3)") \
     I(pawn_ending_kpk_win, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending, ANY, "K+P v K that the table wins (a drawn one scores 0)") \

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "support/king_danger_weights.h"
+#include "support/pawns2_weights.h"
 #include "eval/evaluate.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
@@ -53,6 +54,11 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     EXPECT_TRUE(builtin_weights("quince", w));
     w.name = "quince-king-danger";
     quince::test::set_king_danger_start(w);
+    out.push_back(build_profile(w));
+    // quince with the second pawn group (switch pawns2).
+    EXPECT_TRUE(builtin_weights("quince", w));
+    w.name = "quince-pawns2";
+    quince::test::set_pawns2_start(w);
     out.push_back(build_profile(w));
     return out;
 }

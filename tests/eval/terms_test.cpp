@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "support/king_danger_weights.h"
+#include "support/pawns2_weights.h"
+#include "support/test_positions.h"
 #include "eval/evaluate.h"
 #include "eval/pawns.h"
 #include "eval/score.h"
@@ -218,6 +220,73 @@ TEST(EvalTerms, KingDanger) {
     ASSERT_TRUE(pos.set_fen("6k1/5ppp/8/7Q/8/3B4/8/6K1 w - - 0 1"));
     ev.evaluate_traced(pos, t);
     EXPECT_EQ(term(t, T_KING_DANGER, WHITE), P(0, 0));
+}
+
+TEST(EvalTerms, Pawns2) {
+    // Quince's second pawn group on rybka1's weights: the change of a row with the switch on is the group's
+    // share. Values told apart by magnitude: connected (op) 1, 10, 100, ... by rank index; backward by rank
+    // (eg) 1..6; a stacked passer (eg) 1000; passers: safe path (1, 2), own rook behind (10, 20), enemy
+    // rook behind (100, 200).
+    Weights w = find_profile("rybka1")->w;
+    w.pawns2 = true;
+    w.connected_op = {0, 1, 10, 100, 1000, 10000, 20000, 0};
+    w.connected_eg.fill(0);
+    w.backward_rank_op.fill(0);
+    w.backward_rank_eg = {0, 1, 2, 3, 4, 5, 6, 0};
+    w.passed_stacked_op = 0, w.passed_stacked_eg = 1000;
+    w.passed_safe_path_op = 1, w.passed_safe_path_eg = 2;
+    w.passed_rook_behind_op = 10, w.passed_rook_behind_eg = 20;
+    w.passed_enemy_rook_behind_op = 100, w.passed_enemy_rook_behind_eg = 200;
+    Weights off = w;
+    off.pawns2 = false;
+    Evaluator on_ev, off_ev;
+    on_ev.set_profile(build_profile(w));
+    off_ev.set_profile(build_profile(off));
+    const auto share = [&](const std::string& fen, Term row, Color c) {
+        Position pos;
+        EXPECT_TRUE(pos.set_fen(fen)) << fen;
+        Trace a, b;
+        on_ev.evaluate_traced(pos, a);
+        off_ev.evaluate_traced(pos, b);
+        return P(a.v[row][c][0] - b.v[row][c][0], a.v[row][c][1] - b.v[row][c][1]);
+    };
+    // b3 supported by a2 (rank index 2), d4-e4 a phalanx (3, twice); a2 and h2 have no neighbour beside
+    // or behind.
+    EXPECT_EQ(share("4k3/8/8/8/3PP3/1P6/P6P/4K3 w - - 0 1", T_PAWNS, WHITE), P(10 + 100 + 100, 0));
+    // d3 is backward (its stop square d4 is attacked by e5; rank index 2); e4 is supported by d3. Black's
+    // e5 is isolated, so not backward, and not connected.
+    EXPECT_EQ(share("4k3/8/8/4p3/4P3/3P4/8/4K3 w - - 0 1", T_PAWNS, WHITE), P(100, -2));
+    EXPECT_EQ(share("4k3/8/8/4p3/4P3/3P4/8/4K3 w - - 0 1", T_PAWNS, BLACK), P(0, 0));
+    // Black sees the same from its side (mirrored position, colours swapped).
+    EXPECT_EQ(share("4k3/8/3p4/4p3/4P3/8/8/4K3 b - - 0 1", T_PAWNS, BLACK), P(100, -2));
+    // Two passers on the b-file: the rear one (b3) is stacked; they are not connected (same file).
+    EXPECT_EQ(share("4k3/8/8/8/1P6/1P6/8/4K3 w - - 0 1", T_PAWNS, WHITE), P(0, 1000));
+    // b5's path b6-b8 holds no enemy piece and no square Black attacks: safe; the own rook b1 is behind.
+    EXPECT_EQ(share("4k3/8/8/1P6/8/8/8/1R2K3 w - - 0 1", T_PASSERS, WHITE), P(1 + 10, 2 + 20));
+    // An enemy rook behind.
+    EXPECT_EQ(share("4k3/8/8/1P6/8/8/8/1r2K3 w - - 0 1", T_PASSERS, WHITE), P(1 + 100, 2 + 200));
+    // A knight between the rook and the passer: no rook behind.
+    EXPECT_EQ(share("4k3/8/8/1P6/8/1N6/8/1R2K3 w - - 0 1", T_PASSERS, WHITE), P(1, 2));
+    // An enemy rook in front, on the path: not safe, not behind.
+    EXPECT_EQ(share("1r2k3/8/8/1P6/8/8/8/4K3 w - - 0 1", T_PASSERS, WHITE), P(0, 0));
+    // The path attacked by the enemy king (Kc8 attacks b7 and b8): not safe; the rook is still behind.
+    EXPECT_EQ(share("2k5/8/8/1P6/8/8/8/1R2K3 w - - 0 1", T_PASSERS, WHITE), P(10, 20));
+    // Black's passer b4 with its rook b8 behind it, safe path b3-b1.
+    EXPECT_EQ(share("1r2k3/8/8/8/1p6/8/8/4K3 b - - 0 1", T_PASSERS, BLACK), P(1 + 10, 2 + 20));
+}
+
+TEST(EvalTerms, Pawns2ColourSymmetry) {
+    // evaluate(p) == evaluate(flip(p)) with the group on (quince's weights, Ethereal-like starting values).
+    Weights w = find_profile("quince")->w;
+    quince::test::set_pawns2_start(w);
+    Evaluator ev;
+    ev.set_profile(build_profile(w));
+    int n = 0;
+    for (const Position& p : test::random_game_positions(77, 30, 3000, 200)) {
+        ASSERT_EQ(ev.evaluate(p), ev.evaluate(p.flipped())) << p.fen();
+        ++n;
+    }
+    EXPECT_GT(n, 1000);
 }
 
 TEST(EvalTerms, Mobility) {

@@ -205,6 +205,16 @@ TEST(WeightList, TermInProfileFollowsTheListsTermColumn) {
     Weights w = find_profile("quince")->w;
     w.threats = false;  // the threat weights are then unused: the row goes, whatever their values
     EXPECT_FALSE(term_in_profile(*build_profile(w), T_THREATS));
+    // pawns2's weights feed the pawn-structure row: with Rybka's pawn weights all 0, the row is there only
+    // when the switch is on.
+    w = find_profile("rybka1")->w;
+    w.doubled_op = w.doubled_eg = w.isolated_op = w.isolated_eg = w.isolated_open_op = w.isolated_open_eg = 0;
+    w.backward_op = w.backward_eg = w.backward_open_op = w.backward_open_eg = 0;
+    w.candidate_op.fill(0), w.candidate_eg.fill(0);
+    w.connected_op[3] = 1;
+    EXPECT_FALSE(term_in_profile(*build_profile(w), T_PAWNS));
+    w.pawns2 = true;
+    EXPECT_TRUE(term_in_profile(*build_profile(w), T_PAWNS));
     w = find_profile("rybka1")->w;
     w.rook_semi_open_op = w.rook_semi_open_eg = w.rook_open_op = w.rook_open_eg = 0;
     w.rook_king_zone_op = w.rook_king_file_op = 0;

@@ -8,6 +8,7 @@
 
 #include "support/king_danger_weights.h"
 #include "support/scaling_weights.h"
+#include "support/pawns2_weights.h"
 #include "eval/evaluate.h"
 #include "support/test_positions.h"
 #include "tune/tuner.h"
@@ -57,6 +58,13 @@ eval::Weights with_scaling() {
     return w;
 }
 
+// The quince profile with the second pawn group (switch pawns2) on.
+eval::Weights with_pawns2() {
+    eval::Weights w = eval::find_profile("quince")->w;
+    quince::test::set_pawns2_start(w);
+    return w;
+}
+
 // Whether a step of ±h in weight j moves a king danger count across 0, the kink of max(count, 0):
 // central differences do not see the gradient there.
 bool king_danger_step_crosses_zero(const TunePosition& tp, const std::vector<double>& x, int j, double h) {
@@ -80,10 +88,12 @@ TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
     names.push_back("quince+safe-checks");
     names.push_back("quince+king-danger");
     names.push_back("quince+scaling");
+    names.push_back("quince+pawns2");
     for (const std::string& name : names) {
         const auto prof = name == "quince+safe-checks"    ? eval::build_profile(with_safe_checks())
                           : name == "quince+king-danger" ? eval::build_profile(with_king_danger())
                           : name == "quince+scaling"     ? eval::build_profile(with_scaling())
+                          : name == "quince+pawns2"      ? eval::build_profile(with_pawns2())
                                                          : eval::find_profile_shared(name);
         if (prof->simple) continue;
         Model model(prof->w);
@@ -107,10 +117,11 @@ TEST(Tuner, GradientMatchesFiniteDifferences) {
     // rybka232 exercises the drawishness and after-interpolation halving; a phase table is tuned too.
     for (const std::string& name : {std::string("rybka1"), std::string("rybka232"), std::string("fruit21"),
                                     std::string("quince+safe-checks"), std::string("quince+king-danger"),
-                                    std::string("quince+scaling")}) {
+                                    std::string("quince+scaling"), std::string("quince+pawns2")}) {
         eval::Weights w = name == "quince+safe-checks"    ? with_safe_checks()
                           : name == "quince+king-danger" ? with_king_danger()
                           : name == "quince+scaling"     ? with_scaling()
+                          : name == "quince+pawns2"      ? with_pawns2()
                                                          : eval::find_profile(name)->w;
         auto base = eval::build_profile(w);
         w.phase_curve = eval::PhaseCurve::Table;
