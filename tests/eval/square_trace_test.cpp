@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "support/king_danger_weights.h"
+#include "support/threats2_weights.h"
 #include "eval/evaluate.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
@@ -53,6 +54,11 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     EXPECT_TRUE(builtin_weights("quince", w));
     w.name = "quince-king-danger";
     quince::test::set_king_danger_start(w);
+    out.push_back(build_profile(w));
+    // quince with the threats from double attacks (eval/threats.h), without king danger.
+    EXPECT_TRUE(builtin_weights("quince", w));
+    w.name = "quince-threats2";
+    quince::test::set_threats2_start(w);
     out.push_back(build_profile(w));
     return out;
 }
