@@ -41,7 +41,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     const bool defer_ka = general && w.king_safe_checks;
     // threats2 / king_danger: double attacks and the king_danger zone counts, from the attack sets below
     // (pawns: squares both diagonals reach are attacked twice).
-    const bool maps = general && maps_on(w);
+    const bool maps = general && maps_on(w), danger = general && w.king_danger;
     Bitboard two = 0, dzone = 0;
     int zone_attacks = 0;
     if (maps) {
@@ -49,7 +49,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         const Bitboard east = C == WHITE ? shift<NORTH_EAST>(ownP) : shift<SOUTH_EAST>(ownP);
         two = west & east;
         st.maps.by[C][PAWN] = att;
-        dzone = st.maps.zone[Them] = king_danger_zone<Them>(Square(lsb(oppK) & 63));
+        if (danger) dzone = st.maps.zone[Them] = king_danger_zone<Them>(Square(lsb(oppK) & 63));
         for (int i = 0; i < 4; ++i) st.maps.attackers[C][i] = 0;
     }
     if constexpr (general) st.ka[C].on = false;
@@ -111,7 +111,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
                 by_type[i] |= a;
                 if (maps) {
                     two |= att & a;
-                    if (a & dzone) ++st.maps.attackers[C][i], zone_attacks += popcount(a & dzone);
+                    if (danger && (a & dzone)) ++st.maps.attackers[C][i], zone_attacks += popcount(a & dzone);
                 }
             }
             att |= a;
