@@ -19,6 +19,7 @@
 #include "eval/scaling.h"
 #include "eval/score.h"
 #include "eval/terms.h"
+#include "eval/threats.h"
 
 namespace quince::eval {
 
@@ -155,12 +156,10 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         eval_king_safe_checks<WHITE, T>(st, acc);
         eval_king_safe_checks<BLACK, T>(st, acc);
         if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
+        if (w.threats2) eval_threats2<WHITE, T>(st, acc), eval_threats2<BLACK, T>(st, acc);
         if (w.king_danger) {
-            AttackMaps maps;
-            build_attack_maps<WHITE>(pos, maps);
-            build_attack_maps<BLACK>(pos, maps);
-            eval_king_danger<WHITE, T, Route>(st, maps, acc);
-            eval_king_danger<BLACK, T, Route>(st, maps, acc);
+            eval_king_danger<WHITE, T, Route>(st, st.maps, acc);
+            eval_king_danger<BLACK, T, Route>(st, st.maps, acc);
         }
     }
     eval_king_shelter<BLACK, T, Route>(st, acc);

@@ -10,8 +10,8 @@
 // The zone is the king's square and ring extended one rank forward (3 files x 4 ranks in the middle of
 // the board). A weak square is attacked by the attacker and defended at most once, by nothing or only
 // by the defender's king or queen; a safe checking square holds no piece of the attacker and is either
-// not defended or weak and attacked twice. The double attacks come from AttackMaps, built here after
-// both piece loops (every piece's attack set once more; general path only).
+// not defended or weak and attacked twice. The double attacks come from AttackMaps (eval/terms.h), which
+// eval_pieces fills from the attack sets it computes anyway (general path, king_danger or threats2 on).
 #pragma once
 
 #include <algorithm>
@@ -22,22 +22,8 @@
 
 namespace quince::eval {
 
-// Every square a colour attacks, the squares it attacks at least twice, and by piece type.
-struct AttackMaps {
-    Bitboard all[COLOR_NB], two[COLOR_NB], by[COLOR_NB][PIECE_TYPE_NB];
-    // The attacker's pieces (knight..queen) against the other king's zone: per piece type the number
-    // that reach it, and their attacks on its squares.
-    Bitboard zone[COLOR_NB];  // the zone of that colour's king
-    int attackers[COLOR_NB][4], zone_attacks[COLOR_NB];
-};
-
-// Zone of C's king: its square and ring plus the rank in front of the ring (C's forward direction).
-template <Color C>
-inline Bitboard king_danger_zone(Square ksq) {
-    const Bitboard ring = king_attacks(ksq) | square_bb(ksq);
-    return ring | (C == WHITE ? ring << 8 : ring >> 8);
-}
-
+// The same maps built from scratch, a second pass over the pieces: the reference the tests hold
+// eval_pieces' maps to (not used by the evaluation).
 template <Color C>
 inline void build_attack_maps(const Position& pos, AttackMaps& m) {
     const Bitboard occ = pos.pieces(), pawns = pos.pieces(C, PAWN);

@@ -39,6 +39,19 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     int attackers[4] = {};                        // per piece type, for the tuner's king-attack trace
     Bitboard by_type[4] = {};                     // general path: attack set per piece type (safe checks)
     const bool defer_ka = general && w.king_safe_checks;
+    // threats2 / king_danger: double attacks and the king_danger zone counts, from the attack sets below
+    // (pawns: squares both diagonals reach are attacked twice).
+    const bool maps = general && maps_on(w), danger = general && w.king_danger;
+    Bitboard two = 0, dzone = 0;
+    int zone_attacks = 0;
+    if (maps) {
+        const Bitboard west = C == WHITE ? shift<NORTH_WEST>(ownP) : shift<SOUTH_WEST>(ownP);
+        const Bitboard east = C == WHITE ? shift<NORTH_EAST>(ownP) : shift<SOUTH_EAST>(ownP);
+        two = west & east;
+        st.maps.by[C][PAWN] = att;
+        if (danger) dzone = st.maps.zone[Them] = king_danger_zone<Them>(Square(lsb(oppK) & 63));
+        for (int i = 0; i < 4; ++i) st.maps.attackers[C][i] = 0;
+    }
     if constexpr (general) st.ka[C].on = false;
     // Tuner trace only: the PST weights behind a piece's square, and a mobility count.
     const auto trace_piece = [&](PieceType pt, Square s, int m, const PairRef* mobility) {
@@ -94,8 +107,14 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
                                : Pt == BISHOP ? bishop_attacks(s, occ)
                                : Pt == ROOK   ? rook_attacks(s, occ)
                                               : queen_attacks(s, occ);
+            if constexpr (general) {
+                by_type[i] |= a;
+                if (maps) {
+                    two |= att & a;
+                    if (danger && (a & dzone)) ++st.maps.attackers[C][i], zone_attacks += popcount(a & dzone);
+                }
+            }
             att |= a;
-            if constexpr (general) by_type[i] |= a;
             if (a & zone) ++count, weight += w.*UNIT[i], ++attackers[i];
             std::int64_t mv;
             if (tables) {
@@ -150,10 +169,19 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     }
 
     // The king's squares join the attack set (spec §8 recommendation; matters for the free-path test only).
-    att |= king_attacks(pos.king_square(C));
+    const Bitboard katt = king_attacks(pos.king_square(C));
+    if (maps) two |= att & katt;
+    att |= katt;
     st.att[C] = att;
     if constexpr (general)
         for (int i = 0; i < 4; ++i) st.att_by[C][i] = by_type[i];
+    if (maps) {
+        AttackMaps& m = st.maps;
+        for (int i = 0; i < 4; ++i) m.by[C][KNIGHT + i] = by_type[i];
+        m.by[C][KING] = katt;
+        m.all[C] = att, m.two[C] = two;
+        m.zone_attacks[C] = zone_attacks;
+    }
 
     // king_danger: eval/king_danger.h scores the enemy king instead of Rybka's model.
     const bool rybka_ka = ks && !(general && w.king_danger);

@@ -219,6 +219,28 @@ private:
     }
 };
 
+// Every square a colour attacks, the squares it attacks at least twice, and by piece type (pawn..king),
+// for the terms that need double attacks (threats2, king_danger). eval_pieces builds them from its own
+// attack sets on the general path when one of those switches is on (maps_on); otherwise unset.
+struct AttackMaps {
+    Bitboard all[COLOR_NB], two[COLOR_NB], by[COLOR_NB][PIECE_TYPE_NB];
+    // The attacker's pieces (knight..queen) against the other king's zone (king_danger): per piece type
+    // the number that reach it, and their attacks on its squares.
+    Bitboard zone[COLOR_NB];  // the zone of that colour's king
+    int attackers[COLOR_NB][4], zone_attacks[COLOR_NB];
+};
+
+// Zone of C's king for king_danger: its square and ring plus the rank in front of the ring (C's forward
+// direction).
+template <Color C>
+inline Bitboard king_danger_zone(Square ksq) {
+    const Bitboard ring = king_attacks(ksq) | square_bb(ksq);
+    return ring | (C == WHITE ? ring << 8 : ring >> 8);
+}
+
+// The switches whose terms read AttackMaps.
+inline bool maps_on(const Weights& w) { return w.threats2 || w.king_danger; }
+
 struct EvalState {
     const Profile* prof;
     const Position* pos;
@@ -226,6 +248,7 @@ struct EvalState {
     const PawnEntry* pawn;
     Bitboard att[COLOR_NB];  // every square a colour attacks (pawns, pieces, king)
     Bitboard att_by[COLOR_NB][4];  // extended profiles: squares attacked by knights, bishops, rooks, queens
+    AttackMaps maps;  // general path with maps_on(w) only (eval_pieces)
     // king_safe_checks: a colour's king attack is finished after both piece loops, since its safe
     // checks need the defender's attack set (eval_king_safe_checks).
     struct PendingKingAttack {

@@ -131,6 +131,18 @@
     P(threat_minor, T_THREATS, "threats", -W, W, threats, ANY, "per enemy rook or queen attacked by a knight or bishop") \
     P(threat_rook, T_THREATS, "threats", -W, W, threats, ANY, "per enemy queen attacked by a rook") \
     P(threat_hanging, T_THREATS, "threats", -W, W, threats, ANY, "per enemy piece (not pawn or king) attacked and not defended") \
+    /* ---- Threats from double attacks (Quince: Ethereal 12's and Stockfish's, not in the seeds; eval/threats.h). ---- */ \
+    /* Pawn, minor and rook threats on pieces are the threats group's; these add the rest. ---- */             \
+    B(threats2, "threats2", 0, "Quince: threats read from double-attack maps (not in the seeds)") \
+    P(threat_weak_pawn, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy pawn not attacked by our pawns and poorly defended") \
+    P(threat_minor_by_minor, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy knight or bishop attacked by a knight or bishop") \
+    P(threat_minor_by_major, T_THREATS, "threats2", -W, W, threats2, ANY, "per poorly defended enemy knight or bishop attacked by a rook or queen") \
+    P(threat_minor_by_king, T_THREATS, "threats2", -W, W, threats2, ANY, "per poorly defended enemy knight or bishop attacked by the king") \
+    P(threat_rook_by_king, T_THREATS, "threats2", -W, W, threats2, ANY, "per poorly defended enemy rook attacked by the king") \
+    P(threat_queen_by_any, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy queen attacked by anything") \
+    P(threat_overloaded, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy piece (not pawn or king) attacked once and defended once") \
+    P(threat_pawn_push, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy piece (not pawn or king) a safe pawn push would attack") \
+    P(threat_restricted, T_THREATS, "threats2", -W, W, threats2, ANY, "per square both attack that the enemy does not strongly protect") \
     /* ---- Mobility (§8) ---- */                                                                                  \
     P(mob_knight, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "per attacked square not occupied by an own piece") \
     P(mob_bishop, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "") \

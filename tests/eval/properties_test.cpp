@@ -12,6 +12,8 @@
 #include "eval/profile.h"
 #include "eval/terms.h"
 #include "support/test_positions.h"
+#include "support/king_danger_weights.h"
+#include "support/threats2_weights.h"
 
 using namespace quince;
 using namespace quince::eval;
@@ -49,6 +51,19 @@ TEST(EvalProperties, ColourSymmetryRandomPlay) {
         out_of_table += !p.material_in_table();
     }
     RecordProperty("out_of_table", out_of_table);
+    // quince with the switches that read the double-attack maps (threats2, king_danger): symmetric too.
+    Weights w = find_profile("quince")->w;
+    quince::test::set_threats2_start(w);
+    Evaluator threats2;
+    threats2.set_profile(build_profile(w));
+    quince::test::set_king_danger_start(w);
+    Evaluator both;
+    both.set_profile(build_profile(w));
+    for (const Position& p : positions) {
+        const Position f = p.flipped();
+        ASSERT_EQ(threats2.evaluate(p), threats2.evaluate(f)) << p.fen();
+        ASSERT_EQ(both.evaluate(p), both.evaluate(f)) << p.fen();
+    }
     std::printf("random positions: %zu, outside the material table: %d\n", positions.size(), out_of_table);
 }
 

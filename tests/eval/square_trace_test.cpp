@@ -6,6 +6,7 @@
 
 #include "support/king_danger_weights.h"
 #include "support/pawns2_weights.h"
+#include "support/threats2_weights.h"
 #include "eval/evaluate.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
@@ -60,6 +61,11 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     w.name = "quince-pawns2";
     quince::test::set_pawns2_start(w);
     out.push_back(build_profile(w));
+    // quince with the threats from double attacks (eval/threats.h), without king danger.
+    EXPECT_TRUE(builtin_weights("quince", w));
+    w.name = "quince-threats2";
+    quince::test::set_threats2_start(w);
+    out.push_back(build_profile(w));
     return out;
 }
 
@@ -88,9 +94,11 @@ TEST(SquareTrace, SquaresSumToEveryTermAndMaterialIsOnNoSquare) {
                     const int total = board_level ? 0 : t.v[term][WHITE][k] - t.v[term][BLACK][k];
                     ASSERT_EQ(sum, total) << prof->w.name << " " << TERM_NAMES[term] << (k ? " eg " : " mg ") << pos.fen();
                 }
-            // Credit sits on occupied squares only (threats: the attacked piece; shelter: the king).
+            // Credit sits on occupied squares only (threats: the attacked piece; shelter: the king), but
+            // threats2's restricted squares, which are credited on the (usually empty) square itself.
             for (int term = 0; term < TERM_NB; ++term)
                 for (int s = 0; s < 64; ++s) {
+                    if (term == T_THREATS && prof->w.threats2) continue;
                     if (sq.v[term][s][0] || sq.v[term][s][1]) {
                         ASSERT_NE(pos.piece_on(Square(s)), NO_PIECE) << TERM_NAMES[term] << " " << s << " " << pos.fen();
                     }

@@ -5,6 +5,7 @@
 #include "support/king_danger_weights.h"
 #include "support/pawns2_weights.h"
 #include "support/test_positions.h"
+#include "support/threats2_weights.h"
 #include "eval/evaluate.h"
 #include "eval/pawns.h"
 #include "eval/score.h"
@@ -188,6 +189,66 @@ TEST(EvalTerms, Threats) {
     ev.set_profile(build_profile(w));
     ev.evaluate_traced(pos, t);
     EXPECT_EQ(term(t, T_THREATS, WHITE), P(0, 0));
+}
+
+TEST(EvalTerms, Threats2) {
+    // Quince's threats from double attacks (eval/threats.h) on rybka1's weights: the tuner's coefficients
+    // give each kind's count for each attacker.
+    Weights w = find_profile("rybka1")->w;
+    quince::test::set_threats2_start(w);
+    Evaluator ev;
+    ev.set_profile(build_profile(w));
+    const auto counts = [&](const std::string& fen, PairRef r) {
+        Position pos;
+        EXPECT_TRUE(pos.set_fen(fen)) << fen;
+        CoefTrace ct;
+        Trace t;
+        t.coef = &ct;
+        ev.evaluate_traced(pos, t);
+        return std::pair<int, int>{int(ct.c[WHITE][std::size_t(r.index)]), int(ct.c[BLACK][std::size_t(r.index)])};
+    };
+    // Nc3 and Rd1 both attack Bd5, which nothing defends: a minor attacked by a minor, and (poorly
+    // defended) by a major. Nc3 attacks Qa4 too. Black's queen attacks Rd1, defended twice: not overloaded.
+    const std::string a = "4k3/8/8/3b4/q7/2N5/8/3RK3 w - - 0 1";
+    EXPECT_EQ(counts(a, WI::threat_minor_by_minor), std::make_pair(1, 0));
+    EXPECT_EQ(counts(a, WI::threat_minor_by_major), std::make_pair(1, 0));
+    EXPECT_EQ(counts(a, WI::threat_queen_by_any), std::make_pair(1, 0));
+    EXPECT_EQ(counts(a, WI::threat_overloaded), std::make_pair(0, 0));
+    // Ke4 attacks the undefended Nd5 and Rf3.
+    const std::string b = "7k/8/8/3n4/4K3/5r2/8/8 w - - 0 1";
+    EXPECT_EQ(counts(b, WI::threat_minor_by_king), std::make_pair(1, 0));
+    EXPECT_EQ(counts(b, WI::threat_rook_by_king), std::make_pair(1, 0));
+    // Bb6 attacks Nd4, defended once (Ke3): overloaded; and a minor attacked by a minor, not a weak one.
+    const std::string c = "7k/8/1b6/8/3N4/4K3/8/8 w - - 0 1";
+    EXPECT_EQ(counts(c, WI::threat_overloaded), std::make_pair(0, 1));
+    EXPECT_EQ(counts(c, WI::threat_minor_by_minor), std::make_pair(0, 1));
+    EXPECT_EQ(counts(c, WI::threat_minor_by_major), std::make_pair(0, 0));
+    // e4-e5 is safe (nothing attacks e5) and forks Nd6 and Nf6; both knights attack the undefended e4
+    // pawn: a weak pawn for Black.
+    const std::string d = "k7/8/3n1n2/8/4P3/8/8/4K3 w - - 0 1";
+    EXPECT_EQ(counts(d, WI::threat_pawn_push), std::make_pair(2, 0));
+    EXPECT_EQ(counts(d, WI::threat_weak_pawn), std::make_pair(0, 1));
+    // The double push d2-d4 (d4 attacked by Be5, defended by Ke3) attacks Be5; d3 attacks nothing.
+    EXPECT_EQ(counts("k7/8/8/4b3/8/4K3/3P4/8 w - - 0 1", WI::threat_pawn_push), std::make_pair(1, 0));
+    // ... not when a black pawn guards d4 (c5xd4).
+    EXPECT_EQ(counts("k7/8/8/2p1b3/8/4K3/3P4/8 w - - 0 1", WI::threat_pawn_push), std::make_pair(0, 0));
+    // Ne3 and Rd1 attack d5 twice: weak when nothing defends it, not when the c6 pawn does (a pawn's
+    // defence holds against a double attack).
+    EXPECT_EQ(counts("k7/8/8/3p4/8/4N3/8/3RK3 w - - 0 1", WI::threat_weak_pawn), std::make_pair(1, 0));
+    EXPECT_EQ(counts("k7/8/2p5/3p4/8/4N3/8/3RK3 w - - 0 1", WI::threat_weak_pawn), std::make_pair(0, 0));
+    // Restricted squares: Kd3 and Kd5 both attack c4, d4, e4, none strongly protected.
+    EXPECT_EQ(counts("8/8/8/3k4/8/3K4/8/8 w - - 0 1", WI::threat_restricted), std::make_pair(3, 3));
+    // A black pawn on c5 strongly protects d4 for Black.
+    EXPECT_EQ(counts("8/8/8/2pk4/8/3K4/8/8 w - - 0 1", WI::threat_restricted), std::make_pair(2, 3));
+    // Switch off: no coefficient and rybka1's evaluation.
+    w.threats2 = false;
+    ev.set_profile(build_profile(w));
+    EXPECT_EQ(counts(a, WI::threat_minor_by_minor), std::make_pair(0, 0));
+    EXPECT_EQ(trace_of(a).final_cp, [&] {
+        Position pos;
+        EXPECT_TRUE(pos.set_fen(a));
+        return ev.evaluate(pos);
+    }());
 }
 
 TEST(EvalTerms, KingDanger) {

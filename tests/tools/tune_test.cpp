@@ -9,6 +9,7 @@
 #include "support/king_danger_weights.h"
 #include "support/scaling_weights.h"
 #include "support/pawns2_weights.h"
+#include "support/threats2_weights.h"
 #include "eval/evaluate.h"
 #include "support/test_positions.h"
 #include "tune/tuner.h"
@@ -41,13 +42,15 @@ eval::Weights with_safe_checks() {
     };
     table(w.mob_knight_table_op, w.mob_knight_table_eg, 30), table(w.mob_bishop_table_op, w.mob_bishop_table_eg, 25);
     table(w.mob_rook_table_op, w.mob_rook_table_eg, 15), table(w.mob_queen_table_op, w.mob_queen_table_eg, 8);
+    quince::test::set_threats2_start(w);  // and the threats from double attacks (eval/threats.h)
     return w;
 }
 
-// The quince profile with the king danger count (eval/king_danger.h) in place of the king attack.
+// The quince profile with the king danger count (eval/king_danger.h) in place of the king attack, and threats2.
 eval::Weights with_king_danger() {
     eval::Weights w = eval::find_profile("quince")->w;
     quince::test::set_king_danger_start(w);
+    quince::test::set_threats2_start(w);  // both read the same attack maps
     return w;
 }
 
