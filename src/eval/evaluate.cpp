@@ -142,6 +142,7 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         eval_king_safe_checks<WHITE, T>(st, acc);
         eval_king_safe_checks<BLACK, T>(st, acc);
         if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
+        if (w.pieces2) eval_pieces2<WHITE, T>(st, acc), eval_pieces2<BLACK, T>(st, acc);
         if (w.king_danger) {
             AttackMaps maps;
             build_attack_maps<WHITE>(pos, maps);

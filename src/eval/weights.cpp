@@ -22,6 +22,7 @@ bool table_pst(const Weights& w) { return w.pst_source == PstSource::Table; }
 bool table_phase(const Weights& w) { return w.phase_curve == PhaseCurve::Table; }
 bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 bool threats(const Weights& w) { return w.threats; }
+bool pieces2(const Weights& w) { return w.pieces2; }
 bool mob_tables(const Weights& w) { return w.mob_tables; }
 bool mob_linear(const Weights& w) { return !w.mob_tables; }
 bool king_danger(const Weights& w) { return w.king_danger; }
