@@ -157,6 +157,7 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         eval_king_safe_checks<BLACK, T>(st, acc);
         if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
         if (w.threats2) eval_threats2<WHITE, T>(st, acc), eval_threats2<BLACK, T>(st, acc);
+        if (w.pieces2) eval_pieces2<WHITE, T>(st, acc), eval_pieces2<BLACK, T>(st, acc);
         if (w.king_danger) {
             eval_king_danger<WHITE, T, Route>(st, st.maps, acc);
             eval_king_danger<BLACK, T, Route>(st, st.maps, acc);

@@ -2,6 +2,9 @@
 // Written for White on the board seen from C.
 #pragma once
 
+#include <algorithm>
+
+#include "eval/pawns.h"
 #include "eval/terms.h"
 
 namespace quince::eval {
@@ -64,6 +67,54 @@ inline void eval_threats(const EvalState& st, Acc<T>& acc) {
     threat(WI::threat_minor, (st.att_by[C][0] | st.att_by[C][1]) & majors);
     threat(WI::threat_rook, st.att_by[C][2] & pos.pieces(Them, QUEEN));
     threat(WI::threat_hanging, st.att[C] & (minors | majors) & ~st.att[Them]);
+}
+
+// Minor and rook knowledge of Ethereal 12's evaluatePieces (switch `pieces2`, not in the seeds), on the
+// board seen from C (rel<C>; squares back to the real board for the picture). Linear in its weights.
+template <Color C, Tracing T>
+inline void eval_pieces2(const EvalState& st, Acc<T>& acc) {
+    constexpr Color Them = ~C;
+    const Position& pos = *st.pos;
+    const Bitboard P = rel<C>(pos.pieces(C, PAWN)), O = rel<C>(pos.pieces(Them, PAWN)), pawns = P | O;
+    // Squares an enemy pawn attacks now or after advancing: its attacks filled towards rank 1.
+    Bitboard span = ((O & ~FILE_A_BB) >> 9) | ((O & ~FILE_H_BB) >> 7);
+    span |= span >> 8, span |= span >> 16, span |= span >> 32;
+    const Bitboard outposts = (rank_bb(RANK_4) | rank_bb(RANK_5) | rank_bb(RANK_6)) & ~span;
+    const Bitboard defended = ((P & ~FILE_A_BB) << 7) | ((P & ~FILE_H_BB) << 9);
+    const Bitboard behind = pawns >> 8;  // squares with a pawn directly in front
+    const auto outpost = [&](PairArrayRef<4> r, Square s) {
+        if (outposts & s) {
+            const bool outside = (FILE_A_BB | FILE_H_BB) & s;
+            acc.template term<C>(T_PATTERNS, r, 2 * outside + bool(defended & s), 1, relative_square(C, s));
+        }
+    };
+    // Closedness (Ethereal): pawns + 3 rammed pairs - 4 pawnless files, / 3 into 0..8; knights like it, rooks not.
+    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
+    const Bitboard files = [](Bitboard b) { b |= b >> 8, b |= b >> 16, b |= b >> 32; return b & 0xFF; }(wp | bp);
+    const int closed = popcount(wp | bp) + 3 * popcount(wp & (bp >> 8)) - 4 * (8 - popcount(files));
+    const int bucket = std::clamp(closed / 3, 0, 8);
+    const Square ks[2] = {pos.king_square(WHITE), pos.king_square(BLACK)};
+    for (Bitboard b = rel<C>(pos.pieces(C, KNIGHT)); b;) {
+        const Square s = pop_lsb(b), real = relative_square(C, s);
+        outpost(WI::outpost_knight, s);
+        if (behind & s) acc.template term<C>(T_PATTERNS, WI::knight_behind_pawn, 1, real);
+        const int d = std::min(distance(real, ks[0]), distance(real, ks[1]));
+        if (d >= 4) acc.template term<C>(T_PATTERNS, WI::knight_far_from_kings, d - 4, 1, real);
+        acc.template term<C>(T_PATTERNS, WI::closed_knight, bucket, 1, real);
+    }
+    constexpr Bitboard LONG_DIAGONALS = 0x8040201008040201ULL | 0x0102040810204080ULL;
+    constexpr Bitboard CENTRE = (FILE_A_BB << 3 | FILE_A_BB << 4) & (RANK_1_BB << 24 | RANK_1_BB << 32);
+    const Bitboard rammed = P & (O >> 8);
+    for (Bitboard b = rel<C>(pos.pieces(C, BISHOP)); b;) {
+        const Square s = pop_lsb(b), real = relative_square(C, s);
+        outpost(WI::outpost_bishop, s);
+        if (behind & s) acc.template term<C>(T_PATTERNS, WI::bishop_behind_pawn, 1, real);
+        const Bitboard colour = (LIGHT_SQUARES & s) ? LIGHT_SQUARES : DARK_SQUARES;
+        if (const int n = popcount(rammed & colour)) acc.template term<C>(T_PATTERNS, WI::bishop_rammed_pawns, n, real);
+        if ((LONG_DIAGONALS & ~CENTRE & s) && more_than_one(bishop_attacks(s, pawns) & CENTRE))
+            acc.template term<C>(T_PATTERNS, WI::bishop_long_diagonal, 1, real);
+    }
+    for (Bitboard b = pos.pieces(C, ROOK); b;) acc.template term<C>(T_PATTERNS, WI::closed_rook, bucket, 1, pop_lsb(b));
 }
 
 }  // namespace quince::eval

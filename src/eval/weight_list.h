@@ -143,6 +143,17 @@
     P(threat_overloaded, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy piece (not pawn or king) attacked once and defended once") \
     P(threat_pawn_push, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy piece (not pawn or king) a safe pawn push would attack") \
     P(threat_restricted, T_THREATS, "threats2", -W, W, threats2, ANY, "per square both attack that the enemy does not strongly protect") \
+    /* ---- Minor and rook knowledge of Ethereal 12 (Quince, not in the seeds) ---- */                             \
+    B(pieces2, "pieces2", 0, "Quince: outposts, minors behind pawns, knight far from the kings, bishop and rammed pawns, long diagonal, closedness") \
+    PA(outpost_knight, 4, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "knight on relative rank 4-6 no enemy pawn can attack: [2 * on the a/h file + defended by a pawn]") \
+    PA(outpost_bishop, 4, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "bishop, same squares and index") \
+    P(knight_behind_pawn, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "a pawn (either colour) directly in front of the knight") \
+    P(bishop_behind_pawn, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "") \
+    PA(knight_far_from_kings, 4, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "distance to the nearer king 4..7") \
+    P(bishop_rammed_pawns, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "per own pawn on the bishop's colour blocked by an enemy pawn") \
+    P(bishop_long_diagonal, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "bishop on a long diagonal (not the centre) seeing two centre squares through pawns") \
+    PA(closed_knight, 9, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "per knight, by closedness (pawns + 3 rammed - 4 open files) / 3, 0..8") \
+    PA(closed_rook, 9, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "per rook, by closedness") \
     /* ---- Mobility (§8) ---- */                                                                                  \
     P(mob_knight, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "per attacked square not occupied by an own piece") \
     P(mob_bishop, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "") \

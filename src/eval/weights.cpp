@@ -24,6 +24,7 @@ bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
 bool threats(const Weights& w) { return w.threats; }
 bool pawns2(const Weights& w) { return w.pawns2; }
 bool threats2(const Weights& w) { return w.threats2; }
+bool pieces2(const Weights& w) { return w.pieces2; }
 bool mob_tables(const Weights& w) { return w.mob_tables; }
 bool mob_linear(const Weights& w) { return !w.mob_tables; }
 bool king_danger(const Weights& w) { return w.king_danger; }

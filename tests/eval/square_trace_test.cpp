@@ -44,6 +44,11 @@ std::vector<std::shared_ptr<const Profile>> profiles() {
     w.king_safe_checks = true;
     w.king_check_unit_knight = 2, w.king_check_unit_queen = 3, w.king_weak_unit = 2;
     w.pawn_blocked_op = 50, w.pawn_blocked_eg = 70;
+    w.pieces2 = true;  // minors and rooks of pieces2: on the piece's square
+    w.outpost_knight_op = {30, 90, 20, 50}, w.outpost_bishop_eg = {-30, -5, -20, -10};
+    w.knight_behind_pawn_eg = 80, w.bishop_behind_pawn_op = 12, w.knight_far_from_kings_op = {-30, -40, -80, -150};
+    w.bishop_rammed_pawns_eg = -55, w.bishop_long_diagonal_op = 80;
+    for (int b = 0; b < 9; ++b) w.closed_knight_eg[b] = 6 * b - 20, w.closed_rook_op[b] = 50 - 12 * b;
     w.mob_tables = true;  // a value per square count (not a multiple of it)
     const auto table = [](auto& op, auto& eg) {
         for (std::size_t n = 0; n < op.size(); ++n) op[n] = int(40 * n) - int(n * n), eg[n] = int(30 * n) - 90;

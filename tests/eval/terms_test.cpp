@@ -249,6 +249,53 @@ TEST(EvalTerms, Threats2) {
         EXPECT_TRUE(pos.set_fen(a));
         return ev.evaluate(pos);
     }());
+// Weights of the pieces2 switch, each a distinct power of two (opening) or multiple of 100 (endgame,
+// closedness), so that a sum tells which fired.
+Weights with_pieces2(Weights w) {
+    w.pieces2 = true;
+    w.outpost_knight_op = {1, 2, 4, 8}, w.outpost_bishop_op = {16, 32, 64, 128};
+    w.knight_behind_pawn_op = 256, w.bishop_behind_pawn_op = 512;
+    w.knight_far_from_kings_op = {1024, 2048, 4096, 8192};
+    w.bishop_rammed_pawns_op = 16384, w.bishop_long_diagonal_op = 32768;
+    for (int b = 0; b < 9; ++b) w.closed_knight_eg[b] = 100 * (b + 1), w.closed_rook_eg[b] = 1000 * (b + 1);
+    return w;
+}
+
+TEST(EvalTerms, Pieces2) {
+    const Weights off = find_profile("rybka1")->w, on = with_pieces2(off);
+    Evaluator ev_off, ev_on;
+    ev_off.set_profile(build_profile(off)), ev_on.set_profile(build_profile(on));
+    // The patterns row with the switch on minus without (Rybka's trapped/blocked patterns cancel out).
+    const auto added = [&](const std::string& fen, Color c) {
+        Position pos;
+        EXPECT_TRUE(pos.set_fen(fen)) << fen;
+        Trace a, b;
+        ev_on.evaluate_traced(pos, a), ev_off.evaluate_traced(pos, b);
+        return P(a.v[T_PATTERNS][c][0] - b.v[T_PATTERNS][c][0], a.v[T_PATTERNS][c][1] - b.v[T_PATTERNS][c][1]);
+    };
+    // Na5: outpost on the a-file, undefended (element 2); nearer king e8 at distance 4 (far element 0).
+    // Nd5: outpost defended by e4 (element 1); kings at 3 and 4. Bg2: behind the g3 pawn, on the light
+    // squares with the rammed e4 pawn (1); its diagonal stops at e4 (one centre square). Bb2: on the
+    // long diagonal, sees d4 and e5 (two centre squares). Closedness: 4 pawns + 3 * 1 rammed - 4 * 5
+    // open files < 0: bucket 0 for both knights and the rook.
+    const std::string a = "4k3/p7/8/N2Np3/4P3/6P1/1B4B1/3R2K1 w - - 0 1";
+    EXPECT_EQ(added(a, WHITE), P(4 + 2 + 1024 + 512 + 16384 + 32768, 2 * 100 + 1000));
+    EXPECT_EQ(added(a, BLACK), P(0, 0));
+    // Eight rammed pairs, no open file: 16 + 24 = 40, / 3 = 13, capped at bucket 8. Nc3 behind c4.
+    const std::string b = "4k2r/8/8/pppppppp/PPPPPPPP/2N5/8/4K3 w - - 0 1";
+    EXPECT_EQ(added(b, WHITE), P(256, 900));
+    EXPECT_EQ(added(b, BLACK), P(0, 9000));
+    // A black knight on d4 is no outpost when a white pawn can still come to attack it (c2 -> c3).
+    EXPECT_EQ(added("4k3/8/8/8/3n4/8/2P5/4K3 w - - 0 1", BLACK), P(0, 100));
+    EXPECT_EQ(added("4k3/8/8/8/3n4/8/8/4K3 w - - 0 1", BLACK), P(1, 100));  // no pawn at all: outpost element 0
+}
+
+TEST(EvalTerms, Pieces2ColourSymmetry) {
+    Evaluator ev;
+    ev.set_profile(build_profile(with_pieces2(find_profile("quince")->w)));
+    std::vector<Position> v = test::suite_positions("perft.epd");
+    for (const Position& p : test::random_game_positions(77, 20, 1500, 160)) v.push_back(p);
+    for (const Position& p : v) ASSERT_EQ(ev.evaluate(p), ev.evaluate(p.flipped())) << p.fen();
 }
 
 TEST(EvalTerms, KingDanger) {

@@ -36,6 +36,15 @@ eval::Weights with_safe_checks() {
     w.threats = true;  // and the threat terms
     w.threat_pawn_op = 1500, w.threat_pawn_eg = 900, w.threat_minor_op = 1100, w.threat_minor_eg = 700;
     w.threat_rook_op = 900, w.threat_rook_eg = 500, w.threat_hanging_op = 600, w.threat_hanging_eg = 400;
+    w.pieces2 = true;  // and the minor and rook terms of pieces2 (tables: element by outpost kind, distance, closedness)
+    w.outpost_knight_op = {300, 900, 200, 500}, w.outpost_knight_eg = {-400, 100, -300, 50};
+    w.outpost_bishop_op = {400, 1200, 250, -100}, w.outpost_bishop_eg = {-300, -50, -200, -100};
+    w.knight_behind_pawn_op = 100, w.knight_behind_pawn_eg = 800, w.bishop_behind_pawn_op = 120, w.bishop_behind_pawn_eg = 700;
+    w.knight_far_from_kings_op = {-300, -400, -800, -1500}, w.knight_far_from_kings_eg = {-200, -600, -650, -600};
+    w.bishop_rammed_pawns_op = -250, w.bishop_rammed_pawns_eg = -550;
+    w.bishop_long_diagonal_op = 800, w.bishop_long_diagonal_eg = 600;
+    for (int b = 0; b < 9; ++b) w.closed_knight_op[b] = 30 * b - 100, w.closed_knight_eg[b] = 60 * b - 200,
+                                w.closed_rook_op[b] = 500 - 120 * b, w.closed_rook_eg[b] = 600 - 150 * b;
     w.mob_tables = true;  // and mobility by square count (element n of a table: coefficient 1)
     const auto table = [](auto& op, auto& eg, int k) {
         for (std::size_t n = 0; n < op.size(); ++n) op[n] = k * (int(12 * n) - int(n * n) / 3), eg[n] = k * (int(20 * n) - 60);
