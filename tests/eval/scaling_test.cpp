@@ -100,7 +100,7 @@ TEST(EvalScaling, ColourSymmetry) {
     ev.set_profile(build_profile(scaling_weights()));
     std::vector<Position> pos = test::suite_positions("perft.epd");
     for (const Position& p : test::random_game_positions(77, 60, 1500, 200)) pos.push_back(p);
-    for (const std::string& fen : {"2b1k3/8/8/8/8/8/4P3/2B1K3 w - - 0 1", "4k3/8/8/8/8/2nb4/8/3QK3 b - - 0 1",
+    for (const char* fen : {"2b1k3/8/8/8/8/8/4P3/2B1K3 w - - 0 1", "4k3/8/8/8/8/2nb4/8/3QK3 b - - 0 1",
                                    "4k3/pppp4/8/8/8/8/PPP5/4K3 w - - 0 1", "r1b1k3/8/8/8/8/8/4P3/R1B1K3 b - - 0 1"})
         pos.push_back(at(fen));
     for (const Position& p : pos) ASSERT_EQ(ev.evaluate(p), ev.evaluate(p.flipped())) << p.fen();

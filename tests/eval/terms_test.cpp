@@ -249,6 +249,8 @@ TEST(EvalTerms, Threats2) {
         EXPECT_TRUE(pos.set_fen(a));
         return ev.evaluate(pos);
     }());
+}
+
 // Weights of the pieces2 switch, each a distinct power of two (opening) or multiple of 100 (endgame,
 // closedness), so that a sum tells which fired.
 Weights with_pieces2(Weights w) {
