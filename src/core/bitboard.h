@@ -69,6 +69,12 @@ constexpr Bitboard pawn_attacks_bb(Bitboard pawns) {
                       : shift<SOUTH_WEST>(pawns) | shift<SOUTH_EAST>(pawns);
 }
 
+// Every square at or below a set square on its file (a fill towards rank 1).
+constexpr Bitboard fill_south(Bitboard b) {
+    b |= b >> 8, b |= b >> 16, b |= b >> 32;
+    return b;
+}
+
 namespace attacks {
 
 // One slider's magic entry. With PEXT the index is pext(occupied, mask); otherwise the

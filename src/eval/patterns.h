@@ -77,10 +77,9 @@ inline void eval_pieces2(const EvalState& st, Acc<T>& acc) {
     const Position& pos = *st.pos;
     const Bitboard P = rel<C>(pos.pieces(C, PAWN)), O = rel<C>(pos.pieces(Them, PAWN)), pawns = P | O;
     // Squares an enemy pawn attacks now or after advancing: its attacks filled towards rank 1.
-    Bitboard span = ((O & ~FILE_A_BB) >> 9) | ((O & ~FILE_H_BB) >> 7);
-    span |= span >> 8, span |= span >> 16, span |= span >> 32;
+    const Bitboard span = fill_south(pawn_attacks_bb<BLACK>(O));
     const Bitboard outposts = (rank_bb(RANK_4) | rank_bb(RANK_5) | rank_bb(RANK_6)) & ~span;
-    const Bitboard defended = ((P & ~FILE_A_BB) << 7) | ((P & ~FILE_H_BB) << 9);
+    const Bitboard defended = pawn_attacks_bb<WHITE>(P);
     const Bitboard behind = pawns >> 8;  // squares with a pawn directly in front
     const auto outpost = [&](PairArrayRef<4> r, Square s) {
         if (outposts & s) {
@@ -90,7 +89,7 @@ inline void eval_pieces2(const EvalState& st, Acc<T>& acc) {
     };
     // Closedness (Ethereal): pawns + 3 rammed pairs - 4 pawnless files, / 3 into 0..8; knights like it, rooks not.
     const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
-    const Bitboard files = [](Bitboard b) { b |= b >> 8, b |= b >> 16, b |= b >> 32; return b & 0xFF; }(wp | bp);
+    const Bitboard files = fill_south(wp | bp) & rank_bb(RANK_1);
     const int closed = popcount(wp | bp) + 3 * popcount(wp & (bp >> 8)) - 4 * (8 - popcount(files));
     const int bucket = std::clamp(closed / 3, 0, 8);
     const Square ks[2] = {pos.king_square(WHITE), pos.king_square(BLACK)};
