@@ -69,51 +69,77 @@ inline void eval_threats(const EvalState& st, Acc<T>& acc) {
     threat(WI::threat_hanging, st.att[C] & (minors | majors) & ~st.att[Them]);
 }
 
-// Minor and rook knowledge of Ethereal 12's evaluatePieces (switch `pieces2`, not in the seeds), on the
-// board seen from C (rel<C>; squares back to the real board for the picture). Linear in its weights.
+// Minor and rook knowledge of Ethereal 12's evaluatePieces (switch `pieces2`, not in the seeds). Linear in
+// its weights. Each term counts pieces on a set of squares, so an untraced evaluation adds one count per
+// term (a loop only over the few knights, the outposts and the long diagonals); the picture puts each
+// piece's share on its square. The pawn-only parts (closedness, rammed pawns by square colour) come from
+// the pawn entry.
 template <Color C, Tracing T>
 inline void eval_pieces2(const EvalState& st, Acc<T>& acc) {
     constexpr Color Them = ~C;
     const Position& pos = *st.pos;
-    const Bitboard P = rel<C>(pos.pieces(C, PAWN)), O = rel<C>(pos.pieces(Them, PAWN)), pawns = P | O;
-    // Squares an enemy pawn attacks now or after advancing: its attacks filled towards rank 1.
-    const Bitboard span = fill_south(pawn_attacks_bb<BLACK>(O));
-    const Bitboard outposts = (rank_bb(RANK_4) | rank_bb(RANK_5) | rank_bb(RANK_6)) & ~span;
-    const Bitboard defended = pawn_attacks_bb<WHITE>(P);
-    const Bitboard behind = pawns >> 8;  // squares with a pawn directly in front
-    const auto outpost = [&](PairArrayRef<4> r, Square s) {
-        if (outposts & s) {
-            const bool outside = (FILE_A_BB | FILE_H_BB) & s;
-            acc.template term<C>(T_PATTERNS, r, 2 * outside + bool(defended & s), 1, relative_square(C, s));
-        }
+    const PawnEntry& pe = *st.pawn;
+    const Bitboard P = pos.pieces(C, PAWN), O = pos.pieces(Them, PAWN), pawns = P | O;
+    const Bitboard N = pos.pieces(C, KNIGHT), B = pos.pieces(C, BISHOP);
+    // n pieces on b, each worth r (element e of an array): one count, or one per square in the picture.
+    const auto count = [&](auto r, Bitboard b) {
+        if (acc.squares())
+            for (; b;) acc.template term<C>(T_PATTERNS, r, 1, pop_lsb(b));
+        else
+            acc.template term<C>(T_PATTERNS, r, popcount(b));
     };
-    // Closedness (Ethereal): pawns + 3 rammed pairs - 4 pawnless files, / 3 into 0..8; knights like it, rooks not.
-    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
-    const Bitboard files = fill_south(wp | bp) & rank_bb(RANK_1);
-    const int closed = popcount(wp | bp) + 3 * popcount(wp & (bp >> 8)) - 4 * (8 - popcount(files));
-    const int bucket = std::clamp(closed / 3, 0, 8);
-    const Square ks[2] = {pos.king_square(WHITE), pos.king_square(BLACK)};
-    for (Bitboard b = rel<C>(pos.pieces(C, KNIGHT)); b;) {
-        const Square s = pop_lsb(b), real = relative_square(C, s);
-        outpost(WI::outpost_knight, s);
-        if (behind & s) acc.template term<C>(T_PATTERNS, WI::knight_behind_pawn, 1, real);
-        const int d = std::min(distance(real, ks[0]), distance(real, ks[1]));
-        if (d >= 4) acc.template term<C>(T_PATTERNS, WI::knight_far_from_kings, d - 4, 1, real);
-        acc.template term<C>(T_PATTERNS, WI::closed_knight, bucket, 1, real);
+    const auto count_at = [&](auto r, int e, Bitboard b) {
+        if (acc.squares())
+            for (; b;) acc.template term<C>(T_PATTERNS, r, e, 1, pop_lsb(b));
+        else
+            acc.template term<C>(T_PATTERNS, r, e, popcount(b));
+    };
+    // Outposts: relative ranks 4-6 that no enemy pawn attacks now or after advancing (its attacks
+    // filled towards C's side); by [2 * on the a/h file + defended by a pawn].
+    Bitboard span = pawn_attacks_bb<Them>(O);
+    if constexpr (C == WHITE) span = fill_south(span);
+    else span |= span << 8, span |= span << 16, span |= span << 32;  // towards rank 8
+    const Bitboard outposts = (C == WHITE ? rank_bb(RANK_4) | rank_bb(RANK_5) | rank_bb(RANK_6)
+                                          : rank_bb(RANK_3) | rank_bb(RANK_4) | rank_bb(RANK_5)) & ~span;
+    if (const Bitboard on = (N | B) & outposts) {
+        const Bitboard defended = pawn_attacks_bb<C>(P);
+        for (Bitboard b = on; b;) {
+            const Square s = pop_lsb(b);
+            const int e = 2 * bool((FILE_A_BB | FILE_H_BB) & s) + bool(defended & s);
+            acc.template term<C>(T_PATTERNS, (N & s) ? WI::outpost_knight : WI::outpost_bishop, e, 1, s);
+        }
     }
+    // A pawn (either colour) directly in front.
+    const Bitboard behind = C == WHITE ? pawns >> 8 : pawns << 8;
+    count(WI::knight_behind_pawn, N & behind);
+    count(WI::bishop_behind_pawn, B & behind);
+    // Knights at distance 4..7 from the nearer king.
+    const Square wk = pos.king_square(WHITE), bk = pos.king_square(BLACK);
+    for (Bitboard b = N; b;) {
+        const Square s = pop_lsb(b);
+        const int d = std::min(distance(s, wk), distance(s, bk));
+        if (d >= 4) acc.template term<C>(T_PATTERNS, WI::knight_far_from_kings, d - 4, 1, s);
+    }
+    // Closedness: knights like it, rooks not.
+    count_at(WI::closed_knight, pe.closedness, N);
+    count_at(WI::closed_rook, pe.closedness, pos.pieces(C, ROOK));
+    // Per own pawn on the bishop's colour blocked by an enemy pawn.
+    if (acc.squares()) {
+        for (Bitboard b = B; b;) {
+            const Square s = pop_lsb(b);
+            if (const int n = pe.rammed[C][bool(LIGHT_SQUARES & s)]) acc.template term<C>(T_PATTERNS, WI::bishop_rammed_pawns, n, s);
+        }
+    } else {
+        acc.template term<C>(T_PATTERNS, WI::bishop_rammed_pawns,
+                             popcount(B & DARK_SQUARES) * pe.rammed[C][0] + popcount(B & LIGHT_SQUARES) * pe.rammed[C][1]);
+    }
+    // A bishop on a long diagonal (not in the centre) that sees two centre squares through the pawns.
     constexpr Bitboard LONG_DIAGONALS = 0x8040201008040201ULL | 0x0102040810204080ULL;
     constexpr Bitboard CENTRE = (FILE_A_BB << 3 | FILE_A_BB << 4) & (RANK_1_BB << 24 | RANK_1_BB << 32);
-    const Bitboard rammed = P & (O >> 8);
-    for (Bitboard b = rel<C>(pos.pieces(C, BISHOP)); b;) {
-        const Square s = pop_lsb(b), real = relative_square(C, s);
-        outpost(WI::outpost_bishop, s);
-        if (behind & s) acc.template term<C>(T_PATTERNS, WI::bishop_behind_pawn, 1, real);
-        const Bitboard colour = (LIGHT_SQUARES & s) ? LIGHT_SQUARES : DARK_SQUARES;
-        if (const int n = popcount(rammed & colour)) acc.template term<C>(T_PATTERNS, WI::bishop_rammed_pawns, n, real);
-        if ((LONG_DIAGONALS & ~CENTRE & s) && more_than_one(bishop_attacks(s, pawns) & CENTRE))
-            acc.template term<C>(T_PATTERNS, WI::bishop_long_diagonal, 1, real);
+    for (Bitboard b = B & LONG_DIAGONALS & ~CENTRE; b;) {
+        const Square s = pop_lsb(b);
+        if (more_than_one(bishop_attacks(s, pawns) & CENTRE)) acc.template term<C>(T_PATTERNS, WI::bishop_long_diagonal, 1, s);
     }
-    for (Bitboard b = pos.pieces(C, ROOK); b;) acc.template term<C>(T_PATTERNS, WI::closed_rook, bucket, 1, pop_lsb(b));
 }
 
 }  // namespace quince::eval

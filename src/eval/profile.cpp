@@ -17,6 +17,7 @@
 #include "eval/pawns.h"
 #include "eval/phase.h"
 #include "eval/pst.h"
+#include "eval/threats.h"
 
 namespace quince::eval {
 
@@ -63,6 +64,8 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     mob_table(1, w.mob_bishop_table_op, w.mob_bishop_table_eg);
     mob_table(2, w.mob_rook_table_op, w.mob_rook_table_eg);
     mob_table(3, w.mob_queen_table_op, w.mob_queen_table_eg);
+    static_assert(sizeof p->threats2_packed / sizeof p->threats2_packed[0] == THREATS2_KINDS);
+    for (int i = 0; i < THREATS2_KINDS; ++i) p->threats2_packed[i] = pack(w.*THREATS2[i].op, w.*THREATS2[i].eg);
     build_interpolation(w, p->interp);
     p->path = fast_path_holds(w) ? Path::Fast : Path::General;
     copy8(w.candidate_op, p->cand_op);

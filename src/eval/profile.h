@@ -88,6 +88,8 @@ struct Profile {
 
     // Entry for arbitrary counts (also over the table limits), same generator as the table (§2.4).
     MatEntry compute_material(int wq, int bq, int wr, int br, int wb, int bb, int wn, int bn, int wp, int bp) const;
+
+    std::int64_t threats2_packed[9];  // threats2: pack(op, eg) of each kind in eval/threats.h THREATS2's order
 };
 
 // Two 32-bit halves in one 64-bit integer so that op and eg are added (and multiplied by a count) in

@@ -16,6 +16,14 @@
 
 namespace quince::eval {
 
+// The nine kinds in the order eval_threats2 counts them; Profile::threats2_packed holds their weights
+// packed (pack(op, eg)) in the same order.
+inline constexpr int THREATS2_KINDS = 9;
+inline constexpr PairRef THREATS2[THREATS2_KINDS] = {
+    WI::threat_weak_pawn,     WI::threat_minor_by_minor, WI::threat_minor_by_major,
+    WI::threat_minor_by_king, WI::threat_rook_by_king,   WI::threat_queen_by_any,
+    WI::threat_overloaded,    WI::threat_pawn_push,      WI::threat_restricted};
+
 template <Color C, Tracing T>
 inline void eval_threats2(const EvalState& st, Acc<T>& acc) {
     constexpr Color Them = ~C;
@@ -37,21 +45,32 @@ inline void eval_threats2(const EvalState& st, Acc<T>& acc) {
     // attacks them twice where C does not.
     const Bitboard strong = m.by[Them][PAWN] | (m.two[Them] & ~m.two[C]);
 
-    const auto threat = [&](PairRef r, Bitboard targets) {
-        if (acc.squares())
-            for (Bitboard b = targets; b;) acc.template term<C>(T_THREATS, r, 1, pop_lsb(b));
-        else
-            acc.template term<C>(T_THREATS, r, popcount(targets));
-    };
-    threat(WI::threat_weak_pawn, pos.pieces(Them, PAWN) & ~m.by[C][PAWN] & poorly);
-    threat(WI::threat_minor_by_minor, minors & by_minor);
-    threat(WI::threat_minor_by_major, weak_minors & by_major);
-    threat(WI::threat_minor_by_king, weak_minors & m.by[C][KING]);
-    threat(WI::threat_rook_by_king, rooks & poorly & m.by[C][KING]);
-    threat(WI::threat_queen_by_any, pos.pieces(Them, QUEEN) & m.all[C]);
-    threat(WI::threat_overloaded, pieces & m.all[C] & ~m.two[C] & m.all[Them] & ~m.two[Them]);
-    threat(WI::threat_pawn_push, pieces & pawn_attacks_bb<C>(push));
-    threat(WI::threat_restricted, m.all[Them] & m.all[C] & ~strong);
+    // In THREATS2's order.
+    const Bitboard targets[THREATS2_KINDS] = {
+        pos.pieces(Them, PAWN) & ~m.by[C][PAWN] & poorly,
+        minors & by_minor,
+        weak_minors & by_major,
+        weak_minors & m.by[C][KING],
+        rooks & poorly & m.by[C][KING],
+        pos.pieces(Them, QUEEN) & m.all[C],
+        pieces & m.all[C] & ~m.two[C] & m.all[Them] & ~m.two[Them],
+        pieces & pawn_attacks_bb<C>(push),
+        m.all[Them] & m.all[C] & ~strong};
+    if constexpr (T == Tracing::On) {
+        // Each on the attacked piece's (or restricted) square in the picture.
+        for (int i = 0; i < THREATS2_KINDS; ++i) {
+            if (acc.squares())
+                for (Bitboard b = targets[i]; b;) acc.template term<C>(T_THREATS, THREATS2[i], 1, pop_lsb(b));
+            else
+                acc.template term<C>(T_THREATS, THREATS2[i], popcount(targets[i]));
+        }
+    } else {
+        // Untraced: one multiplication per kind on the packed weights, one addition in all.
+        const std::int64_t* packed = st.prof->threats2_packed;
+        std::int64_t sum = 0;
+        for (int i = 0; i < THREATS2_KINDS; ++i) sum += popcount(targets[i]) * packed[i];
+        acc.template add<C>(T_THREATS, unpack_op(sum), unpack_eg(sum));
+    }
 }
 
 }  // namespace quince::eval
