@@ -708,6 +708,27 @@ bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::stri
                                  "the positions were made)",
                                  extra))
         return false;
+    // Shards of the same names from another source would be kept silently: the carried source lines must match
+    // too (a manifest written just now carries them; one found with data carries those of its source).
+    std::string kept;
+    std::ifstream out_manifest(config.out_dir + "/manifest.txt");
+    for (std::string line; std::getline(out_manifest, line);)
+        if (line.rfind("source ", 0) == 0) kept += line + "\n";
+    if (kept != extra) {
+        auto first_difference = [](const std::string& a, const std::string& b) {
+            std::istringstream ia(a), ib(b);
+            std::string la, lb;
+            while (true) {
+                const bool more_a = bool(std::getline(ia, la)), more_b = bool(std::getline(ib, lb));
+                la = more_a ? la.substr(7) : "(no line)";  // without the "source " prefix
+                lb = more_b ? lb.substr(7) : "(no line)";
+                if (la != lb || (!more_a && !more_b)) return std::make_pair(la, lb);
+            }
+        };
+        const auto [was, now] = first_difference(kept, extra);
+        return fail(config.out_dir + " holds a relabelling of another source (its manifest.txt says the source's '" +
+                    was + "'; " + config.source_dir + "/manifest.txt: '" + now + "'): use another --out directory");
+    }
     for (const auto& entry : fs::directory_iterator(config.out_dir, ec))
         if (entry.path().extension() == ".tmp") fs::remove(entry.path(), ec);
     std::vector<std::string> todo;
