@@ -558,4 +558,28 @@ TEST(DatagenRelabel, BadInputIsRefusedAndWrittenShardsStayValid) {
                                  temp_dir("relabel-bad5")})
         fs::remove_all(d);
 }
+TEST(DatagenRelabel, TeacherTimeoutBoundsTheHandshake) {
+    const std::string src = make_relabel_source("relabel-slow-src", 1);
+    RelabelSummary s;
+    std::string error;
+    // Far above the 10 s a quince-match engine gets by default: a teacher at nice 19 can take that to start.
+    EXPECT_GE(RelabelConfig{}.teacher_timeout_ms, 60000);
+    EXPECT_EQ(SelfPlayConfig{}.teacher_timeout_ms, RelabelConfig{}.teacher_timeout_ms);
+    EXPECT_EQ(PgnImportConfig{}.teacher_timeout_ms, RelabelConfig{}.teacher_timeout_ms);
+    // A teacher slower to say uciok than the limit fails with an error naming the handshake...
+    const std::string out1 = temp_dir("relabel-slow-1"), out2 = temp_dir("relabel-slow-2");
+    RelabelConfig slow = relabel_config(src, out1, "--mode slow-start --delay 600");
+    slow.teacher_timeout_ms = 100;
+    EXPECT_FALSE(run_relabel(slow, &s, &error));
+    EXPECT_NE(error.find("no uciok within 100 ms"), std::string::npos) << error;
+    // ... and one within it works; a teacher that never answers is still detected as hung.
+    slow.teacher_timeout_ms = 30000;
+    EXPECT_TRUE(run_relabel(slow, &s, &error)) << error;
+    EXPECT_EQ(s.positions_written, 4);
+    RelabelConfig silent = relabel_config(src, out2, "--mode silent-start");
+    silent.teacher_timeout_ms = 200;
+    EXPECT_FALSE(run_relabel(silent, &s, &error));
+    EXPECT_NE(error.find("no uciok within 200 ms"), std::string::npos) << error;
+    for (const std::string& d : {src, out1, out2}) fs::remove_all(d);
+}
 #endif

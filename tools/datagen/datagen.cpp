@@ -221,8 +221,10 @@ GamePlayer::~GamePlayer() {
 
 namespace {
 
-// A teacher engine process for `command` ("CMD ARGS"), started, one search thread.
-std::unique_ptr<GamePlayer::TeacherEngine> start_teacher(const std::string& command, std::string* error) {
+// A teacher engine process for `command` ("CMD ARGS"), started, one search thread. `timeout_ms` bounds every
+// wait on it (uciok, readyok, a search): a teacher silent that long is hung.
+std::unique_ptr<GamePlayer::TeacherEngine> start_teacher(const std::string& command, std::int64_t timeout_ms,
+                                                         std::string* error) {
     std::vector<std::string> words = split_blanks(command);
     if (words.empty()) {
         if (error) *error = "--teacher: empty command";
@@ -233,7 +235,8 @@ std::unique_ptr<GamePlayer::TeacherEngine> start_teacher(const std::string& comm
     ec.command = words[0];
     ec.args.assign(words.begin() + 1, words.end());
     ec.options.emplace_back("Threads", "1");
-    ec.search_timeout_ms = 120000;
+    ec.protocol_timeout_ms = timeout_ms;
+    ec.search_timeout_ms = timeout_ms;
     auto t = std::make_unique<GamePlayer::TeacherEngine>(ec);
     std::string why;
     if (!t->engine.start(&why)) {
@@ -262,7 +265,7 @@ bool teacher_label(GamePlayer::TeacherEngine& t, std::uint64_t nodes, const Posi
 
 bool GamePlayer::start(std::string* error) {
     if (config_.teacher.empty()) return true;
-    teacher_ = start_teacher(config_.teacher, error);
+    teacher_ = start_teacher(config_.teacher, config_.teacher_timeout_ms, error);
     return teacher_ != nullptr;
 }
 
@@ -569,7 +572,7 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
     std::unique_ptr<GamePlayer::TeacherEngine> teacher;
     if (!config.teacher.empty()) {
         if (config.teacher_nodes < 1) return fail("--teacher needs --teacher-nodes N (N >= 1)");
-        teacher = start_teacher(config.teacher, error);
+        teacher = start_teacher(config.teacher, config.teacher_timeout_ms, error);
         if (!teacher) return false;
     }
     std::unordered_set<Key> seen;
@@ -761,7 +764,8 @@ bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::stri
 
     auto worker = [&]() {
         std::string why;
-        std::unique_ptr<GamePlayer::TeacherEngine> teacher = start_teacher(config.teacher, &why);
+        std::unique_ptr<GamePlayer::TeacherEngine> teacher =
+            start_teacher(config.teacher, config.teacher_timeout_ms, &why);
         if (!teacher) return report(why);
         while (!stop.load()) {
             const std::size_t k = next.fetch_add(1);
