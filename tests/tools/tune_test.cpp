@@ -65,8 +65,8 @@ TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
 
 TEST(Tuner, GradientMatchesFiniteDifferences) {
     // rybka232 exercises the drawishness and after-interpolation halving; a phase table is tuned too.
-    for (const std::string& name : {"rybka1", "rybka232", "fruit21", "quince+extras+threats2", "quince+king-danger+threats2",
-                                    "quince+scaling", "quince+pawns2"}) {
+    for (const std::string& name : std::vector<std::string>{"rybka1", "rybka232", "fruit21", "quince+extras+threats2",
+                                                            "quince+king-danger+threats2", "quince+scaling", "quince+pawns2"}) {
         eval::Weights w = test::test_weights(name);
         auto base = eval::build_profile(w);
         w.phase_curve = eval::PhaseCurve::Table;
