@@ -10,11 +10,9 @@
 # Needs `scripts/deps.sh release` (dpkg-dev for `apt-get source fathom`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-variant=${1:-x86-64}
-case $variant in x86-64|popcnt|bmi2) ;; *) echo "unknown CPU variant '$variant' (x86-64, popcnt, bmi2)" >&2; exit 2 ;; esac
-out=${QUINCE_LINUX_BUILD:-build-linux}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+# shellcheck source=scripts/release-build.sh
+source scripts/release-build.sh
+release_build_args "${QUINCE_LINUX_BUILD:-build-linux}" "${1:-}"  # sets $variant and $out
 
 # -fPIC as Debian's rules compile it (the engine is a position-independent executable).
 if ! CFLAGS=-fPIC scripts/fathom.sh "$out/fathom"; then

@@ -9,11 +9,9 @@
 # Needs `scripts/deps.sh windows` (mingw-w64, wine for the build-time bench signature, dpkg-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-variant=${1:-x86-64}
-case $variant in x86-64|popcnt|bmi2) ;; *) echo "unknown CPU variant '$variant' (x86-64, popcnt, bmi2)" >&2; exit 2 ;; esac
-out=${QUINCE_WINDOWS_BUILD:-build-windows}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+# shellcheck source=scripts/release-build.sh
+source scripts/release-build.sh
+release_build_args "${QUINCE_WINDOWS_BUILD:-build-windows}" "${1:-}"  # sets $variant and $out
 jobs=$(nproc)
 export WINEDEBUG=${WINEDEBUG:--all} WINEPREFIX=${WINEPREFIX:-$out/wine}
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "board/position.h"
+#include "core/text.h"
 
 namespace quince {
 
@@ -73,6 +74,37 @@ bool read_epd_positions(std::istream& in, const std::string& source, bool chess9
             return false;
         }
         fens->push_back(std::move(fen));
+    }
+    return true;
+}
+
+bool for_each_epd_position(std::istream& in, const std::string& source,
+                           const std::function<bool(const Position& pos, const std::string& fen, std::string* why)>& visit,
+                           std::string* error) {
+    auto fail = [&](int number, const std::string& what) {
+        if (error) *error = source + ":" + std::to_string(number) + ": " + what;
+        return false;
+    };
+    int positions = 0;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        const std::string fen = epd_fen(line);
+        if (fen.empty()) {
+            const std::size_t first = line.find_first_not_of(" \t\r");
+            if (first == std::string::npos || line[first] == '#') continue;  // blank or comment
+            // A line cut short (fewer than the four FEN fields) is an error, not a position left out.
+            return fail(number, "expected a FEN (board, side to move, castling, en passant) at the start of the "
+                                "line, got '" + printable(line, 60) + "'");
+        }
+        Position pos;
+        std::string why;
+        if (!pos.set_fen(fen, false, &why) && !pos.set_fen(fen, true, nullptr)) return fail(number, "invalid FEN: " + why);
+        if (!visit(pos, fen, &why)) return fail(number, why);
+        ++positions;
+    }
+    if (positions == 0) {
+        if (error) *error = source + ": no positions";
+        return false;
     }
     return true;
 }

@@ -2,12 +2,15 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace quince {
+
+class Position;
 
 // The FEN of an EPD line: its four position fields, then the half-move and full-move counters when the
 // line carries them as numbers ("0 1" otherwise; a lone half-move count gets full move 1). Fields end at
@@ -21,5 +24,14 @@ std::string epd_fen(std::string_view line, std::size_t* operations_start = nullp
 // and *fens holds the positions before it.
 bool read_epd_positions(std::istream& in, const std::string& source, bool chess960, std::vector<std::string>* fens,
                         std::string* error);
+
+// Every position of an EPD file (a test suite, the positions `quince compare --epd` or quince-similarity
+// read), in order, to `visit(pos, fen, why)`: blank and # lines skipped, a position standard or else
+// Chess960. A line without the four FEN fields, an illegal position or a position `visit` refuses (false,
+// with *why) ends the reading with false + *error "SOURCE:LINE: what" (`source` names the text, e.g. its
+// file); so does a text with no position at all ("SOURCE: no positions").
+bool for_each_epd_position(std::istream& in, const std::string& source,
+                           const std::function<bool(const Position& pos, const std::string& fen, std::string* why)>& visit,
+                           std::string* error);
 
 }  // namespace quince

@@ -68,9 +68,7 @@ std::string json_moves(const Position& root, const std::vector<Move>& pv, bool s
 bool is_games_argument(const std::string& word) {
     if (word == "-") return true;
     if (word.size() > 4) {
-        std::string ext = word.substr(word.size() - 4);
-        for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-        if (ext == ".pgn") return true;
+        if (ascii_lower(word.substr(word.size() - 4)) == ".pgn") return true;
     }
     std::error_code ec;
     return std::filesystem::is_regular_file(word, ec);

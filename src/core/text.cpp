@@ -92,6 +92,13 @@ std::string describe_character(std::string_view s, std::size_t i, std::size_t* l
     return r.append(buf);
 }
 
+std::string ascii_lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+    return out;
+}
+
 bool parse_integer(std::string_view text, long long lo, long long hi, long long* out) {
     const char* first = text.data();
     const char* last = first + text.size();

@@ -27,6 +27,10 @@ std::string printable(std::string_view s, std::size_t max_chars = 40);
 // *length receives the number of bytes it covers (at least 1).
 std::string describe_character(std::string_view s, std::size_t i, std::size_t* length = nullptr);
 
+// `s` with ASCII letters in lower case (names of commands, options, variants and file endings are matched
+// case-insensitively); other bytes, UTF-8 included, unchanged.
+std::string ascii_lower(std::string_view s);
+
 // A whole decimal number read strictly: an optional sign, digits and nothing else (no spaces, no
 // fraction), within [lo, hi]. False, leaving *out alone, for anything else, including numbers past the
 // 64-bit range (which strtoll would silently clamp).

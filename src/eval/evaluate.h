@@ -43,28 +43,35 @@ struct LazyWindow {
 // Zobrist key, one per Evaluator and so per search thread (never shared, no locking). The TT already
 // keeps the evaluation of the nodes it stores; this catches what it has lost to replacement and the
 // quiescence nodes it never stored. Always-replace, direct-mapped, the full key checked (no false
-// hits beyond a 64-bit key collision). Emptied with clear() and on every profile change.
+// hits beyond a 64-bit key collision). Emptied with clear() (in O(1)) and on every profile change.
 class EvalCache {
 public:
     static constexpr int LOG2_SIZE = 16;  // 2^16 entries of 16 bytes: 1 MB per thread
 
-    EvalCache() : table_(std::size_t(1) << LOG2_SIZE) { clear(); }
+    // first_generation: where the generation count starts (a test starts it next to its wrap-around).
+    explicit EvalCache(std::uint32_t first_generation = 1) : table_(std::size_t(1) << LOG2_SIZE) {
+        refill();
+        generation_ = first_generation == 0 ? 1 : first_generation;
+    }
+    // O(1): an entry counts only in the generation that stored it. Every 2^32 clears the count wraps and
+    // the table is refilled with generation 0, which is never current: no entry of an earlier
+    // generation (nor an empty slot, key 0) can ever be a hit.
     void clear() {
-        // Key 0 can only be a hit at index 0 (a hit needs key & mask == index), so slot 0 gets key 1:
-        // no empty slot can ever be a hit, and the rest is a plain fill.
-        std::fill(table_.begin(), table_.end(), Entry{0, 0});
-        table_[0].key = 1;
+        if (++generation_ == 0) {
+            refill();
+            generation_ = 1;
+        }
         probes_ = hits_ = 0;
     }
     bool probe(Key key, Value& v) {
         ++probes_;
         const Entry& e = table_[key & MASK];
-        if (e.key != key) return false;
+        if (e.key != key || e.generation != generation_) return false;
         ++hits_;
         v = e.value;
         return true;
     }
-    void store(Key key, Value v) { table_[key & MASK] = {key, v}; }
+    void store(Key key, Value v) { table_[key & MASK] = {key, v, generation_}; }
     std::uint64_t probes() const { return probes_; }  // since the last clear()
     std::uint64_t hits() const { return hits_; }
 
@@ -73,8 +80,12 @@ private:
     struct Entry {
         Key key;
         Value value;
+        std::uint32_t generation;  // in what would be padding: the entry stays 16 bytes
     };
+    static_assert(sizeof(Entry) == 16);
+    void refill() { std::fill(table_.begin(), table_.end(), Entry{0, 0, 0}); }
     std::vector<Entry> table_;
+    std::uint32_t generation_ = 1;
     std::uint64_t probes_ = 0, hits_ = 0;
 };
 

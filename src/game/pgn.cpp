@@ -18,16 +18,11 @@ constexpr const char* SUFFIX_NAGS[] = {"", "!", "?", "!!", "??", "!?", "?!"};
 // crafted file from exhausting the stack.
 constexpr int MAX_VARIATION_DEPTH = 64;
 
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 bool is_result(std::string_view t) { return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*"; }
 
 // Standard chess, Chess960, or a variant Quince does not play ("" then, with *ok false).
 bool variant_is_chess960(const std::string& variant, bool* ok) {
-    const std::string v = lower(variant);
+    const std::string v = ascii_lower(variant);
     *ok = true;
     if (v.find("960") != std::string::npos || v.find("fischer") != std::string::npos) return true;
     if (v.empty() || v == "standard" || v == "chess" || v == "normal" || v == "from position" || v == "fromposition")

@@ -15,8 +15,7 @@ bool SearchFeatures::parse_disabled(std::string_view list, std::string* error) {
         std::size_t j = i;
         while (j < list.size() && list[j] != ',' && !std::isspace(static_cast<unsigned char>(list[j]))) ++j;
         if (j == i) break;
-        std::string name(list.substr(i, j - i));
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        const std::string name = ascii_lower(list.substr(i, j - i));
         i = j;
         if (name == "none" || name == "<empty>") continue;
         auto it = std::find_if(std::begin(FEATURES), std::end(FEATURES),

@@ -24,11 +24,6 @@ namespace {
 
 constexpr std::size_t MAX_LINE_LENGTH = 1 << 20;
 
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 // For echoing user input inside error messages: short, and valid UTF-8 whatever the input was.
 std::string sanitize(const std::string& s) { return printable(s, 40); }
 
@@ -259,11 +254,11 @@ void Uci::add_option(Option option) {
     options_.push_back(std::move(option));
 }
 
-void Uci::add_command(const std::string& name, Command handler) { commands_[lower(name)] = std::move(handler); }
+void Uci::add_command(const std::string& name, Command handler) { commands_[ascii_lower(name)] = std::move(handler); }
 
 Option* Uci::find_option(const std::string& name) {
     for (Option& o : options_)
-        if (lower(o.name) == lower(name)) return &o;
+        if (ascii_lower(o.name) == ascii_lower(name)) return &o;
     return nullptr;
 }
 
@@ -327,7 +322,7 @@ bool Uci::execute(const std::string& raw) {
     }
     else if (cmd == "bench") cmd_bench(t);
     else if (cmd == "genfens") cmd_genfens(t);
-    else if (auto it = commands_.find(lower(cmd)); it != commands_.end()) it->second(t);
+    else if (auto it = commands_.find(ascii_lower(cmd)); it != commands_.end()) it->second(t);
     else error("unknown command '" + sanitize(cmd) + "'");
     return true;
 }
@@ -355,7 +350,7 @@ void Uci::cmd_uci() {
 }
 
 void Uci::cmd_setoption(const std::vector<std::string>& t) {
-    if (t.size() < 3 || lower(t[1]) != "name") {
+    if (t.size() < 3 || ascii_lower(t[1]) != "name") {
         error("setoption: expected 'setoption name <name> [value <value>]'");
         return;
     }
@@ -363,7 +358,7 @@ void Uci::cmd_setoption(const std::vector<std::string>& t) {
     bool has_value = false;
     std::size_t i = 2;
     for (; i < t.size(); ++i) {
-        if (lower(t[i]) == "value") {
+        if (ascii_lower(t[i]) == "value") {
             has_value = true;
             ++i;
             break;
@@ -394,7 +389,7 @@ void Uci::cmd_setoption(const std::vector<std::string>& t) {
         break;
     }
     case Option::CHECK:
-        normalized = lower(value);
+        normalized = ascii_lower(value);
         if (!has_value || (normalized != "true" && normalized != "false")) {
             error("setoption: " + opt->name + " needs true or false");
             return;
@@ -414,7 +409,7 @@ void Uci::cmd_setoption(const std::vector<std::string>& t) {
         break;
     case Option::COMBO: {
         auto it = std::find_if(opt->choices.begin(), opt->choices.end(),
-                               [&](const std::string& c) { return lower(c) == lower(value); });
+                               [&](const std::string& c) { return ascii_lower(c) == ascii_lower(value); });
         if (!has_value || it == opt->choices.end()) {
             error("setoption: invalid value for " + opt->name);
             return;
@@ -652,7 +647,7 @@ void Uci::cmd_genfens(const std::vector<std::string>& t) {
     const char* usage = "genfens: expected 'genfens N seed S book <None|FILE> [plies K]'";
     std::int64_t n = 0;
     std::uint64_t seed = 0;
-    if (t.size() < 6 || !parse_int(t[1], &n) || n < 0 || lower(t[2]) != "seed" || lower(t[4]) != "book") {
+    if (t.size() < 6 || !parse_int(t[1], &n) || n < 0 || ascii_lower(t[2]) != "seed" || ascii_lower(t[4]) != "book") {
         error(usage);
         return;
     }
@@ -664,7 +659,7 @@ void Uci::cmd_genfens(const std::vector<std::string>& t) {
     search::RandomOpeningConfig config;
     for (std::size_t i = 6; i < t.size(); i += 2) {
         std::int64_t v = 0;
-        if (lower(t[i]) == "plies" && i + 1 < t.size() && parse_int(t[i + 1], &v) && v >= 0 && v <= 200) {
+        if (ascii_lower(t[i]) == "plies" && i + 1 < t.size() && parse_int(t[i + 1], &v) && v >= 0 && v <= 200) {
             config.random_plies = int(v);
         } else {
             error("genfens: unknown or malformed extra argument '" + sanitize(t[i]) + "' (known: plies 0..200)");
@@ -673,7 +668,7 @@ void Uci::cmd_genfens(const std::vector<std::string>& t) {
     }
     std::vector<std::string> book;
     std::string why;
-    if (lower(t[5]) != "none" && !search::read_fen_book(t[5], &book, &why)) {
+    if (ascii_lower(t[5]) != "none" && !search::read_fen_book(t[5], &book, &why)) {
         error("genfens: " + why);
         return;
     }

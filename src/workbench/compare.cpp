@@ -258,23 +258,7 @@ bool compare_epd(std::istream& in, const std::string& source, const std::vector<
             if (ts.top.size() > std::size_t(top)) ts.top.pop_back();
         }
     };
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        const std::string fen = epd_fen(line);
-        if (fen.empty()) {
-            const std::size_t first = line.find_first_not_of(" \t\r");
-            if (first == std::string::npos || line[first] == '#') continue;  // blank or comment
-            // A line cut short (fewer than the four FEN fields) is an error, not a position left out.
-            *error = source + ":" + std::to_string(number) + ": expected a FEN (board, side to move, castling, en "
-                     "passant) at the start of the line, got '" + printable(line, 60) + "'";
-            return false;
-        }
-        Position pos;
-        std::string why;
-        if (!pos.set_fen(fen, false, &why) && !pos.set_fen(fen, true, nullptr)) {
-            *error = source + ":" + std::to_string(number) + ": invalid FEN: " + why;
-            return false;
-        }
+    const auto visit = [&](const Position& pos, const std::string& fen, std::string*) {
         ++s.positions;
         std::vector<eval::TraceReport> reports;
         for (std::size_t i = 0; i < n; ++i) reports.push_back(eval::trace_report(pos, *profiles[i].profile, *evaluators[i]));
@@ -288,11 +272,9 @@ bool compare_epd(std::istream& in, const std::string& source, const std::vector<
         for (const auto& r : reports) finals.push_back(r.stm == WHITE ? r.t.final_cp : -r.t.final_cp);
         term_index = TERM_NB;
         note(s.final, sums[TERM_NB], finals, fen);
-    }
-    if (s.positions == 0) {
-        *error = source + ": no positions";
-        return false;
-    }
+        return true;
+    };
+    if (!for_each_epd_position(in, source, visit, error)) return false;
     for (int t = 0; t <= TERM_NB; ++t) {
         TermSummary& ts = t < TERM_NB ? s.terms[t] : s.final;
         for (std::size_t i = 0; i < n; ++i) ts.mean_abs_diff.push_back(sums[std::size_t(t)][i] / s.positions);

@@ -56,7 +56,7 @@ TEST(Cli, HelpGoesToStdoutWithExitZero) {
     EXPECT_NE(r.out.find("--json"), std::string::npos);    // The tools list their own options, not a pointer back to --help.
     for (const auto& [tool, options] : std::vector<std::pair<std::string, std::vector<std::string>>>{
              {"tune", {"--data", "--out", "--profile", "--epochs", "--lambda", "--teacher", "--freeze"}},
-             {"datagen", {"--out", "--games", "--positions", "--nodes", "--book", "--teacher-nodes", "--from-pgn"}}}) {
+             {"datagen", {"--out", "--games", "--positions", "--nodes", "--book", "--teacher-nodes", "--teacher-timeout", "--from-pgn"}}}) {
         r = run_command(ENGINE, {tool, "--help"});
         EXPECT_EQ(r.status, 0) << tool;
         EXPECT_EQ(r.out.rfind("usage: quince " + tool, 0), 0u) << r.out;

@@ -75,3 +75,10 @@ TEST(Text, ParseIntegerIsStrict) {
     EXPECT_TRUE(parse_integer("9223372036854775807", &u));
     EXPECT_EQ(u, 9223372036854775807ULL);
 }
+
+TEST(Text, AsciiLowerChangesOnlyAsciiLetters) {
+    EXPECT_EQ(ascii_lower("SetOption NAME Hash"), "setoption name hash");
+    EXPECT_EQ(ascii_lower("Game.PGN"), "game.pgn");
+    EXPECT_EQ(ascii_lower("Ä1-0\xC3\x84"), "\xC3\x84" "1-0\xC3\x84");  // UTF-8 bytes unchanged
+    EXPECT_EQ(ascii_lower(""), "");
+}

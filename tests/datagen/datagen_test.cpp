@@ -514,6 +514,19 @@ TEST(DatagenRelabel, BadInputIsRefusedAndWrittenShardsStayValid) {
     EXPECT_NE(error.find("other settings"), std::string::npos) << error;
     other = relabel_config(src, out, "--score 6");
     EXPECT_FALSE(run_relabel(other, &s, &error));
+    // Another source (shards of the same names, other positions) into the same directory: both manifests named.
+    const std::string src2 = make_relabel_source("relabel-bad-src2", 3);
+    std::ofstream(src2 + "/manifest.txt") << "command: quince datagen --games 4 --seed 4 --out gen2\n"
+                                             "settings: selfplay seed=4 nodes=5000 teacher=none teacher-nodes=0\n";
+    EXPECT_FALSE(run_relabel(relabel_config(src2, out, "--score 5"), &s, &error));
+    EXPECT_NE(error.find("another source"), std::string::npos) << error;
+    EXPECT_NE(error.find("'command: quince datagen --games 4 --seed 3 --out gen'"), std::string::npos) << error;
+    EXPECT_NE(error.find(src2 + "/manifest.txt: 'command: quince datagen --games 4 --seed 4 --out gen2'"),
+              std::string::npos)
+        << error;
+    // The same source again is still a resume.
+    ASSERT_TRUE(run_relabel(relabel_config(src, out, "--score 5"), &s, &error)) << error;
+    EXPECT_EQ(s.shards_skipped, 3);
     // A missing source, a folder that is not datagen output.
     EXPECT_FALSE(run_relabel(relabel_config(src + "-missing", temp_dir("relabel-bad2"), "--score 5"), &s, &error));
     EXPECT_NE(error.find("no such directory"), std::string::npos) << error;
@@ -541,8 +554,32 @@ TEST(DatagenRelabel, BadInputIsRefusedAndWrittenShardsStayValid) {
     EXPECT_FALSE(run_relabel(relabel_config(src, out6, "--mode crash --after 3"), &s, &error));
     EXPECT_NE(error.find("teacher"), std::string::npos) << error;
     EXPECT_FALSE(fs::exists(shard_path(out6, 0)));
-    for (const std::string& d : {src, out, empty, out4, out6, temp_dir("relabel-bad2"), temp_dir("relabel-bad3"),
+    for (const std::string& d : {src, src2, out, empty, out4, out6, temp_dir("relabel-bad2"), temp_dir("relabel-bad3"),
                                  temp_dir("relabel-bad5")})
         fs::remove_all(d);
+}
+TEST(DatagenRelabel, TeacherTimeoutBoundsTheHandshake) {
+    const std::string src = make_relabel_source("relabel-slow-src", 1);
+    RelabelSummary s;
+    std::string error;
+    // Far above the 10 s a quince-match engine gets by default: a teacher at nice 19 can take that to start.
+    EXPECT_GE(RelabelConfig{}.teacher_timeout_ms, 60000);
+    EXPECT_EQ(SelfPlayConfig{}.teacher_timeout_ms, RelabelConfig{}.teacher_timeout_ms);
+    EXPECT_EQ(PgnImportConfig{}.teacher_timeout_ms, RelabelConfig{}.teacher_timeout_ms);
+    // A teacher slower to say uciok than the limit fails with an error naming the handshake...
+    const std::string out1 = temp_dir("relabel-slow-1"), out2 = temp_dir("relabel-slow-2");
+    RelabelConfig slow = relabel_config(src, out1, "--mode slow-start --delay 600");
+    slow.teacher_timeout_ms = 100;
+    EXPECT_FALSE(run_relabel(slow, &s, &error));
+    EXPECT_NE(error.find("no uciok within 100 ms"), std::string::npos) << error;
+    // ... and one within it works; a teacher that never answers is still detected as hung.
+    slow.teacher_timeout_ms = 30000;
+    EXPECT_TRUE(run_relabel(slow, &s, &error)) << error;
+    EXPECT_EQ(s.positions_written, 4);
+    RelabelConfig silent = relabel_config(src, out2, "--mode silent-start");
+    silent.teacher_timeout_ms = 200;
+    EXPECT_FALSE(run_relabel(silent, &s, &error));
+    EXPECT_NE(error.find("no uciok within 200 ms"), std::string::npos) << error;
+    for (const std::string& d : {src, out1, out2}) fs::remove_all(d);
 }
 #endif

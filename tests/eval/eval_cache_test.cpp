@@ -1,7 +1,8 @@
 // The evaluation cache (EvalCache in eval/evaluate.h): a hit returns exactly what a fresh evaluation
 // returns, for every profile; a lazy (material-only) result is never stored; a profile change or
-// clear() empties it. And the null-move question: the evaluation is not antisymmetric under a change of
-// the side to move, so the search may not derive the evaluation after a null move from its parent's.
+// clear() empties it (in O(1), and no stale entry is ever returned). And the null-move question: the
+// evaluation is not antisymmetric under a change of the side to move, so the search may not derive the
+// evaluation after a null move from its parent's.
 #include <gtest/gtest.h>
 
 #include "eval/evaluate.h"
@@ -109,6 +110,36 @@ TEST(EvalCache, ClearEmptiesIt) {
     EXPECT_EQ(ev.cache().probes(), 0u);
     ev.evaluate(pos);
     EXPECT_EQ(ev.cache().hits(), 0u);  // a miss: the entry is gone
+}
+
+// clear() is O(1) (a generation count), and exact: no entry stored before it is returned after it, in any
+// slot, including across the count's wrap-around, where an empty slot (key 0) must not become a hit.
+TEST(EvalCache, StaleEntriesAreNeverReturnedAfterAClear) {
+    const std::size_t slots = std::size_t(1) << EvalCache::LOG2_SIZE;
+    auto key_of = [](std::size_t i, Key salt) { return Key(i) | (salt << EvalCache::LOG2_SIZE); };
+    for (std::uint32_t first : {std::uint32_t(1), std::uint32_t(0xFFFFFFFE)}) {
+        EvalCache cache(first);
+        Value v = 0;
+        EXPECT_FALSE(cache.probe(0, v)) << first;  // a fresh cache holds nothing, not even key 0
+        for (int round = 0; round < 3; ++round) {  // the second clear from 0xFFFFFFFE wraps the count
+            for (std::size_t i = 0; i < slots; ++i) cache.store(key_of(i, Key(round) + 1), Value(i % 1000));
+            for (std::size_t i = 0; i < slots; i += 97) {
+                ASSERT_TRUE(cache.probe(key_of(i, Key(round) + 1), v)) << first << " " << round << " " << i;
+                ASSERT_EQ(v, Value(i % 1000));
+            }
+            cache.clear();
+            EXPECT_EQ(cache.probes(), 0u);
+            for (std::size_t i = 0; i < slots; ++i)
+                ASSERT_FALSE(cache.probe(key_of(i, Key(round) + 1), v)) << first << " " << round << " " << i;
+            EXPECT_FALSE(cache.probe(0, v)) << first << " " << round;
+            EXPECT_EQ(cache.hits(), 0u);
+        }
+    }
+    // Slots never written still hold the fill (key 0) when the count wraps: generation 0 is never current.
+    EvalCache at_wrap(0xFFFFFFFF);
+    at_wrap.clear();
+    Value v = 0;
+    EXPECT_FALSE(at_wrap.probe(0, v));
 }
 
 TEST(EvalCache, SwitchedOffItIsNotConsulted) {

@@ -12,8 +12,7 @@
 #include "eval/profile.h"
 #include "eval/terms.h"
 #include "support/test_positions.h"
-#include "support/king_danger_weights.h"
-#include "support/threats2_weights.h"
+#include "support/test_profiles.h"
 
 using namespace quince;
 using namespace quince::eval;
@@ -52,13 +51,9 @@ TEST(EvalProperties, ColourSymmetryRandomPlay) {
     }
     RecordProperty("out_of_table", out_of_table);
     // quince with the switches that read the double-attack maps (threats2, king_danger): symmetric too.
-    Weights w = find_profile("quince")->w;
-    quince::test::set_threats2_start(w);
-    Evaluator threats2;
-    threats2.set_profile(build_profile(w));
-    quince::test::set_king_danger_start(w);
-    Evaluator both;
-    both.set_profile(build_profile(w));
+    Evaluator threats2, both;
+    threats2.set_profile(test::test_profile("quince+threats2"));
+    both.set_profile(test::test_profile("quince+king-danger+threats2"));
     for (const Position& p : positions) {
         const Position f = p.flipped();
         ASSERT_EQ(threats2.evaluate(p), threats2.evaluate(f)) << p.fen();

@@ -6,8 +6,8 @@
 #include "eval/evaluate.h"
 #include "eval/scaling.h"
 #include "eval/terms.h"
-#include "support/scaling_weights.h"
 #include "support/test_positions.h"
+#include "support/test_profiles.h"
 
 using namespace quince;
 using namespace quince::eval;
@@ -20,11 +20,7 @@ Position at(const std::string& fen) {
     return pos;
 }
 
-Weights scaling_weights() {
-    Weights w = find_profile("quince")->w;
-    test::set_scaling_start(w);
-    return w;
-}
+Weights scaling_weights() { return test::test_weights("quince+scaling"); }
 
 }  // namespace
 

@@ -4,14 +4,12 @@
 
 #include <fstream>
 
-#include "support/king_danger_weights.h"
-#include "support/pawns2_weights.h"
-#include "support/threats2_weights.h"
 #include "eval/evaluate.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
 #include "eval/trace.h"
 #include "support/test_positions.h"
+#include "support/test_profiles.h"
 
 using namespace quince;
 using namespace quince::eval;
@@ -31,46 +29,12 @@ std::vector<Position> test_positions() {
     return out;
 }
 
-// Every built-in profile with terms, and rybka1 with Quince's extra switches on (their own paths).
+// Every built-in profile with terms, and the tests' profiles with Quince's groups switched on (their own paths).
 std::vector<std::shared_ptr<const Profile>> profiles() {
     std::vector<std::shared_ptr<const Profile>> out;
     for (const std::string& n : profile_names())
         if (!find_profile(n)->simple) out.push_back(find_profile_shared(n));
-    Weights w;
-    EXPECT_TRUE(builtin_weights("rybka1", w));
-    w.name = "rybka1-extras";
-    w.threats = true;
-    w.threat_pawn_op = 100, w.threat_minor_eg = 200, w.threat_rook_op = 300, w.threat_hanging_eg = 400;
-    w.king_safe_checks = true;
-    w.king_check_unit_knight = 2, w.king_check_unit_queen = 3, w.king_weak_unit = 2;
-    w.pawn_blocked_op = 50, w.pawn_blocked_eg = 70;
-    w.pieces2 = true;  // minors and rooks of pieces2: on the piece's square
-    w.outpost_knight_op = {30, 90, 20, 50}, w.outpost_bishop_eg = {-30, -5, -20, -10};
-    w.knight_behind_pawn_eg = 80, w.bishop_behind_pawn_op = 12, w.knight_far_from_kings_op = {-30, -40, -80, -150};
-    w.bishop_rammed_pawns_eg = -55, w.bishop_long_diagonal_op = 80;
-    for (int b = 0; b < 9; ++b) w.closed_knight_eg[b] = 6 * b - 20, w.closed_rook_op[b] = 50 - 12 * b;
-    w.mob_tables = true;  // a value per square count (not a multiple of it)
-    const auto table = [](auto& op, auto& eg) {
-        for (std::size_t n = 0; n < op.size(); ++n) op[n] = int(40 * n) - int(n * n), eg[n] = int(30 * n) - 90;
-    };
-    table(w.mob_knight_table_op, w.mob_knight_table_eg), table(w.mob_bishop_table_op, w.mob_bishop_table_eg);
-    table(w.mob_rook_table_op, w.mob_rook_table_eg), table(w.mob_queen_table_op, w.mob_queen_table_eg);
-    out.push_back(build_profile(w));
-    // quince with the king danger count in place of the king attack (eval/king_danger.h).
-    EXPECT_TRUE(builtin_weights("quince", w));
-    w.name = "quince-king-danger";
-    quince::test::set_king_danger_start(w);
-    out.push_back(build_profile(w));
-    // quince with the second pawn group (switch pawns2).
-    EXPECT_TRUE(builtin_weights("quince", w));
-    w.name = "quince-pawns2";
-    quince::test::set_pawns2_start(w);
-    out.push_back(build_profile(w));
-    // quince with the threats from double attacks (eval/threats.h), without king danger.
-    EXPECT_TRUE(builtin_weights("quince", w));
-    w.name = "quince-threats2";
-    quince::test::set_threats2_start(w);
-    out.push_back(build_profile(w));
+    for (const std::string& n : test::test_profile_names()) out.push_back(test::test_profile(n));
     return out;
 }
 

@@ -2,10 +2,8 @@
 // (spec docs/eval-spec.md; the trace is the evaluation's own code path with the trace switch on).
 #include <gtest/gtest.h>
 
-#include "support/king_danger_weights.h"
-#include "support/pawns2_weights.h"
+#include "support/test_profiles.h"
 #include "support/test_positions.h"
-#include "support/threats2_weights.h"
 #include "eval/evaluate.h"
 #include "eval/pawns.h"
 #include "eval/score.h"

@@ -6,12 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "support/king_danger_weights.h"
-#include "support/scaling_weights.h"
-#include "support/pawns2_weights.h"
-#include "support/threats2_weights.h"
 #include "eval/evaluate.h"
 #include "support/test_positions.h"
+#include "support/test_profiles.h"
 #include "tune/tuner.h"
 
 using namespace quince;
@@ -23,58 +20,6 @@ std::vector<Position> positions(std::size_t random_count = 1500) {
     std::vector<Position> v = test::suite_positions("perft.epd");
     for (const Position& p : test::random_game_positions(2024, 60, random_count, 200)) v.push_back(p);
     return v;
-}
-
-// The quince profile with its safe-check, weak-square and threat weights set to other values (quince has the
-// switches on; these values differ from its fitted ones, so the rebuild is checked at a second point).
-eval::Weights with_safe_checks() {
-    eval::Weights w = eval::find_profile("quince")->w;
-    w.king_safe_checks = true;
-    w.king_check_unit_knight = 310, w.king_check_unit_bishop = 170, w.king_check_unit_rook = 420;
-    w.king_check_unit_queen = 260;
-    w.king_weak_unit = 90;
-    w.threats = true;  // and the threat terms
-    w.threat_pawn_op = 1500, w.threat_pawn_eg = 900, w.threat_minor_op = 1100, w.threat_minor_eg = 700;
-    w.threat_rook_op = 900, w.threat_rook_eg = 500, w.threat_hanging_op = 600, w.threat_hanging_eg = 400;
-    w.pieces2 = true;  // and the minor and rook terms of pieces2 (tables: element by outpost kind, distance, closedness)
-    w.outpost_knight_op = {300, 900, 200, 500}, w.outpost_knight_eg = {-400, 100, -300, 50};
-    w.outpost_bishop_op = {400, 1200, 250, -100}, w.outpost_bishop_eg = {-300, -50, -200, -100};
-    w.knight_behind_pawn_op = 100, w.knight_behind_pawn_eg = 800, w.bishop_behind_pawn_op = 120, w.bishop_behind_pawn_eg = 700;
-    w.knight_far_from_kings_op = {-300, -400, -800, -1500}, w.knight_far_from_kings_eg = {-200, -600, -650, -600};
-    w.bishop_rammed_pawns_op = -250, w.bishop_rammed_pawns_eg = -550;
-    w.bishop_long_diagonal_op = 800, w.bishop_long_diagonal_eg = 600;
-    for (int b = 0; b < 9; ++b) w.closed_knight_op[b] = 30 * b - 100, w.closed_knight_eg[b] = 60 * b - 200,
-                                w.closed_rook_op[b] = 500 - 120 * b, w.closed_rook_eg[b] = 600 - 150 * b;
-    w.mob_tables = true;  // and mobility by square count (element n of a table: coefficient 1)
-    const auto table = [](auto& op, auto& eg, int k) {
-        for (std::size_t n = 0; n < op.size(); ++n) op[n] = k * (int(12 * n) - int(n * n) / 3), eg[n] = k * (int(20 * n) - 60);
-    };
-    table(w.mob_knight_table_op, w.mob_knight_table_eg, 30), table(w.mob_bishop_table_op, w.mob_bishop_table_eg, 25);
-    table(w.mob_rook_table_op, w.mob_rook_table_eg, 15), table(w.mob_queen_table_op, w.mob_queen_table_eg, 8);
-    quince::test::set_threats2_start(w);  // and the threats from double attacks (eval/threats.h)
-    return w;
-}
-
-// The quince profile with the king danger count (eval/king_danger.h) in place of the king attack, and threats2.
-eval::Weights with_king_danger() {
-    eval::Weights w = eval::find_profile("quince")->w;
-    quince::test::set_king_danger_start(w);
-    quince::test::set_threats2_start(w);  // both read the same attack maps
-    return w;
-}
-
-// The quince profile with the endgame scaling (eval/scaling.h): complexity and scale factors.
-eval::Weights with_scaling() {
-    eval::Weights w = eval::find_profile("quince")->w;
-    quince::test::set_scaling_start(w);
-    return w;
-}
-
-// The quince profile with the second pawn group (switch pawns2) on.
-eval::Weights with_pawns2() {
-    eval::Weights w = eval::find_profile("quince")->w;
-    quince::test::set_pawns2_start(w);
-    return w;
 }
 
 // Whether a step of ±h in weight j moves a king danger count across 0, the kink of max(count, 0):
@@ -97,16 +42,9 @@ bool king_danger_step_crosses_zero(const TunePosition& tp, const std::vector<dou
 TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
     const auto pos = positions();
     std::vector<std::string> names = eval::profile_names();
-    names.push_back("quince+safe-checks");
-    names.push_back("quince+king-danger");
-    names.push_back("quince+scaling");
-    names.push_back("quince+pawns2");
+    for (const std::string& name : test::test_profile_names()) names.push_back(name);
     for (const std::string& name : names) {
-        const auto prof = name == "quince+safe-checks"    ? eval::build_profile(with_safe_checks())
-                          : name == "quince+king-danger" ? eval::build_profile(with_king_danger())
-                          : name == "quince+scaling"     ? eval::build_profile(with_scaling())
-                          : name == "quince+pawns2"      ? eval::build_profile(with_pawns2())
-                                                         : eval::find_profile_shared(name);
+        const auto prof = test::test_profile(name);
         if (prof->simple) continue;
         Model model(prof->w);
         const std::vector<double> x = weights_vector(prof->w);
@@ -127,14 +65,9 @@ TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
 
 TEST(Tuner, GradientMatchesFiniteDifferences) {
     // rybka232 exercises the drawishness and after-interpolation halving; a phase table is tuned too.
-    for (const std::string& name : {std::string("rybka1"), std::string("rybka232"), std::string("fruit21"),
-                                    std::string("quince+safe-checks"), std::string("quince+king-danger"),
-                                    std::string("quince+scaling"), std::string("quince+pawns2")}) {
-        eval::Weights w = name == "quince+safe-checks"    ? with_safe_checks()
-                          : name == "quince+king-danger" ? with_king_danger()
-                          : name == "quince+scaling"     ? with_scaling()
-                          : name == "quince+pawns2"      ? with_pawns2()
-                                                         : eval::find_profile(name)->w;
+    for (const std::string& name : std::vector<std::string>{"rybka1", "rybka232", "fruit21", "quince+extras+threats2",
+                                                            "quince+king-danger+threats2", "quince+scaling", "quince+pawns2"}) {
+        eval::Weights w = test::test_weights(name);
         auto base = eval::build_profile(w);
         w.phase_curve = eval::PhaseCurve::Table;
         for (int p = 0; p <= 64; ++p) w.phase_table_eg[std::size_t(p)] = base->interp[p][1];

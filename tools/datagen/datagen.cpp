@@ -221,8 +221,10 @@ GamePlayer::~GamePlayer() {
 
 namespace {
 
-// A teacher engine process for `command` ("CMD ARGS"), started, one search thread.
-std::unique_ptr<GamePlayer::TeacherEngine> start_teacher(const std::string& command, std::string* error) {
+// A teacher engine process for `command` ("CMD ARGS"), started, one search thread. `timeout_ms` bounds every
+// wait on it (uciok, readyok, a search): a teacher silent that long is hung.
+std::unique_ptr<GamePlayer::TeacherEngine> start_teacher(const std::string& command, std::int64_t timeout_ms,
+                                                         std::string* error) {
     std::vector<std::string> words = split_blanks(command);
     if (words.empty()) {
         if (error) *error = "--teacher: empty command";
@@ -233,7 +235,8 @@ std::unique_ptr<GamePlayer::TeacherEngine> start_teacher(const std::string& comm
     ec.command = words[0];
     ec.args.assign(words.begin() + 1, words.end());
     ec.options.emplace_back("Threads", "1");
-    ec.search_timeout_ms = 120000;
+    ec.protocol_timeout_ms = timeout_ms;
+    ec.search_timeout_ms = timeout_ms;
     auto t = std::make_unique<GamePlayer::TeacherEngine>(ec);
     std::string why;
     if (!t->engine.start(&why)) {
@@ -262,7 +265,7 @@ bool teacher_label(GamePlayer::TeacherEngine& t, std::uint64_t nodes, const Posi
 
 bool GamePlayer::start(std::string* error) {
     if (config_.teacher.empty()) return true;
-    teacher_ = start_teacher(config_.teacher, error);
+    teacher_ = start_teacher(config_.teacher, config_.teacher_timeout_ms, error);
     return teacher_ != nullptr;
 }
 
@@ -569,7 +572,7 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
     std::unique_ptr<GamePlayer::TeacherEngine> teacher;
     if (!config.teacher.empty()) {
         if (config.teacher_nodes < 1) return fail("--teacher needs --teacher-nodes N (N >= 1)");
-        teacher = start_teacher(config.teacher, error);
+        teacher = start_teacher(config.teacher, config.teacher_timeout_ms, error);
         if (!teacher) return false;
     }
     std::unordered_set<Key> seen;
@@ -708,6 +711,27 @@ bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::stri
                                  "the positions were made)",
                                  extra))
         return false;
+    // Shards of the same names from another source would be kept silently: the carried source lines must match
+    // too (a manifest written just now carries them; one found with data carries those of its source).
+    std::string kept;
+    std::ifstream out_manifest(config.out_dir + "/manifest.txt");
+    for (std::string line; std::getline(out_manifest, line);)
+        if (line.rfind("source ", 0) == 0) kept += line + "\n";
+    if (kept != extra) {
+        auto first_difference = [](const std::string& a, const std::string& b) {
+            std::istringstream ia(a), ib(b);
+            std::string la, lb;
+            while (true) {
+                const bool more_a = bool(std::getline(ia, la)), more_b = bool(std::getline(ib, lb));
+                la = more_a ? la.substr(7) : "(no line)";  // without the "source " prefix
+                lb = more_b ? lb.substr(7) : "(no line)";
+                if (la != lb || (!more_a && !more_b)) return std::make_pair(la, lb);
+            }
+        };
+        const auto [was, now] = first_difference(kept, extra);
+        return fail(config.out_dir + " holds a relabelling of another source (its manifest.txt says the source's '" +
+                    was + "'; " + config.source_dir + "/manifest.txt: '" + now + "'): use another --out directory");
+    }
     for (const auto& entry : fs::directory_iterator(config.out_dir, ec))
         if (entry.path().extension() == ".tmp") fs::remove(entry.path(), ec);
     std::vector<std::string> todo;
@@ -740,7 +764,8 @@ bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::stri
 
     auto worker = [&]() {
         std::string why;
-        std::unique_ptr<GamePlayer::TeacherEngine> teacher = start_teacher(config.teacher, &why);
+        std::unique_ptr<GamePlayer::TeacherEngine> teacher =
+            start_teacher(config.teacher, config.teacher_timeout_ms, &why);
         if (!teacher) return report(why);
         while (!stop.load()) {
             const std::size_t k = next.fetch_add(1);

@@ -25,6 +25,9 @@ struct Adjudication {
     int draw_move_number = 40;   // ... from this full move on: a draw
 };
 
+// --teacher-timeout's default (milliseconds).
+inline constexpr std::int64_t DEFAULT_TEACHER_TIMEOUT_MS = 120000;
+
 struct SelfPlayConfig {
     std::string out_dir;
     std::uint64_t seed = 1;
@@ -39,6 +42,9 @@ struct SelfPlayConfig {
     Adjudication adjudication;
     std::string teacher;               // UCI engine command (arguments split at blanks); empty = none
     std::uint64_t teacher_nodes = 0;   // go nodes N for the teacher
+    // How long the teacher may stay silent (uciok, readyok, a search) before it counts as hung: generous, as a
+    // teacher at nice 19 on a busy machine can take many seconds just to start.
+    std::int64_t teacher_timeout_ms = DEFAULT_TEACHER_TIMEOUT_MS;
     std::string command_line;          // recorded in the manifest
     bool progress = true;              // progress line on stderr
 };
@@ -99,6 +105,7 @@ struct PgnImportConfig {
     std::string command_line;
     std::string teacher;              // optional: a UCI engine scoring every kept position (as self-play)
     std::uint64_t teacher_nodes = 0;
+    std::int64_t teacher_timeout_ms = DEFAULT_TEACHER_TIMEOUT_MS;  // as in SelfPlayConfig
 };
 
 struct PgnImportSummary {
@@ -129,6 +136,7 @@ struct RelabelConfig {
     std::string out_dir;
     std::string teacher;               // UCI engine command (arguments split at blanks)
     std::uint64_t teacher_nodes = 0;   // go nodes N
+    std::int64_t teacher_timeout_ms = DEFAULT_TEACHER_TIMEOUT_MS;  // as in SelfPlayConfig
     int threads = 1;                   // teacher processes, each relabelling whole shards
     std::string command_line;          // recorded in the manifest
     bool progress = true;

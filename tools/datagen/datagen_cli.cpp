@@ -17,11 +17,11 @@ const char* USAGE =
     "usage: quince datagen --out DIR (--games N | --positions N) [--seed S] [--nodes N] [--threads T]\n"
     "                      [--book FILE.epd[.xz]] [--random-plies K] [--max-opening-score CP]\n"
     "                      [--opening-nodes N] [--games-per-shard G] [--hash MB]\n"
-    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N] [--quiet]\n"
+    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]] [--quiet]\n"
     "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n"
-    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N]\n"
+    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]]\n"
     "       quince datagen --relabel SRC --out DIR --teacher \"CMD [ARGS]\" --teacher-nodes N\n"
-    "                      [--threads T] [--quiet]\n";
+    "                      [--teacher-timeout S] [--threads T] [--quiet]\n";
 
 // `quince datagen --help`: the usage and what each option does.
 const char* OPTIONS =
@@ -40,6 +40,8 @@ const char* OPTIONS =
     "  --games-per-shard G (200)     games per shard file\n"
     "  --hash MB (8)          hash per game thread\n"
     "  --teacher \"CMD [ARGS]\" --teacher-nodes N   label every position with a UCI engine's score\n"
+    "  --teacher-timeout S (120)     seconds the teacher may stay silent (starting, isready, a search)\n"
+    "                         before it counts as hung\n"
     "  --from-pgn FILE...     read PGN games (score comments) instead of playing\n"
     "  --relabel SRC          copy the datagen folder SRC to DIR shard by shard, every teacher column\n"
     "                         replaced (or appended) by the teacher's score at --teacher-nodes; positions\n"
@@ -133,6 +135,10 @@ int run_datagen_cli(int argc, char** argv) {
             if (!value(&sp.teacher) || sp.teacher.empty()) return bad("--teacher needs a command");
         } else if (opt == "--teacher-nodes") {
             if (!number(&sp.teacher_nodes, 1, 1000000000)) return bad("--teacher-nodes needs an integer 1..1000000000");
+        } else if (opt == "--teacher-timeout") {
+            std::int64_t seconds = 0;
+            if (!number(&seconds, 1, 86400)) return bad("--teacher-timeout needs seconds 1..86400");
+            sp.teacher_timeout_ms = seconds * 1000;
         } else if (opt == "--quiet") {
             sp.progress = false;
         } else {
@@ -148,6 +154,7 @@ int run_datagen_cli(int argc, char** argv) {
         rl.out_dir = sp.out_dir;
         rl.teacher = sp.teacher;
         rl.teacher_nodes = sp.teacher_nodes;
+        rl.teacher_timeout_ms = sp.teacher_timeout_ms;
         rl.threads = sp.threads;
         rl.progress = sp.progress;
         rl.command_line = command_line;
@@ -170,6 +177,7 @@ int run_datagen_cli(int argc, char** argv) {
         if (sp.teacher.empty() && sp.teacher_nodes != 0) return bad("--teacher-nodes needs --teacher");
         pi.teacher = sp.teacher;
         pi.teacher_nodes = sp.teacher_nodes;
+        pi.teacher_timeout_ms = sp.teacher_timeout_ms;
         PgnImportSummary s;
         const bool ok = import_pgn(pi, &s, &error);
         for (const std::string& e : s.errors) std::cerr << "skipped: " << e << "\n";

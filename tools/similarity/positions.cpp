@@ -23,31 +23,15 @@ extern const char* const SHIPPED_POSITIONS;  // generated from data/positions.ep
 
 bool read_positions(std::istream& in, const std::string& source, std::vector<std::string>* fens, std::string* error) {
     std::vector<std::string> out;
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        const std::string fen = epd_fen(line);
-        if (fen.empty()) {
-            if (line.find_first_not_of(" \t") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
-            *error = source + ":" + std::to_string(number) + ": not an EPD position (four FEN fields expected)";
-            return false;
-        }
-        Position pos;
-        std::string why;
-        if (!pos.set_fen(fen, false, &why) && !pos.set_fen(fen, true, nullptr)) {
-            *error = source + ":" + std::to_string(number) + ": invalid FEN: " + why;
-            return false;
-        }
+    const auto keep = [&](const Position& pos, const std::string&, std::string* why) {
         if (!pos.has_legal_move()) {
-            *error = source + ":" + std::to_string(number) + ": the side to move has no legal move";
+            *why = "the side to move has no legal move";
             return false;
         }
         out.push_back(pos.fen());
-    }
-    if (out.empty()) {
-        *error = source + ": no positions";
-        return false;
-    }
+        return true;
+    };
+    if (!for_each_epd_position(in, source, keep, error)) return false;
     *fens = std::move(out);
     return true;
 }

@@ -1,8 +1,8 @@
 // A minimal UCI engine for the match-runner tests. It plays the first legal move (or a seeded pseudo-random one)
 // and can misbehave on purpose. (.cc, not .cpp: the test glob must not pull this main() into quince_tests.)
-//   --mode normal|slow|crash|illegal|nobestmove|spam|silent-start
+//   --mode normal|slow|crash|illegal|nobestmove|spam|silent-start|slow-start
 //   --after N        misbehave from the N-th "go" of this process on (default 1)
-//   --delay MS       slow mode: time spent before answering
+//   --delay MS       slow mode: time spent before answering; slow-start: before uciok
 //   --once FILE      misbehave only if FILE does not exist yet (and create it): the restarted engine is healthy
 //   --score CP       the score reported in the info line (default 0)
 //   --random SEED    pick a pseudo-random legal move instead of the first one
@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
         in >> cmd;
         if (cmd == "uci") {
             if (mode == "silent-start") continue;
+            if (mode == "slow-start") std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
             std::cout << "id name FakeEngine " << mode << "\nid author test\noption name Hash type spin default 1 min 1 max 64\noption name UCI_Chess960 type check default false\nuciok" << std::endl;
         } else if (cmd == "setoption") {
             chess960 = chess960 || line == "setoption name UCI_Chess960 value true";
