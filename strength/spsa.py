@@ -91,14 +91,22 @@ def iterate(state, match):
 SCORE_RE = re.compile(r"Score of plus vs minus: (\d+) - (\d+) - (\d+)")
 
 
+def match_command(args, plus, minus):
+    """The quince-match command of one iteration: the two settings, then what both sides share (the time
+    control, Hash 16, one thread and the fixed --option settings, e.g. SearchEnable=captlmr to tune the
+    constant of a candidate that is off by default)."""
+    cmd = [args.match]
+    for name, setting in (("plus", plus), ("minus", minus)):
+        cmd += ["-engine", f"cmd={args.engine}", f"name={name}"] + [f"option.{n}={v}" for n, v in setting.items()]
+    cmd += ["-each", f"tc={args.tc}", "option.Hash=16", "option.Threads=1"] + [f"option.{o}" for o in args.option]
+    cmd += ["-games", str(2 * args.pairs), "-concurrency", str(args.concurrency)]
+    return cmd
+
+
 def quince_match(args):
     """The match function over quince-match: args.pairs game pairs, engine options set per side."""
     def match(plus, minus):
-        cmd = [args.match]
-        for name, setting in (("plus", plus), ("minus", minus)):
-            cmd += ["-engine", f"cmd={args.engine}", f"name={name}"] + [f"option.{n}={v}" for n, v in setting.items()]
-        cmd += ["-each", f"tc={args.tc}", "option.Hash=16", "option.Threads=1", "-games", str(2 * args.pairs),
-                "-concurrency", str(args.concurrency)]
+        cmd = match_command(args, plus, minus)
         if args.openings:
             cmd += ["-openings", f"file={args.openings}", "format=epd", "order=random",
                     f"seed={random.randrange(1 << 30)}"]
@@ -146,7 +154,12 @@ def main(argv=None):
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--openings", default="", help="EPD openings (e.g. 8moves_v3.epd of the data folder)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a UCI option set for both sides (repeatable), e.g. SearchEnable=captlmr")
     args = ap.parse_args(argv)
+    for o in args.option:
+        if "=" not in o or o.startswith("="):
+            ap.error(f"--option {o!r}: expected NAME=VALUE")
 
     params = engine_params(args.engine)
     if args.params:

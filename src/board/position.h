@@ -101,6 +101,8 @@ public:
     Move last_move() const { return st().move; }
 
     // Static exchange evaluation: is the exchange on m.to() worth at least threshold (centipawns)?
+    // The side of the piece on m.from() moves first (the side to move for any legal move; a piece's move
+    // back to the square it came from, asked after do_move, says whether it would have been lost there).
     bool see_ge(Move m, int threshold = 0) const;
 
     // Make / unmake
@@ -131,6 +133,10 @@ public:
     // Some position since the last capture, pawn move or null move has occurred before (a repetition
     // already happened in the game: one more would draw).
     bool has_repeated() const;
+    // Upcoming repetition: the side to move has a reversible move back to a position of the line that
+    // is_repetition would then call a draw (inside the tree once, before the root a third time), found by
+    // the cuckoo table of board/cuckoo.h without generating moves. ply as for is_draw.
+    bool has_game_cycle(int ply) const;
     bool has_insufficient_material() const;
     bool has_legal_move() const;  // defined in movegen.cpp  // no mating material for either side (KvK, KNvK, KBvK, KB..vKB same colour)
 

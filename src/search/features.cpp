@@ -2,13 +2,20 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "core/text.h"
 
 namespace quince::search {
 
-bool SearchFeatures::parse_disabled(std::string_view list, std::string* error) {
-    SearchFeatures parsed;
+namespace {
+
+// Splits a comma- or space-separated list of names (lower-cased; "none" and "<empty>" skipped) and maps
+// each through `find`. Returns the bit mask of the names, or nothing with *error naming the first unknown one.
+template <typename Find>
+std::optional<std::uint32_t> parse_names(std::string_view list, Find find, const std::string& what,
+                                         const std::string& known, std::string* error) {
+    std::uint32_t mask = 0;
     std::size_t i = 0;
     while (i < list.size()) {
         while (i < list.size() && (list[i] == ',' || std::isspace(static_cast<unsigned char>(list[i])))) ++i;
@@ -18,15 +25,39 @@ bool SearchFeatures::parse_disabled(std::string_view list, std::string* error) {
         const std::string name = ascii_lower(list.substr(i, j - i));
         i = j;
         if (name == "none" || name == "<empty>") continue;
-        auto it = std::find_if(std::begin(FEATURES), std::end(FEATURES),
-                               [&](const FeatureInfo& f) { return name == f.name; });
-        if (it == std::end(FEATURES)) {
-            if (error) *error = "unknown search feature '" + printable(name) + "' (known: " + all_names() + ")";
-            return false;
+        const std::optional<unsigned> index = find(name);
+        if (!index) {
+            if (error) *error = "unknown " + what + " '" + printable(name) + "' (known: " + known + ")";
+            return std::nullopt;
         }
-        parsed.set(it->feature, false);
+        mask |= std::uint32_t(1) << *index;
     }
-    *this = parsed;
+    return mask;
+}
+
+}  // namespace
+
+bool SearchFeatures::parse_disabled(std::string_view list, std::string* error) {
+    auto find = [](const std::string& name) -> std::optional<unsigned> {
+        for (const FeatureInfo& f : FEATURES)
+            if (name == f.name) return unsigned(f.feature);
+        return std::nullopt;
+    };
+    const std::optional<std::uint32_t> mask = parse_names(list, find, "search feature", all_names(), error);
+    if (!mask) return false;
+    disabled_ = *mask;
+    return true;
+}
+
+bool SearchFeatures::parse_enabled(std::string_view list, std::string* error) {
+    auto find = [](const std::string& name) -> std::optional<unsigned> {
+        for (const CandidateInfo& c : CANDIDATES)
+            if (name == c.name) return unsigned(c.candidate);
+        return std::nullopt;
+    };
+    const std::optional<std::uint32_t> mask = parse_names(list, find, "search candidate", candidate_names(), error);
+    if (!mask) return false;
+    enabled_ = *mask;
     return true;
 }
 
@@ -40,11 +71,30 @@ std::string SearchFeatures::disabled_list() const {
     return out.empty() ? "none" : out;
 }
 
+std::string SearchFeatures::enabled_list() const {
+    std::string out;
+    for (const CandidateInfo& c : CANDIDATES)
+        if (on(c.candidate)) {
+            if (!out.empty()) out += ',';
+            out += c.name;
+        }
+    return out.empty() ? "none" : out;
+}
+
 std::string SearchFeatures::all_names() {
     std::string out;
     for (const FeatureInfo& f : FEATURES) {
         if (!out.empty()) out += ',';
         out += f.name;
+    }
+    return out;
+}
+
+std::string SearchFeatures::candidate_names() {
+    std::string out;
+    for (const CandidateInfo& c : CANDIDATES) {
+        if (!out.empty()) out += ',';
+        out += c.name;
     }
     return out;
 }

@@ -1,6 +1,10 @@
 // Search features that can be switched off at run time (UCI option SearchDisable), so that the worth of
 // each one can be measured by a match of the engine against itself with that feature off. Everything is
 // on by default; a switch costs one well-predicted branch.
+//
+// Candidates are the opposite: rules not (yet) part of the search, off by default and switched on by the
+// UCI option SearchEnable, so that a match of the engine with a candidate on against the same binary
+// decides whether it goes in, without a rebuild.
 #pragma once
 
 #include <cstdint>
@@ -50,25 +54,51 @@ inline constexpr FeatureInfo FEATURES[] = {
 };
 static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
 
-// Checks are extended only at this remaining depth or more: from depth 3 the extension measured -55 Elo
-// at 1+0.01 (docs/results.md), from depth 10 +33.
-inline constexpr int CHECK_EXTENSION_MIN_DEPTH = 10;
+enum class Candidate : unsigned {
+    CaptureLmr,    // captures' late-move reduction lowered (or raised) by their capture history
+    EscapeLmr,     // quiet moves that take a piece out of a losing exchange are reduced less
+    Cycle,         // upcoming repetition: a reversible move back to a position of the line scores a draw
+    CheckExtLow,   // the check extension from CheckExtLowDepth instead of CheckExtMinDepth
+    LmpChecks,     // late move pruning also drops quiet checks
+    Count
+};
+
+struct CandidateInfo {
+    Candidate candidate;
+    const char* name;  // the name used in SearchEnable
+};
+
+inline constexpr CandidateInfo CANDIDATES[] = {
+    {Candidate::CaptureLmr, "captlmr"}, {Candidate::EscapeLmr, "escape"},      {Candidate::Cycle, "cycle"},
+    {Candidate::CheckExtLow, "checkextlow"}, {Candidate::LmpChecks, "lmpchecks"},
+};
+static_assert(std::size(CANDIDATES) == std::size_t(Candidate::Count));
 
 class SearchFeatures {
 public:
     bool on(Feature f) const { return !(disabled_ & bit(f)); }
     void set(Feature f, bool enabled) { disabled_ = enabled ? disabled_ & ~bit(f) : disabled_ | bit(f); }
+    bool on(Candidate c) const { return enabled_ & bit(c); }
+    void set(Candidate c, bool enabled) { enabled_ = enabled ? enabled_ | bit(c) : enabled_ & ~bit(c); }
 
     // A comma- or space-separated list of feature names to switch off ("" or "none": all on).
     // Returns false with a message naming the first unknown name; *this is then unchanged.
+    // The candidates are left as they are.
     bool parse_disabled(std::string_view list, std::string* error);
+    // The same for the candidates to switch on ("" or "none": all off); the features are left as they are.
+    bool parse_enabled(std::string_view list, std::string* error);
     // The switched-off features as a comma-separated list ("none" if all are on).
     std::string disabled_list() const;
-    static std::string all_names();  // for help texts and error messages
+    // The switched-on candidates as a comma-separated list ("none" if all are off).
+    std::string enabled_list() const;
+    static std::string all_names();        // the features, for help texts and error messages
+    static std::string candidate_names();  // the candidates, likewise
 
 private:
     static std::uint32_t bit(Feature f) { return std::uint32_t(1) << unsigned(f); }
+    static std::uint32_t bit(Candidate c) { return std::uint32_t(1) << unsigned(c); }
     std::uint32_t disabled_ = 0;
+    std::uint32_t enabled_ = 0;
 };
 
 }  // namespace quince::search

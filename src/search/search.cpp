@@ -231,6 +231,14 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     constexpr bool PvNode = NT != NON_PV;
     constexpr bool RootNode = NT == ROOT;
 
+    // Candidate `cycle`: a move of ours back to a position of the line draws, so this node is worth at
+    // least a draw (checked before the quiescence dive, as the draw holds at any depth).
+    if (!RootNode && features_.on(Candidate::Cycle) && alpha < VALUE_DRAW && pos.rule50() >= 3 &&
+        pos.has_game_cycle(ss->ply)) {
+        alpha = VALUE_DRAW;
+        if (alpha >= beta) return alpha;
+    }
+
     if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta, 0);
 
     const int ply = ss->ply;
@@ -410,6 +418,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     bool singular_tt = false;  // the TT move proved singular: the alternatives are less likely to matter
 
     while (Move move = mp.next(skip_quiets)) {
+        const bool picked_late = skip_quiets;  // a quiet check picked now is one that LMP kept
         if (move == excluded) continue;
         if (RootNode && std::find_if(root_moves.begin() + pv_idx_, root_moves.end(),
                                      [move](const RootMove& rm) { return rm.move == move; }) == root_moves.end())
@@ -432,6 +441,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
             if (features_.on(Feature::LateMovePruning) && move_count >= late_move_count(depth, improving))
                 skip_quiets = true;
+            // Candidate `lmpchecks`: the quiet checks go with the other late quiets (as in Stockfish 11).
+            if (features_.on(Candidate::LmpChecks) && picked_late && !capture && gives_check && !in_check) continue;
             if (capture || gives_check) {
                 if (features_.on(Feature::Futility) && capture && !gives_check && !in_check &&
                     lmr_depth < FutCaptureMaxDepth) {
@@ -472,7 +483,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 }
                 else if (singular_beta >= beta) return singular_beta;  // multi-cut: several moves beat beta
                 else if (tt_value >= beta) extension = -1;
-            } else if (features_.on(Feature::CheckExtension) && gives_check && depth >= CHECK_EXTENSION_MIN_DEPTH &&
+            } else if (features_.on(Feature::CheckExtension) && gives_check &&
+                       depth >= (features_.on(Candidate::CheckExtLow) ? CheckExtLowDepth : CheckExtMinDepth) &&
                        pos.see_ge(move, 0)) {
                 extension = 1;
             }
@@ -498,6 +510,18 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 ss->stat_score = 2 * main_history_->at(us, move) + cont[0]->get(moved, move.to()) +
                                  cont[1]->get(moved, move.to()) + cont[2]->get(moved, move.to()) - LmrHistOffset;
                 r -= ss->stat_score / LmrHistDiv;
+                // Candidate `escape`: the move takes a piece off a square where it would have been lost
+                // (its move back loses by SEE), so it probably answers a threat (Stockfish 11; not in cut
+                // nodes, which are reduced more anyway). The position is already the child's here.
+                if (features_.on(Candidate::EscapeLmr) && !cut_node && move.type() == NORMAL &&
+                    !pos.see_ge(Move(move.to(), move.from())))
+                    r -= LmrEscape;
+            } else if (features_.on(Candidate::CaptureLmr)) {
+                // Candidate `captlmr`: captures that refuted similar positions before are reduced less,
+                // those that failed more (Ethereal's and later Stockfishes' rule). The capture is made, so
+                // the victim (none for a quiet promotion) is the child's captured piece.
+                const PieceType victim = type_of(pos.captured_piece());
+                r -= capture_history_->table[piece_slot(moved)][move.to()][victim] / LmrCaptHistDiv;
             }
             if (features_.on(Feature::LmrAdjust)) {
                 if (singular_tt) r -= 1;

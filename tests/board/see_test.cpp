@@ -54,3 +54,22 @@ TEST(See, QuietMoveToAnAttackedSquare) {
     // Moving the knight to a square attacked by a pawn loses it.
     EXPECT_EQ(see_value("4k3/8/3p4/8/8/5N2/8/4K3 w - - 0 1", "f3e5"), -325);
 }
+
+// After a move, the piece's move back to the square it left (the other side to move) asks whether it
+// would have been lost there: the exchange is seen from the moving piece's side, not the side to move.
+TEST(See, MoveBackAfterDoMoveTellsAnEscape) {
+    auto back_is_safe = [](const char* fen, Move m) {
+        Position pos;
+        EXPECT_TRUE(pos.set_fen(fen));
+        pos.do_move(m);
+        return pos.see_ge(Move(m.to(), m.from()));
+    };
+    // The knight on d4 was attacked by the e5 pawn: Nf3 escapes.
+    EXPECT_FALSE(back_is_safe("4k3/8/8/4p3/3N4/8/8/4K3 w - - 0 1", Move(SQ_D4, SQ_F3)));
+    // Nothing attacked it.
+    EXPECT_TRUE(back_is_safe("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", Move(SQ_D4, SQ_F3)));
+    // The rook attacked it, but the c3 pawn defended it: Rxd4 cxd4 loses the rook.
+    EXPECT_TRUE(back_is_safe("4k3/8/8/8/r2N4/2P5/8/4K3 w - - 0 1", Move(SQ_D4, SQ_F3)));
+    // The same for Black: the bishop on c5 was attacked by the b4 pawn.
+    EXPECT_FALSE(back_is_safe("4k3/8/8/2b5/1P6/8/8/4K3 b - - 0 1", Move(SQ_C5, SQ_E7)));
+}

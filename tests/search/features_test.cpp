@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "board/notation.h"
+#include "search/params.h"
 #include "search/search.h"
 
 using namespace quince;
@@ -72,7 +73,7 @@ TEST(SearchFeatures, EveryNameRoundTrips) {
 // its search goes two plies past the depth where it starts.
 TEST(SearchFeatures, EverySwitchChangesTheTree) {
     constexpr int DEPTH = 9;
-    constexpr int DEEP = CHECK_EXTENSION_MIN_DEPTH + 2;
+    const int DEEP = param::CheckExtMinDepth + 2;
     const std::uint64_t all_on = total_nodes(SearchFeatures(), DEPTH);
     EXPECT_EQ(all_on, total_nodes(SearchFeatures(), DEPTH)) << "fixed-depth searches must be reproducible";
     const std::uint64_t all_on_deep = total_nodes(SearchFeatures(), DEEP);
@@ -82,6 +83,52 @@ TEST(SearchFeatures, EverySwitchChangesTheTree) {
         const bool deep = info.feature == Feature::CheckExtension;
         EXPECT_NE(total_nodes(f, deep ? DEEP : DEPTH), deep ? all_on_deep : all_on)
             << "switching off " << info.name << " changed nothing";
+    }
+}
+
+TEST(SearchFeatures, CandidatesAreOffUntilEnabled) {
+    SearchFeatures f;
+    for (const CandidateInfo& c : CANDIDATES) EXPECT_FALSE(f.on(c.candidate)) << c.name;
+    EXPECT_EQ(f.enabled_list(), "none");
+    std::string error;
+    ASSERT_TRUE(f.parse_enabled("cycle, ESCAPE", &error)) << error;
+    EXPECT_TRUE(f.on(Candidate::Cycle));
+    EXPECT_TRUE(f.on(Candidate::EscapeLmr));
+    EXPECT_FALSE(f.on(Candidate::CaptureLmr));
+    EXPECT_EQ(f.enabled_list(), "escape,cycle");
+
+    // The two lists are independent: switching features off keeps the candidates, and the reverse.
+    ASSERT_TRUE(f.parse_disabled("lmr", &error)) << error;
+    EXPECT_EQ(f.enabled_list(), "escape,cycle");
+    ASSERT_TRUE(f.parse_enabled("lmpchecks", &error)) << error;
+    EXPECT_EQ(f.disabled_list(), "lmr");
+    EXPECT_EQ(f.enabled_list(), "lmpchecks");
+
+    // An unknown candidate (a feature's name is one) is an error naming it; nothing changes.
+    EXPECT_FALSE(f.parse_enabled("captlmr,nmp", &error));
+    EXPECT_NE(error.find("'nmp'"), std::string::npos) << error;
+    EXPECT_NE(error.find(SearchFeatures::candidate_names()), std::string::npos) << error;
+    EXPECT_EQ(f.enabled_list(), "lmpchecks");
+    ASSERT_TRUE(f.parse_enabled("none", &error));
+    EXPECT_EQ(f.enabled_list(), "none");
+
+    for (const CandidateInfo& c : CANDIDATES) {
+        SearchFeatures one;
+        ASSERT_TRUE(one.parse_enabled(c.name, &error)) << error;
+        EXPECT_EQ(one.enabled_list(), c.name);
+        for (const CandidateInfo& other : CANDIDATES) EXPECT_EQ(one.on(other.candidate), other.candidate == c.candidate);
+    }
+}
+
+// Each candidate, switched on alone, must change the tree of the same fixed-depth searches (a candidate
+// that never reached the search would not).
+TEST(SearchFeatures, EveryCandidateChangesTheTree) {
+    constexpr int DEPTH = 9;
+    const std::uint64_t base = total_nodes(SearchFeatures(), DEPTH);
+    for (const CandidateInfo& c : CANDIDATES) {
+        SearchFeatures f;
+        f.set(c.candidate, true);
+        EXPECT_NE(total_nodes(f, DEPTH), base) << "switching on " << c.name << " changed nothing";
     }
 }
 

@@ -30,6 +30,17 @@ def toward(target):
 
 
 class Spsa(unittest.TestCase):
+    def test_fixed_options_reach_both_sides(self):
+        args = spsa.argparse.Namespace(match="qm", engine="q", tc="1+0.01", option=["SearchEnable=captlmr"],
+                                       pairs=2, concurrency=1)
+        cmd = spsa.match_command(args, {"LmrCaptHistDiv": 4000}, {"LmrCaptHistDiv": 6000})
+        each = cmd.index("-each")
+        self.assertIn("option.LmrCaptHistDiv=4000", cmd[:cmd.index("name=minus")])
+        self.assertIn("option.LmrCaptHistDiv=6000", cmd[cmd.index("name=minus"):each])
+        self.assertIn("option.SearchEnable=captlmr", cmd[each:])
+        with self.assertRaises(SystemExit):
+            spsa.main(["--engine", "q", "--state", "s.json", "--option", "SearchEnable"])
+
     def test_parse_lines(self):
         p = spsa.parse_spsa_lines(["AspDelta, int, 15, 5, 40, 2, 0.002", ""])
         self.assertEqual(p, [{"name": "AspDelta", "value": 15.0, "min": 5, "max": 40, "c_end": 2.0, "r_end": 0.002}])

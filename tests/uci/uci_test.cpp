@@ -1020,6 +1020,29 @@ TEST(Uci, SearchDisableOption) {
     EXPECT_EQ(nodes_at_depth_8(e), all_on);
 }
 
+TEST(Uci, SearchEnableOption) {
+    EngineProcess e;
+    const std::string all = uci_listing(e);
+    EXPECT_NE(all.find("option name SearchEnable type string default <empty>"), std::string::npos) << all;
+
+    const std::uint64_t base = nodes_at_depth_8(e);
+    e.send("setoption name SearchEnable value checkextlow");
+    const std::uint64_t with = nodes_at_depth_8(e);
+    EXPECT_NE(with, base);  // the check extension from depth 3 changes the tree
+
+    e.send("setoption name SearchEnable value checkextlow,warp-drive");
+    auto err = e.read_line();
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->rfind("info string error: ", 0), 0u) << *err;
+    EXPECT_NE(err->find("warp-drive"), std::string::npos) << *err;
+    EXPECT_EQ(nodes_at_depth_8(e), with);  // the bad value left the candidates as they were
+
+    e.send("setoption name SearchDisable value none");  // the other list leaves the candidates alone
+    EXPECT_EQ(nodes_at_depth_8(e), with);
+    e.send("setoption name SearchEnable value none");
+    EXPECT_EQ(nodes_at_depth_8(e), base);
+}
+
 // UCI_ShowWDL: off by default; on, every info line with a score carries `wdl W D L` (adding up to 1000)
 // right after the score; a mate is 1000 0 0.
 TEST(Uci, ShowWdl) {

@@ -21,7 +21,7 @@ namespace {
 
 const char* const USAGE =
     "usage: quince-epd FILE [--movetime MS | --nodes N | --depth D] [--threads N] [--hash MB]\n"
-    "                  [--profile NAME] [--lazy on|off] [--disable FEATURES] [--jobs N] [--first N] [--quiet]\n"
+    "                  [--profile NAME] [--lazy on|off] [--disable FEATURES] [--enable CANDIDATES] [--jobs N] [--first N] [--quiet]\n"
     "  Searches every position of the EPD file (default --movetime 1000) and judges the move played:\n"
     "  solved = one of bm and none of am; STS points from c0 \"move=points, ...\".\n"
     "  --jobs N searches N positions at once (one engine each); --first N stops after N positions.\n";
@@ -86,6 +86,8 @@ bool parse_arguments(int argc, char** argv, std::string* file, Settings* s, std:
             s->lazy = std::string(v) == "on";
         } else if (a == "--disable") {
             if (!s->options.features.parse_disabled(v, error)) return false;
+        } else if (a == "--enable") {
+            if (!s->options.features.parse_enabled(v, error)) return false;
         } else {
             return *error = "unknown option " + a, false;
         }
