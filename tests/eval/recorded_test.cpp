@@ -20,11 +20,8 @@
 #include "eval/profile.h"
 #include "eval/terms.h"
 #include "eval/weights.h"
-#include "support/king_danger_weights.h"
-#include "support/pawns2_weights.h"
-#include "support/scaling_weights.h"
 #include "support/test_positions.h"
-#include "support/threats2_weights.h"
+#include "support/test_profiles.h"
 
 using namespace quince;
 using namespace quince::eval;
