@@ -17,25 +17,6 @@ using namespace quince::eval;
 
 namespace {
 
-// tests/data (perft.epd, the Chess960 perft suite), the eval tests' reference and profile positions, and
-// positions of seeded random games (endings included).
-std::vector<Position> all_test_positions() {
-    std::vector<Position> out = test::suite_positions("perft.epd");
-    for (const std::string& fen : test::suite_fens("perft-chess960.epd")) {
-        Position pos;
-        if (pos.set_fen(fen, true)) out.push_back(pos);
-    }
-    for (const char* file : {"/eval/reference_positions.epd", "/eval/profile_positions.epd"}) {
-        std::ifstream in(std::string(QUINCE_TEST_DATA_DIR) + "/.." + file);
-        for (std::string line; std::getline(in, line);) {
-            Position pos;
-            if (!line.empty() && pos.set_fen(line)) out.push_back(pos);
-        }
-    }
-    for (const Position& p : test::random_game_positions(23, 20, 2000, 160)) out.push_back(p);
-    return out;
-}
-
 // w with every weight that only the general path reads set to the value the fast path assumes.
 Weights fast_path_weights(Weights w) {
     for (const WeightDesc& d : weight_descs()) {
@@ -66,7 +47,7 @@ void expect_paths_agree(const std::shared_ptr<const Profile>& prof, const std::v
 }  // namespace
 
 TEST(EvalPaths, FastAndGeneralAgreeOnEveryProfile) {
-    const std::vector<Position> positions = all_test_positions();
+    const std::vector<Position> positions = test::eval_test_positions();
     ASSERT_GT(positions.size(), 3000u);
     int fast_as_shipped = 0;
     for (const std::string& name : profile_names()) {

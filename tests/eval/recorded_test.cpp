@@ -28,24 +28,6 @@ using namespace quince::eval;
 
 namespace {
 
-// The positions of EvalPaths: tests/data's perft suites, the eval tests' positions and seeded random games.
-std::vector<Position> recorded_positions() {
-    std::vector<Position> out = test::suite_positions("perft.epd");
-    for (const std::string& fen : test::suite_fens("perft-chess960.epd")) {
-        Position pos;
-        if (pos.set_fen(fen, true)) out.push_back(pos);
-    }
-    for (const char* file : {"/eval/reference_positions.epd", "/eval/profile_positions.epd"}) {
-        std::ifstream in(std::string(QUINCE_TEST_DATA_DIR) + "/.." + file);
-        for (std::string line; std::getline(in, line);) {
-            Position pos;
-            if (!line.empty() && pos.set_fen(line)) out.push_back(pos);
-        }
-    }
-    for (const Position& p : test::random_game_positions(23, 20, 2000, 160)) out.push_back(p);
-    return out;
-}
-
 // quince's weights with every switch on; the groups no shipped profile uses get their tests' starting
 // values, and the pieces2 and threats2 weights distinct values from a fixed seed (every sub-term shows).
 // With king_danger off: Rybka's king attack beside the attack maps of threats2.
@@ -114,7 +96,7 @@ void hash_trace(Fnv& f, const Trace& t, const CoefTrace& ct, const SquareTrace& 
 }  // namespace
 
 TEST(EvalRecorded, EverySwitchOnGivesTheRecordedValues) {
-    const std::vector<Position> positions = recorded_positions();
+    const std::vector<Position> positions = test::eval_test_positions();
     ASSERT_GT(positions.size(), 3000u);
     std::vector<std::unique_ptr<Evaluator>> evs;
     for (const Weights& w : {all_switches(true), all_switches(false), quince_with_new_groups()}) {

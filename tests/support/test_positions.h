@@ -59,4 +59,23 @@ inline std::vector<Position> random_game_positions(std::uint64_t seed, int games
     return out;
 }
 
+// The evaluation tests' shared set: tests/data (perft.epd, the Chess960 perft suite), the eval tests' reference
+// and profile positions, and positions of seeded random games (endings included).
+inline std::vector<Position> eval_test_positions() {
+    std::vector<Position> out = suite_positions("perft.epd");
+    for (const std::string& fen : suite_fens("perft-chess960.epd")) {
+        Position pos;
+        if (pos.set_fen(fen, true)) out.push_back(pos);
+    }
+    for (const char* file : {"/eval/reference_positions.epd", "/eval/profile_positions.epd"}) {
+        std::ifstream in(std::string(QUINCE_TEST_DATA_DIR) + "/.." + file);
+        for (std::string line; std::getline(in, line);) {
+            Position pos;
+            if (!line.empty() && pos.set_fen(line)) out.push_back(pos);
+        }
+    }
+    for (const Position& p : random_game_positions(23, 20, 2000, 160)) out.push_back(p);
+    return out;
+}
+
 }  // namespace quince::test
