@@ -1,8 +1,8 @@
 // The evaluation entry point the search calls. One Evaluator per search thread: it owns the
 // thread's caches (pawn hash), so threads never share mutable evaluation state.
 //
-// Profiles: "quince" (default: rybka1's terms plus Quince's own, weights fitted by `quince tune`;
-// +75 Elo over rybka1 at 10+0.1), "rybka1" (Rybka 1.0 Beta evaluation, spec docs/eval-spec.md),
+// Profiles: "quince" (default: rybka1's terms plus Quince's own toward Ethereal 12's breadth, weights
+// fitted by `quince tune`; profiles/quince.txt gives its strength), "rybka1" (Rybka 1.0 Beta evaluation, spec docs/eval-spec.md),
 // "rybka1-curve" (same with the experimental three-section phase curve), "rybka232" (Rybka 2.3.2a as
 // far as the seeds document it), "fruit21" (Fruit 2.1's values), "simple" (the baseline material +
 // PST evaluation). See profile_names() and src/eval/README.md.

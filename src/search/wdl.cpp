@@ -8,7 +8,8 @@ namespace quince::search {
 namespace {
 
 // Fitted by `quince wdlfit shard-000{00..16}.txt` (degree 3, |score| <= 3000) on Quince's self-play with
-// the `quince` profile: `quince datagen --book 8moves_v3.epd --positions 200000 --threads 2 --seed 2027`
+// the previous `quince` profile (a refit on today's: docs/results.md, not adopted):
+// `quince datagen --book 8moves_v3.epd --positions 200000 --threads 2 --seed 2027`
 // (5000 nodes per move, no teacher; Quince 0.2 with bench 2995360): 210,060 positions of 3,400 games
 // (73,214 White wins, 76,018 draws, 60,828 Black wins); `cat shard-*.txt | sha256sum` =
 // 6475cb3dabe4024f7255d662954c2a8ff551e2687a697abdb856790c9da5c330. Mean log-loss 0.6409 per position

@@ -167,7 +167,7 @@ TEST(EvalProperties, ProfilesSelectable) {
     ASSERT_GE(names.size(), 2u);
     EXPECT_EQ(names.front(), "rybka1");
     Evaluator ev;
-    EXPECT_EQ(ev.profile(), "quince");  // the default: fitted, +75 Elo over rybka1 at 10+0.1
+    EXPECT_EQ(ev.profile(), "quince");  // the default: the fitted profile
     EXPECT_FALSE(ev.set_profile("no-such-profile"));
     EXPECT_EQ(ev.profile(), "quince");
     ASSERT_TRUE(ev.set_profile("simple"));

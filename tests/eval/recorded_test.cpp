@@ -48,7 +48,7 @@ Weights all_switches(bool king_danger) {
     return w;
 }
 
-// quince as shipped but for pieces2 and threats2 (the next quince's form).
+// quince's switches and values but for pieces2 and threats2, whose weights get the distinct values above.
 Weights quince_with_new_groups() {
     Weights w = all_switches(false);
     Weights q = find_profile("quince")->w;

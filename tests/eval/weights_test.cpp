@@ -203,7 +203,9 @@ TEST(WeightList, TermInProfileFollowsTheListsTermColumn) {
         EXPECT_TRUE(term_in_profile(*find_profile("rybka1"), t)) << TERM_NAMES[t];
 
     Weights w = find_profile("quince")->w;
-    w.threats = false;  // the threat weights are then unused: the row goes, whatever their values
+    w.threats = false;  // threats2's weights still feed the row
+    EXPECT_TRUE(term_in_profile(*build_profile(w), T_THREATS));
+    w.threats2 = false;  // now every threat weight is unused: the row goes, whatever their values
     EXPECT_FALSE(term_in_profile(*build_profile(w), T_THREATS));
     // pawns2's weights feed the pawn-structure row: with Rybka's pawn weights all 0, the row is there only
     // when the switch is on.

@@ -429,3 +429,21 @@ TEST(Tuner, MonotonePhaseTableStaysNonDecreasing) {
     ASSERT_TRUE(run_tune(o, start, data, rep, &err, nullptr)) << err;
     EXPECT_TRUE(decreases(rep.weights.phase_table_eg));
 }
+
+// The shipped starting weights of the quince profile's fit (tools/tune/quince-start.txt) load, and switch on
+// exactly what the profile switches on, so the fit its header describes can be run again.
+TEST(TuneStart, ShippedStartHasTheProfilesSwitches) {
+    const std::string path = std::string(QUINCE_TEST_DATA_DIR) + "/../../tools/tune/quince-start.txt";
+    std::string err;
+    const auto start = eval::load_profile_file(path, &err);
+    ASSERT_TRUE(start) << err;
+    eval::Weights s = start->w, q = eval::find_profile("quince")->w;
+    for (const eval::WeightDesc& d : eval::weight_descs()) {
+        if (d.kind == eval::Kind::Bool) {
+            EXPECT_EQ(*d.flag(s), *d.flag(q)) << d.name;
+        } else if (d.kind == eval::Kind::Enum) {
+            EXPECT_EQ(d.get_enum(s), d.get_enum(q)) << d.name;
+        }
+    }
+    EXPECT_TRUE(q.threats2 && q.pawns2 && q.pieces2 && q.complexity && q.scale_factors && q.mob_tables);
+}
