@@ -60,6 +60,7 @@ enum class Candidate : unsigned {
     Cycle,         // upcoming repetition: a reversible move back to a position of the line scores a draw
     CheckExtLow,   // the check extension from CheckExtLowDepth instead of CheckExtMinDepth
     LmpChecks,     // late move pruning also drops quiet checks
+    NodeShare,     // clock use: the ideal time at Ethereal's share, scaled by the root's node share (timeman.h)
     Count
 };
 
@@ -71,6 +72,7 @@ struct CandidateInfo {
 inline constexpr CandidateInfo CANDIDATES[] = {
     {Candidate::CaptureLmr, "captlmr"}, {Candidate::EscapeLmr, "escape"},      {Candidate::Cycle, "cycle"},
     {Candidate::CheckExtLow, "checkextlow"}, {Candidate::LmpChecks, "lmpchecks"},
+    {Candidate::NodeShare, "nodeshare"},
 };
 static_assert(std::size(CANDIDATES) == std::size_t(Candidate::Count));
 
