@@ -33,6 +33,7 @@ enum class Feature : unsigned {
     CorrectionHistory,   // static evaluation corrected by what searches found for its pawns and material
     LmrAdjust,           // reduction adjusted by a singular TT move, the parent's move count and stat score
     PriorMalus,          // continuation malus for the parent's refuted early move; update after LMR re-search
+    NodeShare,           // the clock spent by Ethereal's rule (ideal time, node share); off: the older soft limit
     Count
 };
 
@@ -51,6 +52,7 @@ inline constexpr FeatureInfo FEATURES[] = {
     {Feature::LMR, "lmr"},                   {Feature::QsearchFutility, "qsfutility"},
     {Feature::QsearchSee, "qssee"},          {Feature::CorrectionHistory, "corrhist"},
     {Feature::LmrAdjust, "lmradjust"},       {Feature::PriorMalus, "priormalus"},
+    {Feature::NodeShare, "nodeshare"},
 };
 static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
 
@@ -60,7 +62,6 @@ enum class Candidate : unsigned {
     Cycle,         // upcoming repetition: a reversible move back to a position of the line scores a draw
     CheckExtLow,   // the check extension from CheckExtLowDepth instead of CheckExtMinDepth
     LmpChecks,     // late move pruning also drops quiet checks
-    NodeShare,     // clock use: the ideal time at Ethereal's share, scaled by the root's node share (timeman.h)
     Count
 };
 
@@ -72,7 +73,6 @@ struct CandidateInfo {
 inline constexpr CandidateInfo CANDIDATES[] = {
     {Candidate::CaptureLmr, "captlmr"}, {Candidate::EscapeLmr, "escape"},      {Candidate::Cycle, "cycle"},
     {Candidate::CheckExtLow, "checkextlow"}, {Candidate::LmpChecks, "lmpchecks"},
-    {Candidate::NodeShare, "nodeshare"},
 };
 static_assert(std::size(CANDIDATES) == std::size_t(Candidate::Count));
 

@@ -841,7 +841,7 @@ void Worker::iterative_deepening() {
             // With a single legal move there is nothing to think about.
             const bool forced = root_moves.size() == 1 && completed_depth >= 4;
             double limit = double(engine_.budget_.hard);
-            if (features_.on(Candidate::NodeShare)) {
+            if (features_.on(Feature::NodeShare)) {
                 // Ethereal's rule: the ideal time, longer while the best move changes, the score falls or
                 // the other moves take many of the root's nodes (the best one is in doubt); from depth 4.
                 if (completed_depth >= 4) {

@@ -18,9 +18,9 @@ struct TimeInput {
 struct TimeBudget {
     std::int64_t soft = 0;  // do not start another iteration after this (scaled by stability)
     std::int64_t hard = 0;  // abort the search at this point
-    // The candidate `nodeshare`: the time a move deserves, which the search scales by the best move's
-    // stability, the score's fall and the share of the root's nodes the other moves took (Ethereal's
-    // rule); at most `hard`.
+    // The time a move deserves, which the search scales by the best move's stability, the score's fall
+    // and the share of the root's nodes the other moves took (Ethereal's rule, feature `nodeshare`); at
+    // most `hard`. `soft` is the older rule's, used with `SearchDisable=nodeshare`.
     std::int64_t ideal = 0;
 };
 

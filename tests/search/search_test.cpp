@@ -290,7 +290,7 @@ TEST(TimeManager, ShortClocks) {
     EXPECT_EQ(b.soft, 1);
 }
 
-// The candidate nodeshare: the ideal time is Ethereal's share of the clock, (clock + 25 inc) / 50 times
+// The clock's use (nodeshare): the ideal time is Ethereal's share of the clock, (clock + 25 inc) / 50 times
 // 2.5, or before a time control 1.8 x clock / (moves + 5) plus the increment; never beyond the hard limit.
 TEST(TimeManager, NodeShareIdealTime) {
     TimeInput in;
@@ -313,16 +313,16 @@ TEST(TimeManager, NodeShareIdealTime) {
     EXPECT_EQ(allocate_time(fixed).ideal, 700);
 }
 
-// With nodeshare on, the search stops on its own, and never before the ideal time times the smallest of
-// its factors (0.8 x 0.75 x 0.5 = 0.3) unless the move is forced: a minute's ideal of 3 s gives at least
-// 900 ms for taking a hanging queen, where today's rule (soft 1050 ms x 0.6 for a stable move) answers
-// after about 700 on an idle machine. A correct engine cannot miss the bound on a loaded one.
+// The clock's use (feature nodeshare): the search stops on its own, and never before the ideal time times
+// the smallest of its factors (0.8 x 0.75 x 0.5 = 0.3) unless the move is forced: a minute's ideal of 3 s
+// gives at least 900 ms for taking a hanging queen, where the older rule (SearchDisable=nodeshare: soft
+// 1050 ms x 0.6 for a stable move) answers after about 700 on an idle machine. A correct engine cannot
+// miss the bound on a loaded one.
 TEST(TimeManager, NodeShareSpendsItsShare) {
     Engine engine;
     SearchOptions options;
     options.silent = true;
     options.move_overhead = 30;
-    ASSERT_TRUE(options.features.parse_enabled("nodeshare", nullptr));
     Limits l;
     l.time[WHITE] = l.time[BLACK] = 60030;
     auto start = std::chrono::steady_clock::now();
