@@ -94,11 +94,13 @@ SCORE_RE = re.compile(r"Score of plus vs minus: (\d+) - (\d+) - (\d+)")
 def match_command(args, plus, minus):
     """The quince-match command of one iteration: the two settings, then what both sides share (the time
     control, Hash 16, one thread and the fixed --option settings, e.g. SearchEnable=captlmr to tune the
-    constant of a candidate that is off by default)."""
+    constant of a candidate that is off by default). With --nodes, every move gets that many nodes instead of
+    a clock: the games do not depend on the machine's load, so they can share the cores with other work."""
     cmd = [args.match]
     for name, setting in (("plus", plus), ("minus", minus)):
         cmd += ["-engine", f"cmd={args.engine}", f"name={name}"] + [f"option.{n}={v}" for n, v in setting.items()]
-    cmd += ["-each", f"tc={args.tc}", "option.Hash=16", "option.Threads=1"] + [f"option.{o}" for o in args.option]
+    limit = f"nodes={args.nodes}" if getattr(args, "nodes", 0) else f"tc={args.tc}"
+    cmd += ["-each", limit, "option.Hash=16", "option.Threads=1"] + [f"option.{o}" for o in args.option]
     cmd += ["-games", str(2 * args.pairs), "-concurrency", str(args.concurrency)]
     return cmd
 
@@ -150,6 +152,8 @@ def main(argv=None):
     ap.add_argument("--run", type=int, default=0, help="iterations to play in this run (0: to the end)")
     ap.add_argument("--params", default="", help="regular expression: tune only the matching names")
     ap.add_argument("--tc", default="10+0.1", help="quince-match time control (tc=)")
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="nodes per move instead of --tc (games independent of the machine's load)")
     ap.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--openings", default="", help="EPD openings (e.g. 8moves_v3.epd of the data folder)")
@@ -157,6 +161,8 @@ def main(argv=None):
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a UCI option set for both sides (repeatable), e.g. SearchEnable=captlmr")
     args = ap.parse_args(argv)
+    if args.nodes < 0:
+        ap.error(f"--nodes {args.nodes}: expected a positive count")
     for o in args.option:
         if "=" not in o or o.startswith("="):
             ap.error(f"--option {o!r}: expected NAME=VALUE")

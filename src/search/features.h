@@ -33,6 +33,7 @@ enum class Feature : unsigned {
     CorrectionHistory,   // static evaluation corrected by what searches found for its pawns and material
     LmrAdjust,           // reduction adjusted by a singular TT move, the parent's move count and stat score
     PriorMalus,          // continuation malus for the parent's refuted early move; update after LMR re-search
+    NodeShare,           // the clock spent by Ethereal's rule (ideal time, node share); off: the older soft limit
     Count
 };
 
@@ -51,6 +52,7 @@ inline constexpr FeatureInfo FEATURES[] = {
     {Feature::LMR, "lmr"},                   {Feature::QsearchFutility, "qsfutility"},
     {Feature::QsearchSee, "qssee"},          {Feature::CorrectionHistory, "corrhist"},
     {Feature::LmrAdjust, "lmradjust"},       {Feature::PriorMalus, "priormalus"},
+    {Feature::NodeShare, "nodeshare"},
 };
 static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
 

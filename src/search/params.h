@@ -64,7 +64,11 @@
     X(QsFutilityMargin, 150, 50, 300, 12, 0.002)                                                              \
     X(StatBonusMul, 300, 100, 600, 25, 0.002)     /* history bonus min(mul * d - sub, max) */                 \
     X(StatBonusSub, 250, 0, 500, 25, 0.002)                                                                   \
-    X(StatBonusMax, 2400, 1000, 4000, 150, 0.002)
+    X(StatBonusMax, 2400, 1000, 4000, 150, 0.002)                                                             \
+    X(TmIdealPct, 250, 100, 500, 20, 0.002)       /* nodeshare: ideal = pct/100 * (clock + 25 inc) / 50 */    \
+    X(TmIdealMtgPct, 180, 80, 400, 15, 0.002)     /* nodeshare, movestogo: pct/100 * clock / (mtg + 5) + inc */ \
+    X(TmStablePct, 4, 0, 8, 0.5, 0.002)           /* nodeshare: time x (1.2 - pct/100 * stable iterations) */ \
+    X(TmNodeMulPct, 200, 100, 300, 15, 0.002)     /* nodeshare: time x max(0.5, mul/100 * other moves' share + 0.4) */
 
 namespace quince::search::param {
 

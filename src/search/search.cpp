@@ -1,5 +1,6 @@
 #include "search/search.h"
 
+#include <array>
 #include <map>
 
 #include <algorithm>
@@ -495,6 +496,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         ss->current_move = move;
         ss->moved_piece = moved;
         ss->cont_hist = cont_history_->row(moved, move.to());
+        const std::uint64_t nodes_before = RootNode ? nodes.load(std::memory_order_relaxed) : 0;
         pos.do_move(move);
         tt.prefetch(pos.key());
 
@@ -557,6 +559,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         if (RootNode) {
             RootMove& rm = *std::find_if(root_moves.begin(), root_moves.end(),
                                          [move](const RootMove& r) { return r.move == move; });
+            rm.nodes += nodes.load(std::memory_order_relaxed) - nodes_before;
             if (move_count == 1 || value > alpha) {
                 rm.score = value;
                 rm.sel_depth = sel_depth_;
@@ -765,6 +768,7 @@ void Worker::iterative_deepening() {
     Value prev_iteration_value = VALUE_NONE;
     Move last_best = Move::none();
     int best_stable_for = 0;
+    std::array<Value, MAX_PLY + 1> iteration_values{};  // the best score of each completed depth
 
     // Helper threads start at staggered depths so that they do not all search the same tree.
     int start_depth = id_ == 0 ? 1 : 1 + (id_ & 1);
@@ -829,20 +833,36 @@ void Worker::iterative_deepening() {
         else best_stable_for = 0;
         last_best = root_moves[0].move;
 
+        iteration_values[std::size_t(completed_depth)] = best_value;
+
         // go movetime N searches N ms: no early stop on a stable best move or a single legal move
         // (Stockfish's reading too); only the last iteration (MAX_PLY) or a stop ends it sooner.
         if (engine_.use_time_ && !limits.movetime && !engine_.stop_.load()) {
             // With a single legal move there is nothing to think about.
             const bool forced = root_moves.size() == 1 && completed_depth >= 4;
-            double falling = 1.0;
-            if (prev_iteration_value != VALUE_NONE)
-                falling = std::clamp(1.0 + (prev_iteration_value - best_value) / 150.0, 0.7, 1.7);
-            for (auto& w : engine_.workers_)
-                tot_best_move_changes_ += w->best_move_changes.exchange(0, std::memory_order_relaxed);
-            double instability = 1.0 + 1.2 * tot_best_move_changes_ / double(engine_.workers_.size());
-            double stability = best_stable_for >= 6 ? 0.6 : best_stable_for >= 3 ? 0.8 : 1.1;
-            double limit = double(engine_.budget_.soft) * falling * instability * stability;
-
+            double limit = double(engine_.budget_.hard);
+            if (features_.on(Feature::NodeShare)) {
+                // Ethereal's rule: the ideal time, longer while the best move changes, the score falls or
+                // the other moves take many of the root's nodes (the best one is in doubt); from depth 4.
+                if (completed_depth >= 4) {
+                    const double stable = 1.2 - TmStablePct / 100.0 * std::min(best_stable_for, 10);
+                    const double fall = double(iteration_values[std::size_t(completed_depth - 3)] - best_value);
+                    const double falling = std::clamp(0.05 * fall, 0.75, 1.25);
+                    const double best_share = double(root_moves[0].nodes) /
+                                              double(std::max<std::uint64_t>(1, nodes.load(std::memory_order_relaxed)));
+                    const double node_factor = std::max(0.5, TmNodeMulPct / 100.0 * (1.0 - best_share) + 0.4);
+                    limit = double(engine_.budget_.ideal) * stable * falling * node_factor;
+                }
+            } else {
+                double falling = 1.0;
+                if (prev_iteration_value != VALUE_NONE)
+                    falling = std::clamp(1.0 + (prev_iteration_value - best_value) / 150.0, 0.7, 1.7);
+                for (auto& w : engine_.workers_)
+                    tot_best_move_changes_ += w->best_move_changes.exchange(0, std::memory_order_relaxed);
+                double instability = 1.0 + 1.2 * tot_best_move_changes_ / double(engine_.workers_.size());
+                double stability = best_stable_for >= 6 ? 0.6 : best_stable_for >= 3 ? 0.8 : 1.1;
+                limit = double(engine_.budget_.soft) * falling * instability * stability;
+            }
             limit = std::min(limit, double(engine_.budget_.hard));
             // The thought a move deserves counts pondering (the opponent's time); the hard limit (in
             // count_node) counts our clock only. Otherwise a ponderhit would restart the budget in the
@@ -962,7 +982,10 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
         in.move_time = limits.movetime;
         in.overhead = options.move_overhead;
         budget_ = allocate_time(in);
-        if (options.ponder_enabled && limits.movetime == 0) budget_.soft = std::min(budget_.hard, budget_.soft * 5 / 4);
+        if (options.ponder_enabled && limits.movetime == 0) {
+            budget_.soft = std::min(budget_.hard, budget_.soft * 5 / 4);
+            budget_.ideal = std::min(budget_.hard, budget_.ideal * 5 / 4);
+        }
     }
     searching_.store(true);
 #ifdef QUINCE_SINGLE_THREADED

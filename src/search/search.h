@@ -65,6 +65,7 @@ struct RootMove {
     bool lower_bound = false, upper_bound = false;
     int tb_rank = 0;               // Syzygy rank when the root is in the tablebases (higher = better)
     Value tb_score = VALUE_NONE;   // the tablebase result as a score, reported instead of a non-mate score
+    std::uint64_t nodes = 0;       // this thread's nodes below this move, over the whole search (clock use)
     std::vector<Move> pv;
 };
 

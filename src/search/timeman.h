@@ -18,6 +18,10 @@ struct TimeInput {
 struct TimeBudget {
     std::int64_t soft = 0;  // do not start another iteration after this (scaled by stability)
     std::int64_t hard = 0;  // abort the search at this point
+    // The time a move deserves, which the search scales by the best move's stability, the score's fall
+    // and the share of the root's nodes the other moves took (Ethereal's rule, feature `nodeshare`); at
+    // most `hard`. `soft` is the older rule's, used with `SearchDisable=nodeshare`.
+    std::int64_t ideal = 0;
 };
 
 // Both limits are >= 1 and never exceed time_left - overhead, so a search that honours `hard` cannot

@@ -290,6 +290,49 @@ TEST(TimeManager, ShortClocks) {
     EXPECT_EQ(b.soft, 1);
 }
 
+// The clock's use (nodeshare): the ideal time is Ethereal's share of the clock, (clock + 25 inc) / 50 times
+// 2.5, or before a time control 1.8 x clock / (moves + 5) plus the increment; never beyond the hard limit.
+TEST(TimeManager, NodeShareIdealTime) {
+    TimeInput in;
+    in.time_left = 60030;
+    in.overhead = 30;
+    TimeBudget b = allocate_time(in);
+    EXPECT_EQ(b.ideal, 3000);
+    in.increment = 1000;
+    b = allocate_time(in);
+    EXPECT_EQ(b.ideal, 4250);
+    in.increment = 0;
+    in.moves_to_go = 35;
+    b = allocate_time(in);
+    EXPECT_EQ(b.ideal, (60030 - 6 * 30) * 18 / 400);  // the overhead kept for each of the last five moves
+    in.moves_to_go = 1;  // the last move before the control: the share is capped by the hard limit
+    b = allocate_time(in);
+    EXPECT_LE(b.ideal, b.hard);
+    TimeInput fixed;
+    fixed.move_time = 700;
+    EXPECT_EQ(allocate_time(fixed).ideal, 700);
+}
+
+// The clock's use (feature nodeshare): the search stops on its own, and never before the ideal time times
+// the smallest of its factors (0.8 x 0.75 x 0.5 = 0.3) unless the move is forced: a minute's ideal of 3 s
+// gives at least 900 ms for taking a hanging queen, where the older rule (SearchDisable=nodeshare: soft
+// 1050 ms x 0.6 for a stable move) answers after about 700 on an idle machine. A correct engine cannot
+// miss the bound on a loaded one.
+TEST(TimeManager, NodeShareSpendsItsShare) {
+    Engine engine;
+    SearchOptions options;
+    options.silent = true;
+    options.move_overhead = 30;
+    Limits l;
+    l.time[WHITE] = l.time[BLACK] = 60030;
+    auto start = std::chrono::steady_clock::now();
+    SearchResult r = engine.search(from_fen("rnb1kbnr/pppp1ppp/8/4p3/4q3/3P4/PPP2PPP/RNBQKBNR w KQkq - 0 3"), l, options);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(move_to_uci(r.best, false), "d3e4");
+    EXPECT_GE(ms, 900) << ms;
+    EXPECT_LT(ms, 60000);
+}
+
 // go movetime N searches N ms: it never answers sooner, not on a stable best move nor on a single legal
 // move (2...g6 forced against 3.Qh5+). The upper bound only says that it stops on its own: it is far
 // beyond any scheduling delay, so a loaded or sanitized build cannot miss it.

@@ -41,6 +41,17 @@ class Spsa(unittest.TestCase):
         with self.assertRaises(SystemExit):
             spsa.main(["--engine", "q", "--state", "s.json", "--option", "SearchEnable"])
 
+    def test_nodes_replace_the_clock(self):
+        args = spsa.argparse.Namespace(match="qm", engine="q", tc="1+0.01", nodes=25000, option=[], pairs=1,
+                                       concurrency=1)
+        cmd = spsa.match_command(args, {}, {})
+        self.assertIn("nodes=25000", cmd)
+        self.assertFalse(any(c.startswith("tc=") for c in cmd))
+        args.nodes = 0
+        self.assertIn("tc=1+0.01", spsa.match_command(args, {}, {}))
+        with self.assertRaises(SystemExit):
+            spsa.main(["--engine", "q", "--state", "s.json", "--nodes", "-5"])
+
     def test_parse_lines(self):
         p = spsa.parse_spsa_lines(["AspDelta, int, 15, 5, 40, 2, 0.002", ""])
         self.assertEqual(p, [{"name": "AspDelta", "value": 15.0, "min": 5, "max": 40, "c_end": 2.0, "r_end": 0.002}])
