@@ -92,6 +92,12 @@ std::string describe_character(std::string_view s, std::size_t i, std::size_t* l
     return r.append(buf);
 }
 
+std::string trim(std::string_view s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return "";
+    return std::string(s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1));
+}
+
 std::string ascii_lower(std::string_view s) {
     std::string out(s);
     for (char& c : out)

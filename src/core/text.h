@@ -27,6 +27,10 @@ std::string printable(std::string_view s, std::size_t max_chars = 40);
 // *length receives the number of bytes it covers (at least 1).
 std::string describe_character(std::string_view s, std::size_t i, std::size_t* length = nullptr);
 
+// `s` without leading and trailing spaces, tabs, carriage returns and newlines (a line as any platform
+// writes it, a field between separators).
+std::string trim(std::string_view s);
+
 // `s` with ASCII letters in lower case (names of commands, options, variants and file endings are matched
 // case-insensitively); other bytes, UTF-8 included, unchanged.
 std::string ascii_lower(std::string_view s);

@@ -125,12 +125,6 @@ const WeightIndex& weight_index_table() {
     return r;
 }
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
 // A strict decimal integer; false on anything else (no trailing characters, no overflow).
 bool parse_int(const std::string& t, long long& v) { return parse_integer(t, &v); }
 

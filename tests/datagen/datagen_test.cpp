@@ -209,6 +209,44 @@ TEST(DatagenSelfPlay, SameSeedSameBytesWithAnyThreadCountAndAfterResume) {
     fs::remove_all(three);
 }
 
+TEST(DatagenSelfPlay, SampleKeepsAtMostKPositionsOfTheSameGames) {
+    const std::string all_dir = temp_dir("sample_all"), some_dir = temp_dir("sample_3"), two_dir = temp_dir("sample_3t");
+    SelfPlayConfig all = tiny_config(all_dir), some = tiny_config(some_dir), two = tiny_config(two_dir);
+    some.sample = two.sample = 3;
+    two.threads = 2;
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(all, &s, &error)) << error;
+    ASSERT_TRUE(run_selfplay(some, &s, &error)) << error;
+    EXPECT_EQ(s.games, 4);
+    const std::vector<std::string> every = lines_of(read_shards(all_dir)), kept = lines_of(read_shards(some_dir));
+    // Each game keeps at most 3 of its positions (4 games), taken from the same games in game order: the
+    // sampled lines are a subsequence of the full run's.
+    ASSERT_GT(every.size(), 12u);
+    EXPECT_LE(kept.size(), 12u);
+    EXPECT_GE(kept.size(), 8u);  // every game of the tiny run has at least two quiet positions
+    std::size_t at = 0;
+    for (const std::string& line : kept) {
+        while (at < every.size() && every[at] != line) ++at;
+        EXPECT_LT(at, every.size()) << "not in the full run, or out of order: " << line;
+        ++at;
+    }
+    EXPECT_NE(read_all(some_dir + "/manifest.txt").find(" sample=3"), std::string::npos);
+    EXPECT_EQ(read_all(all_dir + "/manifest.txt").find("sample="), std::string::npos);
+    // Drawn from (seed, game): the same with two threads.
+    ASSERT_TRUE(run_selfplay(two, &s, &error)) << error;
+    EXPECT_EQ(read_shards(two_dir), read_shards(some_dir));
+    // A folder made without sampling is not continued with it.
+    SelfPlayConfig other = tiny_config(all_dir);
+    other.sample = 3;
+    other.games = 6;
+    EXPECT_FALSE(run_selfplay(other, &s, &error));
+    EXPECT_NE(error.find("other settings"), std::string::npos) << error;
+    fs::remove_all(all_dir);
+    fs::remove_all(some_dir);
+    fs::remove_all(two_dir);
+}
+
 TEST(DatagenSelfPlay, PositionsTargetStopsAtTheShardThatReachesIt) {
     const std::string dir = temp_dir("positions");
     SelfPlayConfig c = tiny_config(dir);

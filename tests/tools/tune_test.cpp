@@ -9,10 +9,12 @@
 #include "eval/evaluate.h"
 #include "support/test_positions.h"
 #include "support/test_profiles.h"
+#include "training/inputs.h"
 #include "tune/tuner.h"
 
 using namespace quince;
 using namespace quince::tune;
+using quince::training::expand_data_args;
 
 namespace {
 

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -103,4 +104,47 @@ TEST(WdlFit, CommandLinePrintsTheCoefficients) {
     EXPECT_NE(err2.str().find("--degree"), std::string::npos) << err2.str();
     EXPECT_EQ(run_wdlfit_cli({}, out2, err2), 2);
     std::remove(path.c_str());
+}
+
+TEST(WdlFit, CommandLineReadsFoldersAndScoresHeldOutGames) {
+    // Fit data in a datagen-style folder; held-out games from a very different model in a .list file.
+    const std::string dir = temp_path("folder");
+    std::filesystem::create_directories(dir + "/fit");
+    auto write = [](const std::string& path, const std::vector<Point>& points) {
+        std::ofstream f(path);
+        for (const Point& p : points)
+            f << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | " << std::lround(p.score) << " | "
+              << (p.result == 1.0 ? "1.0" : p.result == 0.0 ? "0.0" : "0.5") << "\n";
+    };
+    const search::WdlModel truth{{0, 0, 0, 80}, {0, 0, 0, 60}}, other{{0, 0, 0, 400}, {0, 0, 0, 300}};
+    write(dir + "/fit/shard-00000.txt", draw_points(truth, 2000, 21));
+    write(dir + "/fit/shard-00001.txt", draw_points(truth, 2000, 22));
+    write(dir + "/fit/notes.txt", {});  // not a shard: ignored
+    write(dir + "/held.txt", draw_points(other, 2000, 23));
+    { std::ofstream(dir + "/held.list") << "# held-out games\nheld.txt\n"; }
+
+    std::ostringstream out, err;
+    ASSERT_EQ(run_wdlfit_cli({"--degree", "0", "--test", dir + "/held.list", dir + "/fit"}, out, err), 0) << err.str();
+    const std::string o = out.str();
+    EXPECT_NE(o.find("positions: 4000 of 4000 lines in 2 file(s)"), std::string::npos) << o;
+    EXPECT_NE(o.find("; the model in use: "), std::string::npos) << o;
+    // The held-out line: the fit's loss and the model in use's, both finite numbers.
+    const auto at = o.find("test: 2000 positions in 1 file(s); mean log-loss of the fit ");
+    ASSERT_NE(at, std::string::npos) << o;
+    const std::string fit_text = "mean log-loss of the fit ", in_use_text = "of the model in use ";
+    const double fit_loss = std::stod(o.substr(o.find(fit_text, at) + fit_text.size()));
+    const double in_use_loss = std::stod(o.substr(o.find(in_use_text, at) + in_use_text.size()));
+    EXPECT_GT(fit_loss, 0.3);
+    EXPECT_GT(in_use_loss, 0.3);
+    // The held-out games follow another model than the fit's, so the fit explains them worse than its own.
+    const FitResult own = fit(draw_points(truth, 4000, 24), 0);
+    EXPECT_GT(fit_loss, own.loss);
+
+    std::ostringstream out2, err2;
+    EXPECT_EQ(run_wdlfit_cli({"--test", dir + "/missing.list", dir + "/fit"}, out2, err2), 1);
+    EXPECT_NE(err2.str().find("missing.list"), std::string::npos) << err2.str();
+    std::ostringstream out3, err3;
+    EXPECT_EQ(run_wdlfit_cli({dir + "/nowhere"}, out3, err3), 1);
+    EXPECT_NE(err3.str().find("nowhere"), std::string::npos) << err3.str();
+    std::filesystem::remove_all(dir);
 }

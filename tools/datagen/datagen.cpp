@@ -42,6 +42,7 @@ std::string settings_line(const SelfPlayConfig& c) {
       << " draw=" << c.adjudication.draw_score << "x" << c.adjudication.draw_plies << "@"
       << c.adjudication.draw_move_number << " teacher=" << (c.teacher.empty() ? "none" : "'" + c.teacher + "'")
       << " teacher-nodes=" << c.teacher_nodes;
+    if (c.sample > 0) s << " sample=" << c.sample;  // absent when off, so older folders still continue
     return s.str();
 }
 
@@ -335,10 +336,23 @@ bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
             return false;
         }
     }
-    for (const Candidate& c : candidates) {
+    std::vector<std::size_t> quiet;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        Position pos;
+        if (!pos.set_fen(candidates[i].fen, false, error)) return false;
+        if (is_quiet(probe_, pos)) quiet.push_back(i);
+    }
+    if (config_.sample > 0 && quiet.size() > std::size_t(config_.sample)) {
+        // A uniform choice (the first `sample` places of a Fisher-Yates shuffle), kept in game order.
+        for (std::size_t i = 0; i < std::size_t(config_.sample); ++i)
+            std::swap(quiet[i], quiet[i + std::size_t(rng.below(quiet.size() - i))]);
+        quiet.resize(std::size_t(config_.sample));
+        std::sort(quiet.begin(), quiet.end());
+    }
+    for (std::size_t i : quiet) {
+        const Candidate& c = candidates[i];
         Position pos;
         if (!pos.set_fen(c.fen, false, error)) return false;
-        if (!is_quiet(probe_, pos)) continue;
         Sample s{c.fen, c.score, result, std::nullopt};
         if (teacher_) {
             if (!teacher_label(*teacher_, config_.teacher_nodes, pos, s, error)) return false;
@@ -360,6 +374,7 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     if (config.out_dir.empty()) return fail("--out DIR is required");
     if (config.games <= 0 && config.positions <= 0) return fail("give a target: --games N or --positions N");
     if (config.games_per_shard < 1) return fail("--games-per-shard must be at least 1");
+    if (config.sample < 0) return fail("--sample must be 0 (every position) or more");
     if (config.threads < 1 || config.threads > 256) return fail("--threads must be 1..256");
     if (config.nodes < 1) return fail("--nodes must be at least 1");
     if (!config.teacher.empty() && config.teacher_nodes < 1) return fail("--teacher needs --teacher-nodes N (N ≥ 1)");

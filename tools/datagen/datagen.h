@@ -36,6 +36,9 @@ struct SelfPlayConfig {
     std::int64_t games = 0;            // target in games (rounded up to whole shards); 0 = positions decide
     std::int64_t positions = 0;        // target in positions written; 0 = games decide
     int games_per_shard = 200;
+    // At most this many quiet positions per game (0 = all), drawn from (seed, game) before the teacher is
+    // asked: more games for the same number of positions and labels, fewer near-copies from one game.
+    int sample = 0;
     std::size_t hash_mb = 8;           // per game thread; cleared before every game
     std::string book;                  // EPD file (.xz / .gz read through xz / gzip); empty = start position
     search::RandomOpeningConfig opening;

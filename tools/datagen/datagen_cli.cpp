@@ -16,7 +16,7 @@ namespace {
 const char* USAGE =
     "usage: quince datagen --out DIR (--games N | --positions N) [--seed S] [--nodes N] [--threads T]\n"
     "                      [--book FILE.epd[.xz]] [--random-plies K] [--max-opening-score CP]\n"
-    "                      [--opening-nodes N] [--games-per-shard G] [--hash MB]\n"
+    "                      [--opening-nodes N] [--games-per-shard G] [--sample K] [--hash MB]\n"
     "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]] [--quiet]\n"
     "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n"
     "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]]\n"
@@ -38,6 +38,7 @@ const char* OPTIONS =
     "  --max-opening-score CP (200)  openings scored beyond +-CP are rejected\n"
     "  --opening-nodes N (2000)      nodes of that verification search (0 = none)\n"
     "  --games-per-shard G (200)     games per shard file\n"
+    "  --sample K             keep at most K quiet positions per game, drawn at random (default: all)\n"
     "  --hash MB (8)          hash per game thread\n"
     "  --teacher \"CMD [ARGS]\" --teacher-nodes N   label every position with a UCI engine's score\n"
     "  --teacher-timeout S (120)     seconds the teacher may stay silent (starting, isready, a search)\n"
@@ -125,6 +126,8 @@ int run_datagen_cli(int argc, char** argv) {
             pi.hash_mb = sp.hash_mb;
         } else if (opt == "--book") {
             if (!value(&sp.book)) return bad("--book needs a file");
+        } else if (opt == "--sample") {
+            if (!number(&sp.sample, 1, 10000)) return bad("--sample needs an integer 1..10000 (positions per game)");
         } else if (opt == "--random-plies") {
             if (!number(&sp.opening.random_plies, 0, 200)) return bad("--random-plies needs an integer 0..200");
         } else if (opt == "--max-opening-score") {

@@ -22,12 +22,6 @@ std::vector<std::string> split(const std::string& s, char at) {
     }
 }
 
-std::string trim(const std::string& s) {
-    const std::size_t a = s.find_first_not_of(" \t");
-    if (a == std::string::npos) return "";
-    return s.substr(a, s.find_last_not_of(" \t") - a + 1);
-}
-
 }  // namespace
 
 bool parse_engine(const std::string& text, const std::string& quince_path, EngineSpec* out, std::string* error) {

@@ -9,13 +9,6 @@ namespace quince::training {
 
 namespace {
 
-std::string trim(const std::string& s) {
-    std::size_t a = s.find_first_not_of(" \t\r");
-    if (a == std::string::npos) return "";
-    std::size_t b = s.find_last_not_of(" \t\r");
-    return s.substr(a, b - a + 1);
-}
-
 bool parse_score(const std::string& text, int* out) {
     return parse_integer(text, out, -MAX_SAMPLE_SCORE, MAX_SAMPLE_SCORE);
 }

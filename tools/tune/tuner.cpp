@@ -14,10 +14,12 @@
 #include <sstream>
 #include <thread>
 
+#include "core/text.h"
 #include "eval/evaluate.h"
 #include "eval/phase.h"
 #include "eval/scaling.h"
 #include "eval/terms.h"
+#include "training/inputs.h"
 #include "training/sample.h"
 
 namespace quince::tune {
@@ -72,12 +74,6 @@ double fit_teacher_K(const TuneSet& set, const std::vector<std::uint32_t>& idx) 
         else a = c;
     }
     return (a + b) / 2;
-}
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
 }
 
 }  // namespace
@@ -383,7 +379,8 @@ std::string without_paths(const std::string& line) {
         if (!value.empty() && (value.front() == '\'' || value.front() == '"')) quote = value.substr(0, 1), value = value.substr(1);
         if (!quote.empty() && !value.empty() && value.back() == quote[0]) value.pop_back();
         if (value.find('/') != std::string::npos) value = base_name(value);
-        out += (out.empty() ? "" : " ") + tok.substr(0, from) + quote + value + quote;
+        if (!out.empty()) out += ' ';
+        out.append(tok, 0, from).append(quote).append(value).append(quote);
     }
     return out;
 }
@@ -423,48 +420,6 @@ void parse_line(const std::string& line, const Profile& profile, ParsedLine& out
 }
 
 }  // namespace
-
-bool expand_data_args(const std::vector<std::string>& args, std::vector<std::string>& files, std::string* error) {
-    auto fail = [&](const std::string& e) {
-        if (error) *error = e;
-        return false;
-    };
-    for (const std::string& a : args) {
-        std::error_code ec;
-        if (fs::is_directory(a, ec)) {
-            std::vector<std::string> shards;
-            for (const auto& entry : fs::directory_iterator(a, ec)) {
-                const std::string n = entry.path().filename().string();
-                if (entry.is_regular_file() && n.rfind("shard-", 0) == 0 && n.size() > 4 && n.substr(n.size() - 4) == ".txt")
-                    shards.push_back(entry.path().string());
-            }
-            if (ec) return fail("cannot read the folder '" + a + "': " + ec.message());
-            if (shards.empty()) return fail("the folder '" + a + "' holds no shard-*.txt files");
-            std::sort(shards.begin(), shards.end());
-            files.insert(files.end(), shards.begin(), shards.end());
-        } else if (a.size() > 5 && a.substr(a.size() - 5) == ".list") {
-            std::ifstream in(a);
-            if (!in) return fail("cannot open the list '" + a + "'");
-            const fs::path dir = fs::path(a).parent_path();
-            int line_no = 0, listed = 0;
-            for (std::string line; std::getline(in, line);) {
-                ++line_no;
-                const std::string t = trim(line);
-                if (t.empty() || t[0] == '#') continue;
-                const fs::path f = fs::path(t).is_absolute() || dir.empty() ? fs::path(t) : dir / t;
-                if (!fs::is_regular_file(f, ec))
-                    return fail(a + ":" + std::to_string(line_no) + ": no such training file '" + f.string() + "'");
-                files.push_back(f.string());
-                ++listed;
-            }
-            if (listed == 0) return fail("the list '" + a + "' names no training file");
-        } else {
-            if (!fs::is_regular_file(a, ec)) return fail("cannot open training file '" + a + "'");
-            files.push_back(a);
-        }
-    }
-    return true;
-}
 
 bool load_training_data(const std::vector<std::string>& files, const Profile& profile, int shard_games,
                         std::size_t limit, int threads, TrainingData& out, std::string* error,
@@ -685,7 +640,7 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     TrainingData data;
     if (!o.data.empty()) {
         std::vector<std::string> files;
-        if (!expand_data_args(o.data, files, error)) return false;
+        if (!training::expand_data_args(o.data, files, error)) return false;
         if (!load_training_data(files, *prof, std::max(1, o.shard_games), o.max_positions, o.threads, data, error, say))
             return false;
         char buf[160];

@@ -205,11 +205,6 @@ struct Report {
     eval::Weights weights;  // rounded, clamped
 };
 
-// Expands --data arguments into training files: a file as it is, a folder into its shard-*.txt in name
-// order, a .list file into the paths it lists (one a line, relative to the list's folder; blank lines
-// and # comments skipped). False + *error naming what is missing or empty.
-bool expand_data_args(const std::vector<std::string>& args, std::vector<std::string>& files, std::string* error);
-
 // Loads and traces training files (the format of tools/training/sample.h) with `threads` threads. A
 // malformed line is an error naming file and line: nothing is skipped silently and nothing is returned.
 // Games are found along each file (their positions are consecutive): a new game starts where the ply

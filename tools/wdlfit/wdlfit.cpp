@@ -11,6 +11,7 @@
 
 #include "board/position.h"
 #include "cli/cli.h"
+#include "training/inputs.h"
 #include "training/sample.h"
 
 namespace quince::wdlfit {
@@ -220,7 +221,7 @@ std::string number(double v) {
 int run_wdlfit_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     cli::ParsedArgs a;
     std::string error;
-    if (!cli::parse_args(args, {{"degree", true}, {"max-score", true}}, &a, &error))
+    if (!cli::parse_args(args, {{"degree", true}, {"max-score", true}, {"test", true}}, &a, &error))
         return cli::usage_error(err, "wdlfit", error);
     long long degree = 3, max_score = 3000;
     if (a.has("degree") && !cli::parse_number(a.options["degree"], 0, 3, "--degree", &degree, &error))
@@ -229,26 +230,45 @@ int run_wdlfit_cli(const std::vector<std::string>& args, std::ostream& out, std:
         !cli::parse_number(a.options["max-score"], 1, training::MAX_SAMPLE_SCORE, "--max-score", &max_score, &error))
         return cli::usage_error(err, "wdlfit", error);
     if (a.positional.empty()) return cli::usage_error(err, "wdlfit", "expected at least one FILE");
-    std::vector<Point> points;
-    ReadStats stats;
-    for (const std::string& f : a.positional) {
-        if (!read_points(f, int(max_score), points, stats, &error)) {
-            err << "quince wdlfit: " << error << "\n";
-            return cli::EXIT_FAILED;
-        }
+    // Positions from training files, datagen folders or .list files (as `quince tune --data` reads them).
+    auto read_all = [&](const std::vector<std::string>& paths, std::vector<Point>& points, ReadStats& stats,
+                        std::size_t* files) {
+        std::vector<std::string> expanded;
+        if (!training::expand_data_args(paths, expanded, &error)) return false;
+        for (const std::string& f : expanded)
+            if (!read_points(f, int(max_score), points, stats, &error)) return false;
+        *files = expanded.size();
+        return true;
+    };
+    std::vector<Point> points, test_points;
+    ReadStats stats, test_stats;
+    std::size_t files = 0, test_files = 0;
+    if (!read_all(a.positional, points, stats, &files) ||
+        (a.has("test") && !read_all({a.options["test"]}, test_points, test_stats, &test_files))) {
+        err << "quince wdlfit: " << error << "\n";
+        return cli::EXIT_FAILED;
     }
     if (points.size() < 100) {
         err << "quince wdlfit: " << points.size() << " usable positions; at least 100 are needed\n";
         return cli::EXIT_FAILED;
     }
+    if (a.has("test") && test_points.empty()) {
+        err << "quince wdlfit: --test " << a.options["test"] << ": no usable positions\n";
+        return cli::EXIT_FAILED;
+    }
     std::size_t wins = 0, draws = 0, losses = 0;
     for (const Point& p : points) (p.result > 0.75 ? wins : p.result < 0.25 ? losses : draws) += 1;
     const FitResult r = fit(points, int(degree));
-    out << "positions: " << stats.used << " of " << stats.lines << " lines in " << a.positional.size()
+    out << "positions: " << stats.used << " of " << stats.lines << " lines in " << files
         << " file(s) (" << stats.beyond_max_score << " with |score| > " << max_score << " left out); results "
         << wins << " white wins, " << draws << " draws, " << losses << " black wins\n";
     out << "fit: degree " << degree << ", " << r.iterations << " Newton steps, " << (r.converged ? "converged" : "NOT converged")
-        << "; mean log-loss " << number(r.loss) << " (constant a, b: " << number(r.constant_loss) << ")\n";
+        << "; mean log-loss " << number(r.loss) << " (constant a, b: " << number(r.constant_loss)
+        << "; the model in use: " << number(mean_loss(search::wdl_model(), points)) << ")\n";
+    if (a.has("test"))
+        out << "test: " << test_stats.used << " positions in " << test_files << " file(s); mean log-loss of the fit "
+            << number(mean_loss(r.model, test_points)) << ", of the model in use "
+            << number(mean_loss(search::wdl_model(), test_points)) << "\n";
     out << "material     a      b    W/D/L at +100 cp\n";
     for (int mat : {20, 30, 40, 50, 58, 70, 78}) {
         const search::Wdl w = search::score_to_wdl(100, mat, r.model);

@@ -44,7 +44,8 @@ FitResult fit(const std::vector<Point>& points, int degree = 3);
 // the material range).
 double mean_loss(const search::WdlModel& model, const std::vector<Point>& points);
 
-// `quince wdlfit [--degree N] [--max-score CP] FILE...`
+// `quince wdlfit [--degree N] [--max-score CP] [--test DATA] DATA...` (DATA: a training file, a datagen
+// folder of shards or a .list file, as `quince tune --data` takes them)
 int run_wdlfit_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace quince::wdlfit
