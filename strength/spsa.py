@@ -82,7 +82,8 @@ def iterate(state, match):
         steps.append((p, c_k, r_k, delta))
     wins, losses, draws = match(plus, minus)
     for p, c_k, r_k, delta in steps:
-        p["value"] = clamp(p["value"] + r_k * c_k * (wins - losses) * delta, p["min"], p["max"])
+        step = r_k * state.get("rate_scale", 1.0) * c_k * (wins - losses) * delta
+        p["value"] = clamp(p["value"] + step, p["min"], p["max"])
     state["iteration"] = k + 1
     state["games"] = state.get("games", 0) + wins + losses + draws
     return wins, losses, draws
@@ -124,7 +125,8 @@ def load_or_start(path, params, args):
     if path and os.path.exists(path):
         with open(path) as f:
             return json.load(f)
-    return {"iteration": 0, "iterations": args.iterations, "seed": args.seed, "games": 0, "params": params}
+    return {"iteration": 0, "iterations": args.iterations, "seed": args.seed, "games": 0,
+            "rate_scale": args.rate_scale, "params": params}
 
 
 def save(path, state):
@@ -158,9 +160,14 @@ def main(argv=None):
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--openings", default="", help="EPD openings (e.g. 8moves_v3.epd of the data folder)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rate-scale", type=float, default=1.0,
+                    help="multiplies every parameter's r_end: OpenBench's rates suit tens of thousands of "
+                         "iterations; a run of a few hundred moves nothing at 1 (try 10)")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a UCI option set for both sides (repeatable), e.g. SearchEnable=captlmr")
     args = ap.parse_args(argv)
+    if not args.rate_scale > 0:
+        ap.error(f"--rate-scale {args.rate_scale}: expected a positive factor")
     if args.nodes < 0:
         ap.error(f"--nodes {args.nodes}: expected a positive count")
     for o in args.option:

@@ -82,6 +82,19 @@ class Spsa(unittest.TestCase):
         self.assertEqual(state["iteration"], 1)
         self.assertEqual(state["games"], 4)
 
+    def test_rate_scale_multiplies_the_step(self):
+        state = start({"X": 100})
+        state["rate_scale"] = 10.0
+        seen = {}
+
+        def match(plus, minus):
+            seen.update(plus=plus["X"], minus=minus["X"])
+            return (3, 1, 0)
+        c_k, r_k = spsa.gains(state["params"][0], 0, 100)
+        spsa.iterate(state, match)
+        delta = 1 if seen["plus"] > seen["minus"] else -1
+        self.assertAlmostEqual(state["params"][0]["value"], 100 + 10 * r_k * c_k * 2 * delta)
+
     def test_draws_leave_theta(self):
         state = start({"X": 100, "Y": 7})
         spsa.iterate(state, lambda plus, minus: (0, 0, 2))
