@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the Release build (host CPU features), the portable build (no popcnt/BMI2),
+# Builds and runs every test: the Release build (host CPU features),
 # AddressSanitizer+UndefinedBehaviorSanitizer (then the stateful UCI fuzzer for 45 s against its engine),
 # ThreadSanitizer, and the libFuzzer targets for 10 s each (clang; skipped with a note when clang is
 # missing), and the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and
 # checked against the Release build, and the real clients (tests/clients: a game through Debian's polyglot
 # and one in xboard under Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++
-# build without Fathom (what a macOS build is: code only GCC/libstdc++ accepts fails here; its GoogleTest
-# compiled from Debian's googletest sources with libc++), the self-contained Linux release engine
+# build without Fathom and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only
+# GCC/libstdc++ accepts fails here, and the portable bit-scan and slider code runs the whole suite; its
+# GoogleTest compiled from Debian's googletest sources with libc++), the self-contained Linux release engine
 # (scripts/build-linux.sh) in its archive, and the Windows build (scripts/build-windows.sh) under wine
 # against the Linux build, with its release archive. Any failure fails the script.
 # QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx package windows" selects builds
-# (default: all but `package`, whose archive checks the `windows` step repeats with both archives).
+# (default: all but `package`, whose archive checks the `windows` step repeats with both archives, and
+# `portable`, the GCC build without popcnt/BMI2, which `libcxx` covers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 jobs=$(nproc)
-builds=${QUINCE_TEST_BUILDS:-"release portable asan tsan fuzz web clients libcxx windows"}
+builds=${QUINCE_TEST_BUILDS:-"release asan tsan fuzz web clients libcxx windows"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
@@ -58,7 +60,7 @@ for b in $builds; do
               node tests/clients/node_uci_test.js build-test-release/quince ;;
     libcxx)   scripts/deps.sh libcxx
               CTEST_ENV="" run_build libcxx -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-                  -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF \
+                  -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF -DQUINCE_PORTABLE=ON \
                   -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest ;;
     package)  echo "=== package: the self-contained Linux release engine in its archive ==="
               scripts/deps.sh release
