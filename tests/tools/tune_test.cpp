@@ -12,6 +12,7 @@
 #include "support/test_profiles.h"
 #include "training/inputs.h"
 #include "tune/tuner.h"
+#include "support/sanitized.h"
 
 using namespace quince;
 using namespace quince::tune;
@@ -78,7 +79,7 @@ TEST(Tuner, GradientMatchesFiniteDifferences) {
         Model model(w);
         std::vector<double> x = weights_vector(w);
         // Sanitizer builds: 60 random positions instead of 300 (ThreadSanitizer ran this test for minutes).
-        for (const Position& p : positions(std::getenv("QUINCE_SANITIZED") ? 60 : 300)) {
+        for (const Position& p : positions(test::sanitized() ? 60 : 300)) {
             TunePosition tp;
             ASSERT_TRUE(trace_position(*prof, p, tp));
             std::vector<double> g(x.size(), 0.0);
