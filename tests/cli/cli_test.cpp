@@ -13,6 +13,7 @@
 #include "core/text.h"
 #include "quince_version.h"
 #include "support/run_command.h"
+#include "support/sanitized.h"
 
 using namespace quince;
 using quince::test::run_command;
@@ -35,8 +36,6 @@ std::vector<std::string> words_of(const std::string& text) {
     for (std::string w; in >> w;) words.push_back(w);
     return words;
 }
-
-bool sanitized_build() { return std::getenv("QUINCE_SANITIZED") != nullptr; }
 
 }  // namespace
 
@@ -90,7 +89,7 @@ TEST(Cli, VersionNamesTheVersionAndTheBenchSignatureOfThisBuild) {
         return;
     }
     // The signature must be the one `quince bench` of this very binary prints.
-    if (sanitized_build()) GTEST_SKIP() << "bench is too slow under the sanitizers";
+    if (test::sanitized()) GTEST_SKIP() << "bench is too slow under the sanitizers";
     auto bench = run_command(ENGINE, {"bench"}, "", 600000);
     ASSERT_EQ(bench.status, 0);
     EXPECT_NE(bench.out.find("Nodes searched: " + signature + "\n"), std::string::npos) << bench.out;

@@ -9,6 +9,7 @@
 #include "eval/pawn_ending.h"
 #include "eval/terms.h"
 #include "search/syzygy.h"
+#include "support/sanitized.h"
 
 using namespace quince;
 using namespace quince::eval;
@@ -41,7 +42,7 @@ TEST(PawnEnding, KpkAgreesWithTheSyzygyTableEverywhere) {
     attacks::init();  // distance() below runs before any Position exists
     Evaluator ev("rybka232");
     // Sanitizer builds: every third defending-king square (still about 200,000 positions).
-    const int step = std::getenv("QUINCE_SANITIZED") ? 3 : 1;
+    const int step = test::sanitized() ? 3 : 1;
     long checked = 0, wins = 0;
     for (Color strong : {WHITE, BLACK})
         for (int p = SQ_A2; p <= SQ_H7; ++p)

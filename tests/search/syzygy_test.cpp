@@ -13,6 +13,7 @@
 #include "search/syzygy.h"
 #include "search/tt.h"
 #include "uci/uci.h"
+#include "support/sanitized.h"
 
 using namespace quince;
 using namespace quince::search;
@@ -23,7 +24,7 @@ namespace {
 
 const std::string TB_DIR = std::string(QUINCE_TEST_DATA_DIR) + "/syzygy";
 
-bool sanitized() { return std::getenv("QUINCE_SANITIZED") != nullptr; }
+using test::sanitized;
 
 // Loads the test tables for one test and unloads them afterwards (Fathom's tables are process-wide).
 class Syzygy : public ::testing::Test {

@@ -14,6 +14,7 @@
 #include "quince_version.h"
 #include "search/skill.h"
 #include "uci/uci.h"
+#include "support/sanitized.h"
 
 using namespace quince;
 using quince::test::EngineProcess;
@@ -444,8 +445,9 @@ TEST(Uci, StopDuringInfiniteReturnsQuickly) {
     EXPECT_FALSE(early);
     e.send("stop");
     ASSERT_TRUE(e.read_until("bestmove", HANG_MS));
-    // Later iterations cost 100,000s of nodes.
-    for (const std::string& move : answer_inside_iteration(e, position, "go infinite", "stop", {15, 15, 16, 16}))
+    // Later iterations cost 10,000s to 100,000s of nodes (seconds each in the sanitizer builds).
+    const std::vector<int> depths = test::sanitized() ? std::vector<int>{12, 12, 13, 13} : std::vector<int>{15, 15, 16, 16};
+    for (const std::string& move : answer_inside_iteration(e, position, "go infinite", "stop", depths))
         EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", move));
 }
 
@@ -540,9 +542,10 @@ TEST(Uci, PonderhitAnswersAtOnceWhenPonderingSufficed) {
     EngineProcess e;
     handshake(e);
     const std::string position = "position startpos moves e2e4 f7f5 d1h5";
-    // Later iterations cost 100,000s of nodes.
+    // Later iterations cost 100,000s of nodes (seconds each in the sanitizer builds, from depth 16).
+    const std::vector<int> depths = test::sanitized() ? std::vector<int>{16, 16, 17, 18} : std::vector<int>{20, 20, 21, 22};
     for (const std::string& move : answer_inside_iteration(e, position, "go ponder wtime 600000 btime 600000",
-                                                           "ponderhit", {20, 20, 21, 22}))
+                                                           "ponderhit", depths))
         EXPECT_EQ(move, "g7g6");
 }
 
