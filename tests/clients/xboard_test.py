@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Quince in the xboard world: Debian's `polyglot` adapter and Debian's `xboard` GUI.
 
-    tests/clients/xboard_test.py path/to/quince [OUT_DIR]
+    tests/clients/xboard_test.py path/to/quince [OUT_DIR] [--xboard-games N] [--overhead MS]
 
 1. Scripted xboard-protocol game: two `polyglot` processes, each running Quince through the project's ini
    (docs/polyglot.ini with EngineCommand pointed at the binary), play a game at 5 s + 0.05 s per move, the
@@ -11,11 +11,17 @@
 2. The same ini in the xboard GUI itself under Xvfb: a one-game match at 40 moves in 8 s (`-tc 0:08` with
    xboard's default 40 moves a period; both sides ponder, xboard's default), the game saved by xboard as PGN
    (a result not on time, moves), and a screenshot of the screen during the game (OUT_DIR/xboard.png, with
-   the PGN and the polyglot transcript).
+   the PGN and the polyglot transcript). xboard charges each move with its own and polyglot's relay time,
+   75-100 ms here whatever the engine took; the ini's `Move Overhead = 100` covers it (at 30, Quince lost on
+   time in 7 of 8 such games; docs/results.md, "xboard's lag").
+
+`--xboard-games N` plays N xboard games (checks for each; to count losses on time), `--overhead MS` replaces
+the ini's Move Overhead as a user editing it would.
 
 Needs polyglot, xboard, Xvfb and ImageMagick's `import` (scripts/deps.sh clients installs them).
 Exit code 0 = all checks passed.
 """
+import argparse
 import os
 import queue
 import re
@@ -35,11 +41,17 @@ def find(tool):
     return checks.find_tool(tool, "scripts/deps.sh clients installs it")
 
 
+OVERHEAD = None  # --overhead: the Move Overhead line of the ini replaced
+
+
 def write_ini(engine, folder, name):
     """docs/polyglot.ini as a user would edit it: EngineCommand = the binary; the rest unchanged."""
     text = open(os.path.join(ROOT, "docs", "polyglot.ini"), encoding="utf-8").read()
     text, n = re.subn(r"^EngineCommand = .*$", f"EngineCommand = {engine}", text, flags=re.M)
     assert n == 1, "docs/polyglot.ini has no EngineCommand line"
+    if OVERHEAD is not None:
+        text, n = re.subn(r"^Move Overhead = .*$", f"Move Overhead = {OVERHEAD}", text, flags=re.M)
+        assert n == 1, "docs/polyglot.ini has no Move Overhead line"
     path = os.path.join(folder, name)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -220,15 +232,24 @@ def xboard_game(xboard, polyglot, engine, folder, out_dir):
 
 
 def main():
-    engine = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "quince"))
-    out_dir = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else os.path.dirname(engine))
+    global OVERHEAD
+    parser = argparse.ArgumentParser(description="Quince through polyglot and in xboard under Xvfb.")
+    parser.add_argument("engine", nargs="?", default=os.path.join(ROOT, "build", "quince"))
+    parser.add_argument("out_dir", nargs="?")
+    parser.add_argument("--xboard-games", type=int, default=1, help="xboard games to play (default 1)")
+    parser.add_argument("--overhead", type=int, help="Move Overhead in ms instead of the ini's")
+    args = parser.parse_args()
+    engine = os.path.abspath(args.engine)
+    out_dir = os.path.abspath(args.out_dir or os.path.dirname(engine))
+    OVERHEAD = args.overhead
     os.makedirs(out_dir, exist_ok=True)
     polyglot, xboard = find("polyglot"), find("xboard")
     with tempfile.TemporaryDirectory() as folder:
         scripted_game(polyglot, engine, folder)
         shutil.copy(os.path.join(folder, "polyglot_transcript.txt"), out_dir)
-    with tempfile.TemporaryDirectory() as folder:
-        xboard_game(xboard, polyglot, engine, folder, out_dir)
+    for game in range(args.xboard_games):
+        with tempfile.TemporaryDirectory() as folder:
+            xboard_game(xboard, polyglot, engine, folder, out_dir)
     return checks.summary("xboard/polyglot")
 
 
