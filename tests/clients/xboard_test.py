@@ -13,10 +13,10 @@
    (a result not on time, moves), and a screenshot of the screen during the game (OUT_DIR/xboard.png, with
    the PGN and the polyglot transcript). xboard charges each move with its own and polyglot's relay time,
    75-100 ms here whatever the engine took; the ini's `Move Overhead = 100` covers it (at 30, Quince lost on
-   time in 7 of 8 such games; docs/results.md, "xboard's lag").
+   time in 10 of 16 such games; docs/results.md, "xboard's lag").
 
 `--xboard-games N` plays N xboard games (checks for each; to count losses on time), `--overhead MS` replaces
-the ini's Move Overhead as a user editing it would.
+the ini's Move Overhead (in both parts) as a user editing it would.
 
 Needs polyglot, xboard, Xvfb and ImageMagick's `import` (scripts/deps.sh clients installs them).
 Exit code 0 = all checks passed.
@@ -41,17 +41,20 @@ def find(tool):
     return checks.find_tool(tool, "scripts/deps.sh clients installs it")
 
 
-OVERHEAD = None  # --overhead: the Move Overhead line of the ini replaced
+def set_ini_line(text, key, value):
+    """The ini's `key = ...` line set to value (the line must be there once)."""
+    text, n = re.subn(rf"^{re.escape(key)} = .*$", f"{key} = {value}", text, flags=re.M)
+    assert n == 1, f"docs/polyglot.ini has no {key} line"
+    return text
 
 
-def write_ini(engine, folder, name):
-    """docs/polyglot.ini as a user would edit it: EngineCommand = the binary; the rest unchanged."""
+def write_ini(engine, folder, name, overhead=None):
+    """docs/polyglot.ini as a user would edit it: EngineCommand = the binary, Move Overhead = overhead if
+    given; the rest unchanged."""
     text = open(os.path.join(ROOT, "docs", "polyglot.ini"), encoding="utf-8").read()
-    text, n = re.subn(r"^EngineCommand = .*$", f"EngineCommand = {engine}", text, flags=re.M)
-    assert n == 1, "docs/polyglot.ini has no EngineCommand line"
-    if OVERHEAD is not None:
-        text, n = re.subn(r"^Move Overhead = .*$", f"Move Overhead = {OVERHEAD}", text, flags=re.M)
-        assert n == 1, "docs/polyglot.ini has no Move Overhead line"
+    text = set_ini_line(text, "EngineCommand", engine)
+    if overhead is not None:
+        text = set_ini_line(text, "Move Overhead", overhead)
     path = os.path.join(folder, name)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -109,8 +112,8 @@ RESULT = r"^(1-0|0-1|1/2-1/2) \{"
 MOVE_OR_END = r"^move |^resign|^Illegal move|^Error|" + RESULT[1:]
 
 
-def scripted_game(polyglot, engine, folder):
-    ini = write_ini(engine, folder, "quince.ini")
+def scripted_game(polyglot, engine, folder, overhead=None):
+    ini = write_ini(engine, folder, "quince.ini", overhead)
     white, black = Adapter(polyglot, ini, folder), Adapter(polyglot, ini, folder)
     usermove = {}
     for name, a in (("white", white), ("black", black)):
@@ -179,8 +182,8 @@ def scripted_game(polyglot, engine, folder):
     return moves
 
 
-def xboard_game(xboard, polyglot, engine, folder, out_dir):
-    ini = write_ini(engine, folder, "quince.ini")
+def xboard_game(xboard, polyglot, engine, folder, out_dir, overhead=None):
+    ini = write_ini(engine, folder, "quince.ini", overhead)
     xvfb = find("Xvfb")
     importer = find("import")
     # Xvfb picks a free display itself and writes its number to the pipe (-displayfd).
@@ -232,7 +235,6 @@ def xboard_game(xboard, polyglot, engine, folder, out_dir):
 
 
 def main():
-    global OVERHEAD
     parser = argparse.ArgumentParser(description="Quince through polyglot and in xboard under Xvfb.")
     parser.add_argument("engine", nargs="?", default=os.path.join(ROOT, "build", "quince"))
     parser.add_argument("out_dir", nargs="?")
@@ -241,15 +243,14 @@ def main():
     args = parser.parse_args()
     engine = os.path.abspath(args.engine)
     out_dir = os.path.abspath(args.out_dir or os.path.dirname(engine))
-    OVERHEAD = args.overhead
     os.makedirs(out_dir, exist_ok=True)
     polyglot, xboard = find("polyglot"), find("xboard")
     with tempfile.TemporaryDirectory() as folder:
-        scripted_game(polyglot, engine, folder)
+        scripted_game(polyglot, engine, folder, args.overhead)
         shutil.copy(os.path.join(folder, "polyglot_transcript.txt"), out_dir)
-    for game in range(args.xboard_games):
+    for _ in range(args.xboard_games):
         with tempfile.TemporaryDirectory() as folder:
-            xboard_game(xboard, polyglot, engine, folder, out_dir)
+            xboard_game(xboard, polyglot, engine, folder, out_dir, args.overhead)
     return checks.summary("xboard/polyglot")
 
 
