@@ -287,12 +287,12 @@ def main(argv=None):
     if args.run > 0:
         todo = min(todo, args.run)
     match = quince_match(args)
-    for _ in range(todo):
+    for i in range(todo):
         w, l, d = iterate(state, match)
         save(args.state, state)
         print(f"iteration {state['iteration']}: plus {w} - {l} - {d}", flush=True)
-        if args.report and state["iteration"] % args.report == 0 and state["iteration"] < state["iterations"]:
-            print_values(state)
+        if args.report and state["iteration"] % args.report == 0 and i < todo - 1:
+            print_values(state)  # the last block comes below
     print_values(state)
     return 0
 

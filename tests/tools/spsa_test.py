@@ -32,6 +32,9 @@ def toward(target):
 
 
 class Spsa(unittest.TestCase):
+    def test_runs_as_a_command(self):
+        self.assertTrue(os.access(SPEC.origin, os.X_OK), "strength/README.md runs strength/spsa.py directly")
+
     def test_fixed_options_reach_both_sides(self):
         args = spsa.argparse.Namespace(match="qm", engine="q", tc="1+0.01", option=["SearchEnable=captlmr"],
                                        pairs=2, concurrency=1)
