@@ -13,6 +13,12 @@ parameter's c_end and r_end taken from the engine's own list (`quince spsa`, Ope
 The state file (JSON) holds theta, the iteration reached and the settings; a rerun with the same file
 continues where the last stopped (the settings of the file win over the command line's). Every iteration's
 sign draw is seeded by the iteration number, so a run split in parts follows the same path as one run.
+
+Every --report iterations (and at the end) the run prints its whole state as text: a header line
+("iteration K of N, G games, seed S, rate scale R") and one OpenBench line per parameter with the exact value
+after '#'. Given to a new run as --start FILE (the log itself, or the block copied), its last block starts the
+state file again at the same point, so a run survives the loss of its state file as long as its log or a
+note kept that block. A file of parameter lines alone (no header) sets start values for a new schedule.
 """
 
 import argparse
@@ -139,10 +145,95 @@ def save(path, state):
 
 
 def print_values(state, out=sys.stdout):
-    out.write(f"iteration {state['iteration']} of {state['iterations']}, {state.get('games', 0)} games\n")
+    out.write(f"iteration {state['iteration']} of {state['iterations']}, {state.get('games', 0)} games, "
+              f"seed {state['seed']}, rate scale {state.get('rate_scale', 1.0):g}\n")
     for p in state["params"]:
         out.write(f"{p['name']}, int, {round(p['value'])}, {p['min']}, {p['max']}, {p['c_end']}, {p['r_end']}"
-                  f"  # {p['value']:.2f}\n")
+                  f"  # {p['value']:.4f}\n")
+    out.flush()
+
+
+HEADER_RE = re.compile(r"iteration (\d+) of (\d+), (\d+) games(?:, seed (-?\d+), rate scale ([0-9.eE+-]+))?$")
+
+
+def parse_start(lines):
+    """The text print_values writes (its header optional) as (header or None, {name: value}): the exact
+    value after '#' where there is one, else the line's integer. Raises ValueError naming the bad line."""
+    header, values = None, {}
+    for number, line in enumerate(lines, 1):
+        text, _, comment = line.partition("#")
+        text = text.strip()
+        if not text:
+            continue
+        if text.startswith("iteration"):
+            m = HEADER_RE.match(text)
+            if not m or header is not None or values:
+                raise ValueError(f"start line {number}: expected one first line 'iteration K of N, G games"
+                                 f"[, seed S, rate scale R]': {line.strip()!r}")
+            k, n, games, seed, rate = m.groups()
+            header = {"iteration": int(k), "iterations": int(n), "games": int(games)}
+            if seed is not None:
+                header.update(seed=int(seed), rate_scale=float(rate))
+            if not 0 <= header["iteration"] <= header["iterations"] or header["iterations"] == 0:
+                raise ValueError(f"start line {number}: iteration {k} of {n} is not a point of a schedule")
+            continue
+        try:
+            (param,) = parse_spsa_lines([text])
+        except ValueError:
+            raise ValueError(f"start line {number}: expected 'name, int, value, min, max, c_end, r_end': "
+                             f"{line.strip()!r}") from None
+        value = param["value"]
+        if comment.strip():
+            try:
+                value = float(comment.strip())
+            except ValueError:
+                raise ValueError(f"start line {number}: the exact value after '#' is not a number: "
+                                 f"{comment.strip()!r}") from None
+        if param["name"] in values:
+            raise ValueError(f"start line {number}: {param['name']} a second time")
+        values[param["name"]] = value
+    if not values:
+        raise ValueError("start: no parameter line")
+    return header, values
+
+
+def last_block(lines):
+    """From a run's log, the last printed state: its header line and the parameter lines right after it.
+    Text without a header line (values written by hand) is returned whole."""
+    heads = [i for i, line in enumerate(lines) if HEADER_RE.match(line.strip())]
+    if not heads:
+        return lines
+    block = [lines[heads[-1]]]
+    for line in lines[heads[-1] + 1:]:
+        if line.partition("#")[0].count(",") != 6:
+            break
+        block.append(line)
+    return block
+
+
+def start_from(path, params, args):
+    """A new state from a --start file (a run's log or its last block): its values (each a selected parameter within its bounds) and, with a
+    header, its iteration, schedule and games; seed and rate scale from the header when it has them."""
+    try:
+        with open(path) as f:
+            header, values = parse_start(last_block(f.read().splitlines()))
+    except OSError as e:
+        raise SystemExit(f"spsa.py: --start {path}: {e.strerror}")
+    except ValueError as e:
+        raise SystemExit(f"spsa.py: --start {path}: {e}")
+    by_name = {p["name"]: p for p in params}
+    for name, value in values.items():
+        p = by_name.get(name)
+        if p is None:
+            raise SystemExit(f"spsa.py: --start {path}: {name} is not among the tuned parameters "
+                             "(the engine's list, filtered by --params)")
+        if not p["min"] <= value <= p["max"]:
+            raise SystemExit(f"spsa.py: --start {path}: {name} {value:g} is outside {p['min']}..{p['max']}")
+        p["value"] = value
+    state = load_or_start(None, params, args)
+    if header:
+        state.update(header)
+    return state
 
 
 def main(argv=None):
@@ -165,11 +256,21 @@ def main(argv=None):
                          "iterations; a run of a few hundred moves nothing at 1 (try 10)")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a UCI option set for both sides (repeatable), e.g. SearchEnable=captlmr")
+    ap.add_argument("--start", default="", metavar="FILE",
+                    help="start a new state file from the text a run prints (values, and with its header the "
+                         "iteration, schedule, seed and rate scale); refused when the state file exists")
+    ap.add_argument("--report", type=int, default=20, metavar="N",
+                    help="print the whole state every N iterations (0: only at the end)")
     args = ap.parse_args(argv)
     if not args.rate_scale > 0:
         ap.error(f"--rate-scale {args.rate_scale}: expected a positive factor")
     if args.nodes < 0:
         ap.error(f"--nodes {args.nodes}: expected a positive count")
+    if args.report < 0:
+        ap.error(f"--report {args.report}: expected a count of iterations (0: only at the end)")
+    if args.start and os.path.exists(args.state):
+        ap.error(f"--start {args.start}: the state file {args.state} exists and would be resumed; "
+                 "start values are for a new state file")
     for o in args.option:
         if "=" not in o or o.startswith("="):
             ap.error(f"--option {o!r}: expected NAME=VALUE")
@@ -179,15 +280,19 @@ def main(argv=None):
         params = [p for p in params if re.search(args.params, p["name"])]
     if not params:
         raise SystemExit("spsa.py: no parameter matches --params")
-    state = load_or_start(args.state, params, args)
+    state = start_from(args.start, params, args) if args.start else load_or_start(args.state, params, args)
+    if args.start:
+        save(args.state, state)
     todo = state["iterations"] - state["iteration"]
     if args.run > 0:
         todo = min(todo, args.run)
     match = quince_match(args)
-    for _ in range(todo):
+    for i in range(todo):
         w, l, d = iterate(state, match)
         save(args.state, state)
         print(f"iteration {state['iteration']}: plus {w} - {l} - {d}", flush=True)
+        if args.report and state["iteration"] % args.report == 0 and i < todo - 1:
+            print_values(state)  # the last block comes below
     print_values(state)
     return 0
 

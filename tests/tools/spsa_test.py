@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """strength/spsa.py without an engine: its update rule and gain schedules against a fake match function,
-its reading of OpenBench's SPSA input lines, and a run resumed from its state file."""
+its reading of OpenBench's SPSA input lines, a run resumed from its state file, and one started again from
+the text it prints."""
 
 import importlib.util
+import io
 import os
 import sys
 import tempfile
@@ -30,6 +32,9 @@ def toward(target):
 
 
 class Spsa(unittest.TestCase):
+    def test_runs_as_a_command(self):
+        self.assertTrue(os.access(SPEC.origin, os.X_OK), "strength/README.md runs strength/spsa.py directly")
+
     def test_fixed_options_reach_both_sides(self):
         args = spsa.argparse.Namespace(match="qm", engine="q", tc="1+0.01", option=["SearchEnable=captlmr"],
                                        pairs=2, concurrency=1)
@@ -134,6 +139,74 @@ class Spsa(unittest.TestCase):
                 spsa.iterate(resumed, toward({"X": 500, "Y": 500}))
         for a, b in zip(whole["params"], resumed["params"]):
             self.assertAlmostEqual(a["value"], b["value"])
+
+    def test_printed_state_restarts_the_run(self):
+        """A run whose state file is lost goes on from the last block its log printed, along the same path."""
+        whole = start({"X": 300, "Y": 700}, 40)
+        for _ in range(40):
+            spsa.iterate(whole, toward({"X": 500, "Y": 500}))
+        part = start({"X": 300, "Y": 700}, 40)
+        log = io.StringIO()
+        for _ in range(15):
+            spsa.iterate(part, toward({"X": 500, "Y": 500}))
+            log.write(f"iteration {part['iteration']}: plus 2 - 0 - 0\n")
+            if part["iteration"] in (5, 15):
+                spsa.print_values(part, log)
+        self.assertIn("iteration 15 of 40, 30 games, seed 1, rate scale 1\n", log.getvalue())
+        log.write("iteration 16: plus 1 - 1 - 0\n")  # played, but its state was never printed
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "run.log")
+            with open(path, "w") as f:
+                f.write(log.getvalue())
+
+            class Args:
+                iterations, seed, rate_scale = 999, 5, 3.0  # the printed header wins
+            fresh = start({"X": 0, "Y": 0})["params"]
+            resumed = spsa.start_from(path, fresh, Args)
+        self.assertEqual((resumed["iteration"], resumed["iterations"], resumed["games"]), (15, 40, 30))
+        self.assertEqual((resumed["seed"], resumed["rate_scale"]), (1, 1.0))
+        while resumed["iteration"] < resumed["iterations"]:
+            spsa.iterate(resumed, toward({"X": 500, "Y": 500}))
+        for a, b in zip(whole["params"], resumed["params"]):
+            self.assertAlmostEqual(a["value"], b["value"], places=2)
+
+    def test_start_values_without_header_begin_a_schedule(self):
+        header, values = spsa.parse_start(["X, int, 310, 0, 1000, 10.0, 0.002", "Y, int, 12, 0, 1000, 10, 0.002  # 11.5"])
+        self.assertIsNone(header)
+        self.assertEqual(values, {"X": 310.0, "Y": 11.5})
+        header, _ = spsa.parse_start(["iteration 3 of 9, 24 games", "X, int, 1, 0, 9, 1, 1"])
+        self.assertEqual(header, {"iteration": 3, "iterations": 9, "games": 24})  # seed, rate: the command line's
+
+    def test_bad_start_text_is_named(self):
+        bad = {
+            "line 1": ["X, float, 1, 0, 9, 1, 1"],
+            "line 2": ["X, int, 1, 0, 9, 1, 1", "iteration 3 of 9, 24 games"],  # the header comes first
+            "of a schedule": ["iteration 10 of 9, 0 games", "X, int, 1, 0, 9, 1, 1"],
+            "after '#'": ["X, int, 1, 0, 9, 1, 1  # one"],
+            "a second time": ["X, int, 1, 0, 9, 1, 1", "X, int, 2, 0, 9, 1, 1"],
+            "no parameter line": ["iteration 1 of 9, 8 games"],
+        }
+        for what, lines in bad.items():
+            with self.assertRaisesRegex(ValueError, what):
+                spsa.parse_start(lines)
+
+        class Args:
+            iterations, seed, rate_scale = 10, 1, 1.0
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "start.txt")
+            for text, what in (("Z, int, 1, 0, 9, 1, 1\n", "Z is not among"),
+                               ("X, int, 5000, 0, 9, 1, 1\n", "outside 0..1000"),
+                               ("X, int\n", "start line 1")):
+                with open(path, "w") as f:
+                    f.write(text)
+                with self.assertRaisesRegex(SystemExit, what):
+                    spsa.start_from(path, start({"X": 1})["params"], Args)
+            with self.assertRaisesRegex(SystemExit, "missing.txt"):
+                spsa.start_from(os.path.join(d, "missing.txt"), start({"X": 1})["params"], Args)
+            state = os.path.join(d, "state.json")
+            spsa.save(state, start({"X": 1}))
+            with self.assertRaises(SystemExit):  # a state file that exists is resumed, never overwritten
+                spsa.main(["--engine", "q", "--state", state, "--start", path])
 
 
 if __name__ == "__main__":
