@@ -212,8 +212,10 @@ def last_block(lines):
 
 
 def start_from(path, params, args):
-    """A new state from a --start file (a run's log or its last block): its values (each a selected parameter within its bounds) and, with a
-    header, its iteration, schedule and games; seed and rate scale from the header when it has them."""
+    """A new state from a --start file (a run's log or its last block): its values (each a selected parameter
+    within its bounds) and, with a header, its iteration, schedule and games (then it must name every selected
+    parameter: a run continued mid-schedule tunes the same set); seed and rate scale from the header when it
+    has them."""
     try:
         with open(path) as f:
             header, values = parse_start(last_block(f.read().splitlines()))
@@ -230,6 +232,10 @@ def start_from(path, params, args):
         if not p["min"] <= value <= p["max"]:
             raise SystemExit(f"spsa.py: --start {path}: {name} {value:g} is outside {p['min']}..{p['max']}")
         p["value"] = value
+    missing = [p["name"] for p in params if p["name"] not in values]
+    if header and missing:
+        raise SystemExit(f"spsa.py: --start {path}: the block continues a run at iteration {header['iteration']} "
+                         f"but does not name {', '.join(missing)}, which --params selects")
     state = load_or_start(None, params, args)
     if header:
         state.update(header)

@@ -171,7 +171,8 @@ class Spsa(unittest.TestCase):
             self.assertAlmostEqual(a["value"], b["value"], places=2)
 
     def test_start_values_without_header_begin_a_schedule(self):
-        header, values = spsa.parse_start(["X, int, 310, 0, 1000, 10.0, 0.002", "Y, int, 12, 0, 1000, 10, 0.002  # 11.5"])
+        header, values = spsa.parse_start(["X, int, 310, 0, 1000, 10.0, 0.002",
+                                           "Y, int, 12, 0, 1000, 10, 0.002  # 11.5"])
         self.assertIsNone(header)
         self.assertEqual(values, {"X": 310.0, "Y": 11.5})
         header, _ = spsa.parse_start(["iteration 3 of 9, 24 games", "X, int, 1, 0, 9, 1, 1"])
@@ -201,6 +202,11 @@ class Spsa(unittest.TestCase):
                     f.write(text)
                 with self.assertRaisesRegex(SystemExit, what):
                     spsa.start_from(path, start({"X": 1})["params"], Args)
+            with open(path, "w") as f:
+                f.write("iteration 4 of 9, 32 games\nX, int, 5, 0, 9, 1, 1\n")
+            with self.assertRaisesRegex(SystemExit, "does not name Y"):  # mid-schedule: the same set
+                spsa.start_from(path, start({"X": 1, "Y": 2})["params"], Args)
+            self.assertEqual(spsa.start_from(path, start({"X": 1})["params"], Args)["iteration"], 4)
             with self.assertRaisesRegex(SystemExit, "missing.txt"):
                 spsa.start_from(os.path.join(d, "missing.txt"), start({"X": 1})["params"], Args)
             state = os.path.join(d, "state.json")
