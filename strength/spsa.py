@@ -286,9 +286,11 @@ def main(argv=None):
         params = [p for p in params if re.search(args.params, p["name"])]
     if not params:
         raise SystemExit("spsa.py: no parameter matches --params")
-    state = start_from(args.start, params, args) if args.start else load_or_start(args.state, params, args)
     if args.start:
-        save(args.state, state)
+        state = start_from(args.start, params, args)
+        save(args.state, state)  # from now on the run resumes from its state file
+    else:
+        state = load_or_start(args.state, params, args)
     todo = state["iterations"] - state["iteration"]
     if args.run > 0:
         todo = min(todo, args.run)
