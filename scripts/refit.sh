@@ -14,7 +14,10 @@ scripts/deps.sh build
 cmake --build build -j"$(nproc)" --target quince >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-common=(--data "$data" --teacher --lambda 0 --reg 0.0001 --K 2.8494 --threads "$threads" --seed 1 --name quince)
+# The shards as they are now, for all three fits (a data generation may be adding shards meanwhile).
+find "$(cd "$data" && pwd)" -name 'shard-*.qtd.xz' | sort > "$work/set.list"
+[ -s "$work/set.list" ] || { echo "refit: no shards under $data" >&2; exit 1; }
+common=(--data "$work/set.list" --teacher --lambda 0 --reg 0.0001 --K 2.8494 --threads "$threads" --seed 1 --name quince)
 build/quince tune "${common[@]}" --weights tools/tune/quince-start.txt --epochs 40 --patience 5 --out "$work/s1.txt"
 build/quince tune "${common[@]}" --weights "$work/s1.txt" --lr 2 --epochs 30 --patience 4 --out "$work/s2.txt"
 build/quince tune "${common[@]}" --weights "$work/s2.txt" --lr 0.5 --epochs 30 --patience 4 --out "$out"
