@@ -232,14 +232,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     constexpr bool PvNode = NT != NON_PV;
     constexpr bool RootNode = NT == ROOT;
 
-    // Candidate `cycle`: a move of ours back to a position of the line draws, so this node is worth at
-    // least a draw (checked before the quiescence dive, as the draw holds at any depth).
-    if (!RootNode && features_.on(Candidate::Cycle) && alpha < VALUE_DRAW && pos.rule50() >= 3 &&
-        pos.has_game_cycle(ss->ply)) {
-        alpha = VALUE_DRAW;
-        if (alpha >= beta) return alpha;
-    }
-
     if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta, 0);
 
     const int ply = ss->ply;
@@ -419,7 +411,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     bool singular_tt = false;  // the TT move proved singular: the alternatives are less likely to matter
 
     while (Move move = mp.next(skip_quiets)) {
-        const bool picked_late = skip_quiets;  // a quiet check picked now is one that LMP kept
         if (move == excluded) continue;
         if (RootNode && std::find_if(root_moves.begin() + pv_idx_, root_moves.end(),
                                      [move](const RootMove& rm) { return rm.move == move; }) == root_moves.end())
@@ -442,8 +433,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
             if (features_.on(Feature::LateMovePruning) && move_count >= late_move_count(depth, improving))
                 skip_quiets = true;
-            // Candidate `lmpchecks`: the quiet checks go with the other late quiets (as in Stockfish 11).
-            if (features_.on(Candidate::LmpChecks) && picked_late && !capture && gives_check && !in_check) continue;
             if (capture || gives_check) {
                 if (features_.on(Feature::Futility) && capture && !gives_check && !in_check &&
                     lmr_depth < FutCaptureMaxDepth) {
@@ -484,8 +473,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 }
                 else if (singular_beta >= beta) return singular_beta;  // multi-cut: several moves beat beta
                 else if (tt_value >= beta) extension = -1;
-            } else if (features_.on(Feature::CheckExtension) && gives_check &&
-                       depth >= (features_.on(Candidate::CheckExtLow) ? CheckExtLowDepth : CheckExtMinDepth) &&
+            } else if (features_.on(Feature::CheckExtension) && gives_check && depth >= CheckExtMinDepth &&
                        pos.see_ge(move, 0)) {
                 extension = 1;
             }
@@ -512,18 +500,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 ss->stat_score = 2 * main_history_->at(us, move) + cont[0]->get(moved, move.to()) +
                                  cont[1]->get(moved, move.to()) + cont[2]->get(moved, move.to()) - LmrHistOffset;
                 r -= ss->stat_score / LmrHistDiv;
-                // Candidate `escape`: the move takes a piece off a square where it would have been lost
-                // (its move back loses by SEE), so it probably answers a threat (Stockfish 11; not in cut
-                // nodes, which are reduced more anyway). The position is already the child's here.
-                if (features_.on(Candidate::EscapeLmr) && !cut_node && move.type() == NORMAL &&
-                    !pos.see_ge(Move(move.to(), move.from())))
-                    r -= LmrEscape;
-            } else if (features_.on(Candidate::CaptureLmr)) {
-                // Candidate `captlmr`: captures that refuted similar positions before are reduced less,
-                // those that failed more (Ethereal's and later Stockfishes' rule). The capture is made, so
-                // the victim (none for a quiet promotion) is the child's captured piece.
-                const PieceType victim = type_of(pos.captured_piece());
-                r -= capture_history_->table[piece_slot(moved)][move.to()][victim] / LmrCaptHistDiv;
             }
             if (features_.on(Feature::LmrAdjust)) {
                 if (singular_tt) r -= 1;
@@ -567,7 +543,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 rm.upper_bound = value <= alpha;
                 rm.pv.assign(1, move);
                 for (int i = ply + 1; i < pv_len_[ply + 1]; ++i) rm.pv.push_back(pv_table_[ply + 1][i]);
-                if (move_count > 1) best_move_changes.fetch_add(1, std::memory_order_relaxed);
             } else {
                 rm.score = -VALUE_INFINITE;
             }
@@ -757,15 +732,12 @@ void Worker::iterative_deepening() {
     completed_depth = 0;
     lazy_window_active_ = false;  // no root score yet: every new search starts with full evaluations
     root_side_ = pos.side_to_move();
-    best_move_changes.store(0, std::memory_order_relaxed);
-    tot_best_move_changes_ = 0;
     nmp_min_ply_ = 0;
     features_ = engine_.options_.features;
     calls_until_check_ = 1024;
     tb_cardinality_ = engine_.tb_cardinality_;
     tb_probe_depth_ = engine_.options_.syzygy_probe_depth;
     tb_rule50_ = engine_.options_.syzygy_50_move_rule;
-    Value prev_iteration_value = VALUE_NONE;
     Move last_best = Move::none();
     int best_stable_for = 0;
     std::array<Value, MAX_PLY + 1> iteration_values{};  // the best score of each completed depth
@@ -775,7 +747,6 @@ void Worker::iterative_deepening() {
     for (root_depth_ = start_depth; root_depth_ < MAX_PLY; ++root_depth_) {
         if (engine_.stop_.load()) break;
         if (limits.depth && root_depth_ > limits.depth) break;
-        tot_best_move_changes_ *= 0.5;
         for (RootMove& rm : root_moves) rm.prev_score = rm.score;
 
         Value best_value = -VALUE_INFINITE;
@@ -840,28 +811,17 @@ void Worker::iterative_deepening() {
         if (engine_.use_time_ && !limits.movetime && !engine_.stop_.load()) {
             // With a single legal move there is nothing to think about.
             const bool forced = root_moves.size() == 1 && completed_depth >= 4;
+            // Ethereal's rule: the ideal time, longer while the best move changes, the score falls or the
+            // other moves take many of the root's nodes (the best one is in doubt); from depth 4.
             double limit = double(engine_.budget_.hard);
-            if (features_.on(Feature::NodeShare)) {
-                // Ethereal's rule: the ideal time, longer while the best move changes, the score falls or
-                // the other moves take many of the root's nodes (the best one is in doubt); from depth 4.
-                if (completed_depth >= 4) {
-                    const double stable = 1.2 - TmStablePct / 100.0 * std::min(best_stable_for, 10);
-                    const double fall = double(iteration_values[std::size_t(completed_depth - 3)] - best_value);
-                    const double falling = std::clamp(0.05 * fall, 0.75, 1.25);
-                    const double best_share = double(root_moves[0].nodes) /
-                                              double(std::max<std::uint64_t>(1, nodes.load(std::memory_order_relaxed)));
-                    const double node_factor = std::max(0.5, TmNodeMulPct / 100.0 * (1.0 - best_share) + 0.4);
-                    limit = double(engine_.budget_.ideal) * stable * falling * node_factor;
-                }
-            } else {
-                double falling = 1.0;
-                if (prev_iteration_value != VALUE_NONE)
-                    falling = std::clamp(1.0 + (prev_iteration_value - best_value) / 150.0, 0.7, 1.7);
-                for (auto& w : engine_.workers_)
-                    tot_best_move_changes_ += w->best_move_changes.exchange(0, std::memory_order_relaxed);
-                double instability = 1.0 + 1.2 * tot_best_move_changes_ / double(engine_.workers_.size());
-                double stability = best_stable_for >= 6 ? 0.6 : best_stable_for >= 3 ? 0.8 : 1.1;
-                limit = double(engine_.budget_.soft) * falling * instability * stability;
+            if (completed_depth >= 4) {
+                const double stable = 1.2 - TmStablePct / 100.0 * std::min(best_stable_for, 10);
+                const double fall = double(iteration_values[std::size_t(completed_depth - 3)] - best_value);
+                const double falling = std::clamp(0.05 * fall, 0.75, 1.25);
+                const double best_share = double(root_moves[0].nodes) /
+                                          double(std::max<std::uint64_t>(1, nodes.load(std::memory_order_relaxed)));
+                const double node_factor = std::max(0.5, TmNodeMulPct / 100.0 * (1.0 - best_share) + 0.4);
+                limit = double(engine_.budget_.ideal) * stable * falling * node_factor;
             }
             limit = std::min(limit, double(engine_.budget_.hard));
             // The thought a move deserves counts pondering (the opponent's time); the hard limit (in
@@ -875,7 +835,6 @@ void Worker::iterative_deepening() {
                 }
             }
         }
-        prev_iteration_value = best_value;
     }
 }
 
@@ -983,7 +942,6 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
         in.overhead = options.move_overhead;
         budget_ = allocate_time(in);
         if (options.ponder_enabled && limits.movetime == 0) {
-            budget_.soft = std::min(budget_.hard, budget_.soft * 5 / 4);
             budget_.ideal = std::min(budget_.hard, budget_.ideal * 5 / 4);
         }
     }

@@ -114,10 +114,6 @@ public:
     std::atomic<std::uint64_t> nodes{0};
     std::atomic<std::uint64_t> tb_hits{0};
     int completed_depth = 0;
-    // Changes of the best root move since the main thread last collected them: every thread counts its
-    // own, the main thread sums them into its time use (a helper that keeps changing its mind is as much
-    // a sign of an unclear position as the main thread doing so).
-    std::atomic<int> best_move_changes{0};
     // Info lines for every PV: the main thread during the search, or the thread whose move is played.
     void report(int depth);
 
@@ -163,7 +159,6 @@ private:
     bool lazy_window_active_ = false;
     Value lazy_root_score_ = 0;
     Color root_side_ = WHITE;
-    double tot_best_move_changes_ = 0;  // main thread: all threads' changes, halved every iteration
     Move pv_table_[MAX_PLY + 2][MAX_PLY + 2];
     int pv_len_[MAX_PLY + 2];
 };

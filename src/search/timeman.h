@@ -16,16 +16,14 @@ struct TimeInput {
 };
 
 struct TimeBudget {
-    std::int64_t soft = 0;  // do not start another iteration after this (scaled by stability)
     std::int64_t hard = 0;  // abort the search at this point
     // The time a move deserves, which the search scales by the best move's stability, the score's fall
-    // and the share of the root's nodes the other moves took (Ethereal's rule, feature `nodeshare`); at
-    // most `hard`. `soft` is the older rule's, used with `SearchDisable=nodeshare`.
+    // and the share of the root's nodes the other moves took (Ethereal's rule); at most `hard`.
     std::int64_t ideal = 0;
 };
 
 // Both limits are >= 1 and never exceed time_left - overhead, so a search that honours `hard` cannot
-// lose on time while the overhead covers the lag. A move time is spent in full: soft = hard = move_time.
+// lose on time while the overhead covers the lag. A move time is spent in full: ideal = hard = move_time.
 TimeBudget allocate_time(const TimeInput& in);
 
 }  // namespace quince::search

@@ -1023,6 +1023,8 @@ TEST(Uci, SearchDisableOption) {
     EXPECT_EQ(nodes_at_depth_8(e), all_on);
 }
 
+// SearchEnable is where a future candidate rule is switched on; there is none now, so every name (a
+// deleted candidate's too) is refused with an error naming it, and the search stays as it is.
 TEST(Uci, SearchEnableOption) {
     EngineProcess e;
     const std::string all = uci_listing(e);
@@ -1030,18 +1032,12 @@ TEST(Uci, SearchEnableOption) {
 
     const std::uint64_t base = nodes_at_depth_8(e);
     e.send("setoption name SearchEnable value checkextlow");
-    const std::uint64_t with = nodes_at_depth_8(e);
-    EXPECT_NE(with, base);  // the check extension from depth 3 changes the tree
-
-    e.send("setoption name SearchEnable value checkextlow,warp-drive");
     auto err = e.read_line();
     ASSERT_TRUE(err);
     EXPECT_EQ(err->rfind("info string error: ", 0), 0u) << *err;
-    EXPECT_NE(err->find("warp-drive"), std::string::npos) << *err;
-    EXPECT_EQ(nodes_at_depth_8(e), with);  // the bad value left the candidates as they were
+    EXPECT_NE(err->find("checkextlow"), std::string::npos) << *err;
+    EXPECT_EQ(nodes_at_depth_8(e), base);
 
-    e.send("setoption name SearchDisable value none");  // the other list leaves the candidates alone
-    EXPECT_EQ(nodes_at_depth_8(e), with);
     e.send("setoption name SearchEnable value none");
     EXPECT_EQ(nodes_at_depth_8(e), base);
 }
