@@ -9,7 +9,6 @@
 #include <cstdlib>
 
 #include "eval/king.h"
-#include "eval/king_danger.h"
 #include "eval/material_table.h"
 #include "eval/weights.h"
 #include "eval/passers.h"
@@ -158,10 +157,6 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
         if (w.threats2) eval_threats2<WHITE, T>(st, acc), eval_threats2<BLACK, T>(st, acc);
         if (w.pieces2) eval_pieces2<WHITE, T>(st, acc), eval_pieces2<BLACK, T>(st, acc);
-        if (w.king_danger) {
-            eval_king_danger<WHITE, T, Route>(st, st.maps, acc);
-            eval_king_danger<BLACK, T, Route>(st, st.maps, acc);
-        }
     }
     eval_king_shelter<BLACK, T, Route>(st, acc);
     eval_king_shelter<WHITE, T, Route>(st, acc);
@@ -316,7 +311,6 @@ std::string default_profile() { return "quince"; }
 void CoefTrace::reset() {
     for (auto& v : c) v.assign(std::size_t(weight_count()), 0.0);
     for (auto& k : king_attack) k = KingAttack{};
-    for (auto& k : king_danger) k = KingDanger{};
     drawish[WHITE] = drawish[BLACK] = 0;
     scaling = Scaling{};
 }
