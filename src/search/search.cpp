@@ -13,7 +13,6 @@
 #include "search/params.h"
 #include "search/skill.h"
 #include "search/syzygy.h"
-#include "search/wdl.h"
 
 namespace quince::search {
 
@@ -709,7 +708,7 @@ void Worker::report(int depth) {
         if (engine_.options_.show_wdl) {
             // A tablebase draw is certain, not the model's guess for a level score.
             const bool tb_draw = tb_result && std::abs(v) < VALUE_TB_WIN_IN_MAX_PLY;
-            const Wdl wdl = tb_draw ? Wdl{0, 1000, 0} : score_to_wdl(v, wdl_material(pos));
+            const eval::Wdl wdl = tb_draw ? eval::Wdl{0, 1000, 0} : eval::score_to_wdl(v, eval::wdl_material(pos), engine_.eval_->wdl);
             out << " wdl " << wdl.win << ' ' << wdl.draw << ' ' << wdl.loss;
         }
         if (i == pv_idx_ && rm.lower_bound) out << " lowerbound";
@@ -853,16 +852,20 @@ void Engine::set_threads(int n) {
     while (int(workers_.size()) > n) workers_.pop_back();
     while (int(workers_.size()) < n) {
         workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
-        for (auto& setting : evaluator_settings_) setting.second(workers_.back()->evaluator());
+        workers_.back()->evaluator().set_eval(eval_);
+        workers_.back()->evaluator().set_lazy(lazy_eval_);
     }
 }
 
-void Engine::set_evaluator_setting(const std::string& name, std::function<void(eval::Evaluator&)> apply) {
-    for (auto& w : workers_) apply(w->evaluator());
-    auto it = std::find_if(evaluator_settings_.begin(), evaluator_settings_.end(),
-                           [&](const auto& s) { return s.first == name; });
-    if (it != evaluator_settings_.end()) it->second = std::move(apply);
-    else evaluator_settings_.emplace_back(name, std::move(apply));
+void Engine::set_eval(eval::EvalPtr evaluation) {
+    if (!evaluation) return;
+    eval_ = std::move(evaluation);
+    for (auto& w : workers_) w->evaluator().set_eval(eval_);
+}
+
+void Engine::set_lazy_eval(bool on) {
+    lazy_eval_ = on;
+    for (auto& w : workers_) w->evaluator().set_lazy(on);
 }
 
 void Engine::new_game() {

@@ -44,7 +44,7 @@ struct SearchOptions {
     bool chess960 = false;  // castling notation in the output
     bool ponder_enabled = false;  // UCI Ponder option: expect ponder hits, so think a little longer
     bool silent = false;    // no info/bestmove output (bench, tests)
-    bool show_wdl = false;  // UCI_ShowWDL: `wdl W D L` after the score in info lines (search/wdl.h)
+    bool show_wdl = false;  // UCI_ShowWDL: `wdl W D L` after the score in info lines (the evaluation's model)
     int skill_level = SKILL_LEVEL_MAX;  // below it: a weakened search and choice of move (search/skill.h)
     SearchFeatures features;  // all on unless switched off to measure one (SearchDisable)
     // Syzygy tablebases (probed only when syzygy::init() has loaded tables): WDL probes in the search
@@ -104,6 +104,7 @@ public:
     void clear();  // histories and evaluator caches (ucinewgame)
     void iterative_deepening();
     eval::Evaluator& evaluator() { return evaluator_; }
+    const eval::Evaluator& evaluator() const { return evaluator_; }
     // The quiescence value of `p` with a full window and the static evaluation (no lazy window) of `p`,
     // from the side to move's view; for tools that look at single positions (datagen's quiet filter).
     Value quiescence(const Position& p);
@@ -177,10 +178,13 @@ public:
     void clear_hash() { tt_.clear(); }
     void new_game();  // TT and all histories
     void set_output(Output out) { output_ = std::move(out); }
-    // Applies `apply` to every thread's Evaluator now and to those of threads created later
-    // (Threads option). A later call with the same name replaces the earlier one. Use it for
-    // evaluation options such as a profile; only while no search runs.
-    void set_evaluator_setting(const std::string& name, std::function<void(eval::Evaluator&)> apply);
+    // What every thread evaluates with (eval/evaluation.h), now and in threads created later; ignored
+    // when null. Its WDL model is the one info lines report with. Only while no search runs.
+    void set_eval(eval::EvalPtr evaluation);
+    const eval::EvalPtr& evaluation() const { return eval_; }
+    // Lazy evaluation (spec §12.3) in every thread, likewise (default on).
+    void set_lazy_eval(bool on);
+    const eval::Evaluator& evaluator(int thread) const { return workers_[std::size_t(thread)]->evaluator(); }
 
     // Starts searching in the background; returns at once. bestmove is sent through the output.
     void go(const Position& pos, const Limits& limits, const SearchOptions& options);
@@ -214,7 +218,8 @@ private:
 
     TranspositionTable tt_;
     std::vector<std::unique_ptr<Worker>> workers_;
-    std::vector<std::pair<std::string, std::function<void(eval::Evaluator&)>>> evaluator_settings_;
+    eval::EvalPtr eval_ = eval::default_evaluation();
+    bool lazy_eval_ = true;
     Output output_;
     std::thread main_thread_;
     std::atomic<bool> searching_{false};

@@ -365,20 +365,6 @@ TEST(TimeManager, MissingOwnClockIsZero) {
     EXPECT_TRUE(r.best);
 }
 
-TEST(Engine, EvaluatorSettingsReachEveryThread) {
-    Engine engine;
-    int first = 0, second = 0;
-    engine.set_evaluator_setting("profile", [&](eval::Evaluator&) { ++first; });
-    EXPECT_EQ(first, 1);
-    engine.set_threads(3);  // new threads get the setting too
-    EXPECT_EQ(first, 3);
-    engine.set_evaluator_setting("profile", [&](eval::Evaluator&) { ++second; });  // replaces
-    EXPECT_EQ(second, 3);
-    engine.set_threads(4);
-    EXPECT_EQ(first, 3);
-    EXPECT_EQ(second, 4);
-}
-
 // A transposition table full of garbage that passes the key check (any move, score, depth and bound
 // for positions of the tree) must never make the search play an illegal move, crash or hang.
 TEST(Faults, CorruptedTTEntriesNeverGiveAnIllegalMove) {
