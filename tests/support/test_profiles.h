@@ -1,7 +1,8 @@
-// The tests' evaluation profiles: the starting values of each group that every built-in profile has off, and
-// one table of named test profiles (a built-in profile with groups switched on) shared by the tests that
-// walk many profiles (tuner trace, per-square trace). A new group adds its setter and a row here, and every
-// such test then covers it.
+// The tests' evaluation profiles: starting values for each of Quince's groups (values that differ from the
+// `quince` profile's fitted ones, so that a rebuild is checked at a second point, or that switch a group on
+// where a profile has it off), and one table of named test profiles (a built-in profile with groups switched
+// on) shared by the tests that walk many profiles (tuner trace, per-square trace). A new group adds its
+// setter and a row here, and every such test then covers it.
 #pragma once
 
 #include <memory>
