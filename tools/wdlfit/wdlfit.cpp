@@ -175,7 +175,7 @@ bool read_points(const std::string& path, int max_score, std::vector<Point>& out
                     ++stats.beyond_max_score;
                     return true;
                 }
-                out.push_back({double(lp.score), search::wdl_material(*lp.pos), lp.result});
+                out.push_back({double(lp.score), eval::wdl_material(*lp.pos), lp.result});
                 ++stats.used;
                 return true;
             },
