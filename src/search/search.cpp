@@ -722,6 +722,40 @@ void Worker::report(int depth) {
     }
 }
 
+// The current PV line (pv_idx_) at root_depth_: a window around the previous iteration's score, widened
+// after each fail until the score falls inside (a fail high also searches a ply shallower); from depth 4,
+// with a full window before. Returns the line's score (any value once the search is stopped).
+Value Worker::aspiration_search(Stack* ss) {
+    sel_depth_ = 0;
+    Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
+    const Value prev = root_moves[pv_idx_].prev_score;
+    if (features_.on(Feature::Aspiration) && root_depth_ >= 4 && prev != -VALUE_INFINITE) {
+        delta = AspDelta + std::abs(prev) / AspScoreDiv;
+        alpha = std::max(prev - delta, -VALUE_INFINITE);
+        beta = std::min(prev + delta, VALUE_INFINITE);
+    }
+    int failed_high = 0;
+    for (;;) {
+        const int d = std::max(1, root_depth_ - failed_high);
+        const Value value = search<ROOT>(ss, alpha, beta, d, false);
+        std::stable_sort(root_moves.begin() + pv_idx_, root_moves.end());
+        if (engine_.stop_.load()) return value;
+        if (id_ == 0 && multi_pv_ == 1 && (value <= alpha || value >= beta) && engine_.elapsed_ms() > 3000)
+            report(root_depth_);
+        if (value <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = std::max(value - delta, -VALUE_INFINITE);
+            failed_high = 0;
+        } else if (value >= beta) {
+            beta = std::min(value + delta, VALUE_INFINITE);
+            ++failed_high;
+        } else {
+            return value;
+        }
+        delta += delta / 2;
+    }
+}
+
 void Worker::iterative_deepening() {
     auto stack = make_stack(cont_history_->sentinel());
     Stack* ss = stack.get() + STACK_LOOKBACK;
@@ -748,37 +782,8 @@ void Worker::iterative_deepening() {
         if (limits.depth && root_depth_ > limits.depth) break;
         for (RootMove& rm : root_moves) rm.prev_score = rm.score;
 
-        Value best_value = -VALUE_INFINITE;
         for (pv_idx_ = 0; pv_idx_ < multi_pv_ && !engine_.stop_.load(); ++pv_idx_) {
-            sel_depth_ = 0;
-            Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
-            Value prev = root_moves[pv_idx_].prev_score;
-            if (features_.on(Feature::Aspiration) && root_depth_ >= 4 && prev != -VALUE_INFINITE) {
-                delta = AspDelta + std::abs(prev) / AspScoreDiv;
-                alpha = std::max(prev - delta, -VALUE_INFINITE);
-                beta = std::min(prev + delta, VALUE_INFINITE);
-            }
-            int failed_high = 0;
-            for (;;) {
-                int d = std::max(1, root_depth_ - failed_high);
-                best_value = search<ROOT>(ss, alpha, beta, d, false);
-                std::stable_sort(root_moves.begin() + pv_idx_, root_moves.end());
-                if (engine_.stop_.load()) break;
-                if (id_ == 0 && multi_pv_ == 1 && (best_value <= alpha || best_value >= beta) &&
-                    engine_.elapsed_ms() > 3000)
-                    report(root_depth_);
-                if (best_value <= alpha) {
-                    beta = (alpha + beta) / 2;
-                    alpha = std::max(best_value - delta, -VALUE_INFINITE);
-                    failed_high = 0;
-                } else if (best_value >= beta) {
-                    beta = std::min(best_value + delta, VALUE_INFINITE);
-                    ++failed_high;
-                } else {
-                    break;
-                }
-                delta += delta / 2;
-            }
+            aspiration_search(ss);
             std::stable_sort(root_moves.begin(), root_moves.begin() + pv_idx_ + 1);
             if (id_ == 0 && (engine_.stop_.load() || pv_idx_ + 1 == multi_pv_ || engine_.elapsed_ms() > 3000))
                 report(root_depth_);
@@ -794,7 +799,7 @@ void Worker::iterative_deepening() {
         }
         if (id_ != 0) continue;
 
-        best_value = root_moves[0].score;
+        const Value best_value = root_moves[0].score;
         // go mate N: done once a mate in at most N moves is proven.
         if (limits.mate && best_value >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - best_value <= 2 * limits.mate - 1)
             engine_.stop_.store(true);
@@ -810,19 +815,13 @@ void Worker::iterative_deepening() {
         if (engine_.use_time_ && !limits.movetime && !engine_.stop_.load()) {
             // With a single legal move there is nothing to think about.
             const bool forced = root_moves.size() == 1 && completed_depth >= 4;
-            // Ethereal's rule: the ideal time, longer while the best move changes, the score falls or the
-            // other moves take many of the root's nodes (the best one is in doubt); from depth 4.
-            double limit = double(engine_.budget_.hard);
-            if (completed_depth >= 4) {
-                const double stable = 1.2 - TmStablePct / 100.0 * std::min(best_stable_for, 10);
-                const double fall = double(iteration_values[std::size_t(completed_depth - 3)] - best_value);
-                const double falling = std::clamp(0.05 * fall, 0.75, 1.25);
-                const double best_share = double(root_moves[0].nodes) /
-                                          double(std::max<std::uint64_t>(1, nodes.load(std::memory_order_relaxed)));
-                const double node_factor = std::max(0.5, TmNodeMulPct / 100.0 * (1.0 - best_share) + 0.4);
-                limit = double(engine_.budget_.ideal) * stable * falling * node_factor;
-            }
-            limit = std::min(limit, double(engine_.budget_.hard));
+            IterationInfo it;
+            it.depth = completed_depth;
+            it.stable_iterations = best_stable_for;
+            if (completed_depth >= 4) it.score_fall = iteration_values[std::size_t(completed_depth - 3)] - best_value;
+            it.best_move_share = double(root_moves[0].nodes) /
+                                 double(std::max<std::uint64_t>(1, nodes.load(std::memory_order_relaxed)));
+            const double limit = thinking_limit(engine_.budget_, it);
             // The thought a move deserves counts pondering (the opponent's time); the hard limit (in
             // count_node) counts our clock only. Otherwise a ponderhit would restart the budget in the
             // middle of a deep iteration, which then runs to the hard limit move after move.

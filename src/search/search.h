@@ -125,6 +125,7 @@ private:
     template <bool PvNode>
     Value qsearch(Stack* ss, Value alpha, Value beta, int depth);
 
+    Value aspiration_search(Stack* ss);  // one PV line of the current iteration
     Value evaluate();
     Value corrected(Value raw) const;  // raw static evaluation + correction history
     void count_node();

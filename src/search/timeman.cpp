@@ -40,4 +40,15 @@ TimeBudget allocate_time(const TimeInput& in) {
     return b;
 }
 
+double thinking_limit(const TimeBudget& budget, const IterationInfo& it) {
+    double limit = double(budget.hard);
+    if (it.depth >= 4) {
+        const double stable = 1.2 - param::TmStablePct / 100.0 * std::min(it.stable_iterations, 10);
+        const double falling = std::clamp(0.05 * double(it.score_fall), 0.75, 1.25);
+        const double node_factor = std::max(0.5, param::TmNodeMulPct / 100.0 * (1.0 - it.best_move_share) + 0.4);
+        limit = double(budget.ideal) * stable * falling * node_factor;
+    }
+    return std::min(limit, double(budget.hard));
+}
+
 }  // namespace quince::search

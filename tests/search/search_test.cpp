@@ -315,6 +315,28 @@ TEST(TimeManager, IdealTime) {
     EXPECT_EQ(allocate_time(fixed).ideal, 700);
 }
 
+// The stop rule after an iteration: the hard limit before depth 4, then the ideal time scaled by the best
+// move's stability, the score's fall and the other moves' share of the nodes, never beyond the hard limit.
+TEST(TimeManager, ThinkingLimit) {
+    TimeBudget b;
+    b.ideal = 1000;
+    b.hard = 5000;
+    IterationInfo it;
+    it.depth = 3;
+    EXPECT_EQ(thinking_limit(b, it), 5000.0);
+    it.depth = 4;
+    it.stable_iterations = 10;  // stable: 1.2 - 0.04 x 10 = 0.8
+    it.score_fall = 0;          // not falling: 0.75
+    it.best_move_share = 1.0;   // every node on the best move: 0.5
+    EXPECT_NEAR(thinking_limit(b, it), 1000 * 0.8 * 0.75 * 0.5, 1e-9);
+    it.stable_iterations = 0;   // 1.2
+    it.score_fall = 40;         // falling: 0.05 x 40 = 2, at most 1.25
+    it.best_move_share = 0.0;   // the others took every node: 2 x 1 + 0.4 = 2.4
+    EXPECT_NEAR(thinking_limit(b, it), 1000 * 1.2 * 1.25 * 2.4, 1e-9);
+    b.hard = 2000;
+    EXPECT_EQ(thinking_limit(b, it), 2000.0);
+}
+
 // The clock's use: the search stops on its own, and never before the ideal time times the smallest of its
 // factors (0.8 x 0.75 x 0.5 = 0.3) unless the move is forced: a minute's ideal of 3 s gives at least 900 ms
 // for taking a hanging queen. A correct engine cannot miss the bound on a loaded one.
