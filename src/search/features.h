@@ -2,8 +2,8 @@
 // each one can be measured by a match of the engine against itself with that feature off. Everything is
 // on by default; a switch costs one well-predicted branch.
 //
-// Candidates are the opposite: rules not (yet) part of the search, off by default and switched on by the
-// UCI option SearchEnable, so that a match of the engine with a candidate on against the same binary
+// Candidates (candidate rules; not the evaluation's candidate passed pawns) are the opposite: rules not
+// (yet) part of the search, off by default and switched on by the UCI option SearchEnable, so that a match of the engine with a candidate on against the same binary
 // decides whether it goes in, without a rebuild.
 #pragma once
 

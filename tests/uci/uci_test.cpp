@@ -330,6 +330,21 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
     err = e.read_line();
     ASSERT_TRUE(err);
     EXPECT_EQ(*err, "info string error: setoption: cannot open weights file '/nonexistent/w.txt'");
+    // A file with the network header goes to the network loader, not the weights reader: this build has
+    // none and says so, and the evaluation in force stays.
+    const std::string net = testing::TempDir() + "quince_uci_net.bin";
+    std::ofstream(net, std::ios::binary) << "QNN1" << std::string(32, '\0');
+    e.send("setoption name EvalFile value " + net);
+    err = e.read_line();
+    ASSERT_TRUE(err);
+    EXPECT_EQ(*err, "info string error: setoption: '" + net + "' is a network file (header QNN1), and this build has no "
+                    "network evaluation");
+    e.send("eval");
+    ev = e.read_until("final score:");
+    ASSERT_TRUE(ev);
+    EXPECT_NE((*ev)[0].find("profile rybka1"), std::string::npos) << (*ev)[0];
+    skip_legend();
+    std::remove(net.c_str());
     std::remove(good.c_str());
     std::remove(bad.c_str());
 }
