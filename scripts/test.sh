@@ -20,6 +20,17 @@ jobs=$(nproc)
 builds=${QUINCE_TEST_BUILDS:-"release asan tsan fuzz web clients libcxx windows"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
+# The Release build is linked as the release archive's engine is (Fathom from Debian's source and GCC's
+# libraries linked in statically: scripts/build-linux.sh), so that its ctest runs the whole archive check
+# (Package.linux_archive) and the `windows` step packages this engine instead of compiling another one.
+release_args=(-DCMAKE_BUILD_TYPE=Release -DQUINCE_SYZYGY=ON -DFATHOM_INCLUDE_DIR="$PWD/build-test-release/fathom/include"
+              -DFATHOM_LIBRARY="$PWD/build-test-release/fathom/libfathom.a"
+              "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc")
+release_fathom() {
+  scripts/deps.sh release
+  CFLAGS=-fPIC scripts/fathom.sh build-test-release/fathom
+}
+
 run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
   local name=$1; shift
   echo "=== $name build ==="
@@ -31,7 +42,8 @@ run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
 
 for b in $builds; do
   case $b in
-    release)  CTEST_ENV="" run_build release -DCMAKE_BUILD_TYPE=Release ;;
+    release)  release_fathom
+              CTEST_ENV="" run_build release "${release_args[@]}" ;;
     portable) CTEST_ENV="" run_build portable -DCMAKE_BUILD_TYPE=Release -DQUINCE_PORTABLE=ON ;;
     asan)     CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined
               echo "=== asan: stateful UCI fuzzer ==="
@@ -68,15 +80,14 @@ for b in $builds; do
               python3 tests/package/package_test.py build-test-package/dist build-test-package/linux/quince ;;
     windows)  echo "=== windows: build-windows/quince.exe under wine against the Linux build ==="
               scripts/deps.sh windows
-              [ -x build-test-release/quince ] && [ -x build-test-release/quince-match ] ||
-                { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
-                  cmake --build build-test-release -j"$jobs" --target quince quince-match; }
+              # The Release build as the `release` step configures it (nothing to do after that step).
+              release_fathom
+              cmake -S . -B build-test-release "${release_args[@]}" >/dev/null
+              cmake --build build-test-release -j"$jobs" --target quince quince-match
               scripts/build-windows.sh
               python3 tests/windows/windows_test.py build-test-release/quince build-windows/quince.exe \
                   build-test-release/quince-match build-test-windows
-              scripts/deps.sh release
-              QUINCE_LINUX_BUILD=build-test-package/linux scripts/build-linux.sh x86-64 >/dev/null
-              python3 tests/package/package_test.py build-test-windows/package build-test-package/linux/quince \
+              python3 tests/package/package_test.py build-test-windows/package build-test-release/quince \
                   build-windows/quince.exe ;;
     *) echo "unknown build '$b'"; exit 2 ;;
   esac
