@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 jobs=$(nproc)
-builds=${QUINCE_TEST_BUILDS:-"release asan tsan fuzz web clients libcxx windows"}
+builds=${QUINCE_TEST_BUILDS:-"release asan tsan web clients libcxx windows"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 # The Release build is linked as the release archive's engine is (Fathom from Debian's source and GCC's
@@ -45,10 +45,15 @@ for b in $builds; do
     release)  release_fathom
               CTEST_ENV="" run_build release "${release_args[@]}" ;;
     portable) CTEST_ENV="" run_build portable -DCMAKE_BUILD_TYPE=Release -DQUINCE_PORTABLE=ON ;;
-    asan)     CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined
+    asan)     # clang, with the libFuzzer targets linked in the same build (one instrumented compilation of
+              # the library for the suite, the stateful UCI fuzzer and the libFuzzer runs).
+              CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined \
+                  -DCMAKE_CXX_COMPILER=clang++ -DQUINCE_FUZZ=ON
               echo "=== asan: stateful UCI fuzzer ==="
               env $asan_env python3 fuzz/uci_stateful.py build-test-asan/quince --seed "${QUINCE_FUZZ_SEED:-1}" \
-                  --duration 45 --log build-test-asan/uci_stateful_sent.txt ;;
+                  --duration 45 --log build-test-asan/uci_stateful_sent.txt
+              echo "=== asan: every libFuzzer target for 10 s ==="
+              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 ;;
     tsan)     CTEST_ENV="QUINCE_PERFT_BUDGET=100000 QUINCE_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1" \
                 run_build tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=thread ;;
     fuzz)     if command -v clang++ >/dev/null; then
