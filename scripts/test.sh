@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the Release build (host CPU features),
-# AddressSanitizer+UndefinedBehaviorSanitizer (then the stateful UCI fuzzer for 45 s against its engine),
-# ThreadSanitizer, and the libFuzzer targets for 10 s each (clang; skipped with a note when clang is
-# missing), and the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and
-# checked against the Release build, and the real clients (tests/clients: a game through Debian's polyglot
-# and one in xboard under Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++
-# build without Fathom and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only
-# GCC/libstdc++ accepts fails here, and the portable bit-scan and slider code runs the whole suite; its
-# GoogleTest compiled from Debian's googletest sources with libc++), the self-contained Linux release engine
-# (scripts/build-linux.sh) in its archive, and the Windows build (scripts/build-windows.sh) under wine
-# against the Linux build, with its release archive. Any failure fails the script.
+# Builds and runs every test: the Release build (host CPU features; linked as the Linux release engine is,
+# so its suite checks the whole archive), the clang AddressSanitizer+UndefinedBehaviorSanitizer build with
+# the libFuzzer targets linked in (then the stateful UCI fuzzer for 45 s against its engine and every
+# libFuzzer target for 10 s), ThreadSanitizer (the library and the test files that start threads), the
+# WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and checked against the
+# Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard under
+# Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++ build without Fathom
+# and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only GCC/libstdc++ accepts fails
+# here, and the portable bit-scan and slider code runs the whole suite; its GoogleTest compiled from
+# Debian's googletest sources with libc++), and the Windows build (scripts/build-windows.sh) under wine
+# against the Release build, packaged with it. Any failure fails the script.
 # QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx package windows" selects builds
-# (default: all but `package`, whose archive checks the `windows` step repeats with both archives, and
+# (default: all but `fuzz`, the libFuzzer targets in a build of their own, which `asan` runs; `package`,
+# scripts/build-linux.sh's engine in its archive, which the Release suite and `windows` check; and
 # `portable`, the GCC build without popcnt/BMI2, which `libcxx` covers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,11 +32,12 @@ release_fathom() {
   CFLAGS=-fPIC scripts/fathom.sh build-test-release/fathom
 }
 
-run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
+run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV (and BUILD_TARGETS: only these)
   local name=$1; shift
   echo "=== $name build ==="
   cmake -S . -B "build-test-$name" "$@" >/dev/null
-  cmake --build "build-test-$name" -j"$jobs"
+  # shellcheck disable=SC2086  # BUILD_TARGETS is a list of targets
+  cmake --build "build-test-$name" -j"$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS}
   echo "=== $name tests ==="
   (cd "build-test-$name" && env $CTEST_ENV ctest --output-on-failure -j"$jobs" --timeout 1500)
 }
@@ -54,7 +56,10 @@ for b in $builds; do
                   --duration 45 --log build-test-asan/uci_stateful_sent.txt
               echo "=== asan: every libFuzzer target for 10 s ==="
               QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 ;;
-    tsan)     CTEST_ENV="QUINCE_PERFT_BUDGET=100000 QUINCE_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1" \
+    tsan)     # The library, the test files that start threads (tests/CMakeLists.txt) and the programs the
+              # suite runs; not the benchmarks.
+              CTEST_ENV="QUINCE_PERFT_BUDGET=100000 QUINCE_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1" \
+                BUILD_TARGETS="quince_tests quince quince_fake_engine quince-match quince-epd" \
                 run_build tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=thread ;;
     fuzz)     if command -v clang++ >/dev/null; then
                 echo "=== fuzz: every libFuzzer target for 10 s ==="
