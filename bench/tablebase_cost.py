@@ -10,30 +10,30 @@ Usage: [QUINCE_BIN=path] bench/tablebase_cost.py SYZYGY_DIR [repeats] [depth]
 """
 import os
 import statistics
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+from uci_engine import Engine  # noqa: E402  (tools/uci_engine.py)
 
 ENGINE = os.environ.get("QUINCE_BIN", "build/quince")
 
 
 def bench(path, depth):
-    p = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    e = Engine(ENGINE)
     if path:
-        p.stdin.write(f"setoption name SyzygyPath value {path}\n")
-    p.stdin.write(f"bench {depth}\n")
-    p.stdin.flush()
+        e.set_option("SyzygyPath", path)
+    e.send(f"bench {depth}")
     nodes = nps = None
-    for line in p.stdout:
+    while nps is None:
+        line = e.read_line()
         if line.startswith("info string error"):
+            e.kill()
             sys.exit(line.strip())
         if line.startswith("Nodes searched:"):
             nodes = int(line.split()[-1])
         if line.startswith("Nodes/second:"):
             nps = int(line.split()[-1])
-            break
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait()
+    e.quit()
     return nodes, nps
 
 

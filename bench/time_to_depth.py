@@ -10,58 +10,42 @@ Example: bench/time_to_depth.py 14 "Threads=1" "Threads=2"
          bench/time_to_depth.py 14 "LazyEval=true" "LazyEval=false"
 """
 import os
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import uci_engine  # noqa: E402  (tools/uci_engine.py)
 
 ENGINE = os.environ.get("QUINCE_BIN", "build/quince")
 
 
-class Engine:
-    def __init__(self, options, binary=None):
-        self.last_lines = []  # the output of the last search, for callers that read more than the node count
-        self.p = subprocess.Popen([binary or ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        for name, value in options:
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait("readyok")
+class Engine(uci_engine.Engine):
+    """The shared UCI driver, set up with options, plus a timed fixed-depth search."""
 
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
+    def __init__(self, options, binary=None):
+        super().__init__(binary or ENGINE)
+        self.last_lines = []  # the output of the last search, for callers that read more than the node count
+        self.handshake()
+        for name, value in options:
+            self.set_option(name, value)
+        self.isready()
 
     def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
+        return self.wait_for(prefix)
 
     def search(self, fen, depth, limit=None):
         """Searches `fen` from a fresh game with `go depth DEPTH` (or `go LIMIT`); returns (seconds, nodes)."""
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.wait("readyok")
+        self.new_game()
+        self.position(fen)
+        self.isready()
         start = time.monotonic()
-        self.send(f"go {limit or f'depth {depth}'}")
-        lines = self.wait("bestmove")
+        lines = self.go(limit or f"depth {depth}")
         elapsed = time.monotonic() - start
         self.last_lines = lines
-        nodes = 0
-        for l in lines:
-            if l.startswith("info") and " nodes " in l:
-                nodes = int(l.split(" nodes ")[1].split()[0])
-        return elapsed, nodes
+        return elapsed, uci_engine.last_info_nodes(lines) or 0
 
     def close(self):
-        self.send("quit")
-        self.p.wait()
+        self.quit()
 
 
 def parse(spec):

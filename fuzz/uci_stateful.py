@@ -20,12 +20,12 @@ exit status: 0 all promises kept, 1 a promise broken (the reason on stderr), 2 u
 """
 import argparse
 import os
-import queue
 import random
-import subprocess
 import sys
-import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import uci_engine  # noqa: E402  (tools/uci_engine.py)
 
 # Positions the walks start from: the start position, tactical middlegames, promotions and en passant,
 # few legal moves, mated and stalemated sides to move, Chess960 castling.
@@ -89,48 +89,25 @@ class Broken(Exception):
     """A protocol promise was broken: the fuzzer's failure."""
 
 
-class Engine:
-    """One UCI process; a reader thread queues its output lines."""
+class Engine(uci_engine.Engine):
+    """One UCI process (the shared driver, its stderr kept for reports); a dead engine is Broken."""
 
     def __init__(self, path, name):
-        self.name = name
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, errors="replace", bufsize=1)
-        self.lines = queue.Queue()
-        self.stderr = []
-        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines), daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
-
-    @staticmethod
-    def _read(stream, q):
-        for line in stream:
-            q.put(line.rstrip("\n"))
-        q.put(None)
-
-    def _read_err(self):
-        for line in self.proc.stderr:
-            self.stderr.append(line)
+        super().__init__(path, name, stderr="pipe")
 
     def send(self, line):
         try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise Broken(f"{self.name}: cannot write (the engine died?){self.report()}")
+            super().send(line)
+        except uci_engine.EngineError as e:
+            raise Broken(str(e))
 
     def line(self, timeout):
+        """The next line, or "" when none came within timeout seconds."""
         try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            return ""  # no line yet
-        if line is None:
-            raise Broken(f"{self.name}: output ended (the engine died?){self.report()}")
-        return line
-
-    def report(self):
-        code = self.proc.poll()
-        tail = "".join(self.stderr[-30:])
-        return (f" exit status {code}" if code is not None else "") + (f"\n--- stderr ---\n{tail}" if tail else "")
+            line = self.read_line(timeout)
+        except uci_engine.EngineError as e:
+            raise Broken(str(e))
+        return "" if line is None else line
 
 
 class Checker:
@@ -181,10 +158,9 @@ class Checker:
 
     def close(self):
         try:
-            self.e.send("quit")
-            self.e.proc.wait(timeout=10)
-        except (Broken, subprocess.TimeoutExpired):
-            self.e.proc.kill()
+            self.e.quit(timeout=10)
+        except uci_engine.EngineError:
+            pass  # killed by quit()
 
 
 class Fuzzer:
@@ -436,10 +412,11 @@ class Fuzzer:
             self.run_one()
         self.send("stop")
         self.drain("the final stop")
-        self.send("quit")
+        if self.log:
+            self.log.write("quit\n")
         try:
-            code = self.engine.proc.wait(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
+            code = self.engine.quit(timeout=self.timeout)
+        except uci_engine.EngineError:
             raise Broken("the engine did not exit after quit")
         if code != 0:
             raise Broken(f"exit status {code} after quit{self.engine.report()}")
@@ -447,8 +424,7 @@ class Fuzzer:
             raise Broken(f"sanitizer report{self.engine.report()}")
 
     def close(self):
-        if self.engine.proc.poll() is None:
-            self.engine.proc.kill()
+        self.engine.kill()
         self.checker.close()
         if self.log:
             self.log.close()

@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (fuzz/, clang, ASan+UBSan) and runs each for a while, one at a time.
 #
 # usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 300 s; targets: fen uci epd pgn weights book shard)
-#   QUINCE_FUZZ_BUILD=dir   build directory (default build-fuzz)
+#   QUINCE_FUZZ_BUILD=dir   build directory (default build-fuzz; one configured with QUINCE_FUZZ=ON is kept as it is)
 #   QUINCE_FUZZ_JOBS=n      compile jobs (default 2)
 #   QUINCE_FUZZ_NICE=n      nice level of the fuzz processes (default 10)
 #
@@ -22,8 +22,12 @@ if ! command -v clang++ >/dev/null; then
   echo "fuzz.sh: clang++ not found (scripts/deps.sh installs it)" >&2
   exit 2
 fi
-cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_FUZZ=ON \
-      -DQUINCE_BUILD_TESTS=OFF >/dev/null
+# A build folder configured with QUINCE_FUZZ=ON already (scripts/test.sh's ASan+UBSan build, which links the
+# targets too) is built as it is configured.
+if ! grep -qx 'QUINCE_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_FUZZ=ON \
+        -DQUINCE_BUILD_TESTS=OFF >/dev/null
+fi
 targets_to_build=$(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
 # shellcheck disable=SC2086
 nice -n "$nice_level" cmake --build "$build" -j"$jobs" --target $targets_to_build

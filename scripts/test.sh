@@ -1,43 +1,65 @@
 #!/usr/bin/env bash
-# Builds and runs every test: the Release build (host CPU features),
-# AddressSanitizer+UndefinedBehaviorSanitizer (then the stateful UCI fuzzer for 45 s against its engine),
-# ThreadSanitizer, and the libFuzzer targets for 10 s each (clang; skipped with a note when clang is
-# missing), and the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and
-# checked against the Release build, and the real clients (tests/clients: a game through Debian's polyglot
-# and one in xboard under Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++
-# build without Fathom and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only
-# GCC/libstdc++ accepts fails here, and the portable bit-scan and slider code runs the whole suite; its
-# GoogleTest compiled from Debian's googletest sources with libc++), the self-contained Linux release engine
-# (scripts/build-linux.sh) in its archive, and the Windows build (scripts/build-windows.sh) under wine
-# against the Linux build, with its release archive. Any failure fails the script.
+# Builds and runs every test: the Release build (host CPU features; linked as the Linux release engine is,
+# so its suite checks the whole archive), the clang AddressSanitizer+UndefinedBehaviorSanitizer build with
+# the libFuzzer targets linked in (then the stateful UCI fuzzer for 45 s against its engine and every
+# libFuzzer target for 10 s), ThreadSanitizer (the library and the test files that start threads), the
+# WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and checked against the
+# Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard under
+# Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++ build without Fathom
+# and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only GCC/libstdc++ accepts fails
+# here, and the portable bit-scan and slider code runs the whole suite; its GoogleTest compiled from
+# Debian's googletest sources with libc++), and the Windows build (scripts/build-windows.sh) under wine
+# against the Release build, packaged with it. Any failure fails the script.
 # QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx package windows" selects builds
-# (default: all but `package`, whose archive checks the `windows` step repeats with both archives, and
+# (default: all but `fuzz`, the libFuzzer targets in a build of their own, which `asan` runs; `package`,
+# scripts/build-linux.sh's engine in its archive, which the Release suite and `windows` check; and
 # `portable`, the GCC build without popcnt/BMI2, which `libcxx` covers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 jobs=$(nproc)
-builds=${QUINCE_TEST_BUILDS:-"release asan tsan fuzz web clients libcxx windows"}
+builds=${QUINCE_TEST_BUILDS:-"release asan tsan web clients libcxx windows"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
-run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV
+# The Release build is linked as the release archive's engine is (Fathom from Debian's source and GCC's
+# libraries linked in statically: scripts/build-linux.sh), so that its ctest runs the whole archive check
+# (Package.linux_archive) and the `windows` step packages this engine instead of compiling another one.
+release_args=(-DCMAKE_BUILD_TYPE=Release -DQUINCE_SYZYGY=ON -DFATHOM_INCLUDE_DIR="$PWD/build-test-release/fathom/include"
+              -DFATHOM_LIBRARY="$PWD/build-test-release/fathom/libfathom.a"
+              "-DCMAKE_EXE_LINKER_FLAGS=-static-libstdc++ -static-libgcc")
+release_fathom() {
+  scripts/deps.sh release
+  CFLAGS=-fPIC scripts/fathom.sh build-test-release/fathom
+}
+
+run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV (and BUILD_TARGETS: only these)
   local name=$1; shift
   echo "=== $name build ==="
   cmake -S . -B "build-test-$name" "$@" >/dev/null
-  cmake --build "build-test-$name" -j"$jobs"
+  # shellcheck disable=SC2086  # BUILD_TARGETS is a list of targets
+  cmake --build "build-test-$name" -j"$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS}
   echo "=== $name tests ==="
   (cd "build-test-$name" && env $CTEST_ENV ctest --output-on-failure -j"$jobs" --timeout 1500)
 }
 
 for b in $builds; do
   case $b in
-    release)  CTEST_ENV="" run_build release -DCMAKE_BUILD_TYPE=Release ;;
+    release)  release_fathom
+              CTEST_ENV="" run_build release "${release_args[@]}" ;;
     portable) CTEST_ENV="" run_build portable -DCMAKE_BUILD_TYPE=Release -DQUINCE_PORTABLE=ON ;;
-    asan)     CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined
+    asan)     # clang, with the libFuzzer targets linked in the same build (one instrumented compilation of
+              # the library for the suite, the stateful UCI fuzzer and the libFuzzer runs).
+              CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined \
+                  -DCMAKE_CXX_COMPILER=clang++ -DQUINCE_FUZZ=ON
               echo "=== asan: stateful UCI fuzzer ==="
               env $asan_env python3 fuzz/uci_stateful.py build-test-asan/quince --seed "${QUINCE_FUZZ_SEED:-1}" \
-                  --duration 45 --log build-test-asan/uci_stateful_sent.txt ;;
-    tsan)     CTEST_ENV="QUINCE_PERFT_BUDGET=100000 QUINCE_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1" \
+                  --duration 45 --log build-test-asan/uci_stateful_sent.txt
+              echo "=== asan: every libFuzzer target for 10 s ==="
+              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 ;;
+    tsan)     # The library, the test files that start threads (tests/CMakeLists.txt) and the programs the
+              # suite runs; not the benchmarks.
+              CTEST_ENV="QUINCE_PERFT_BUDGET=100000 QUINCE_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1" \
+                BUILD_TARGETS="quince_tests quince quince_fake_engine quince-match quince-epd" \
                 run_build tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=thread ;;
     fuzz)     if command -v clang++ >/dev/null; then
                 echo "=== fuzz: every libFuzzer target for 10 s ==="
@@ -68,15 +90,14 @@ for b in $builds; do
               python3 tests/package/package_test.py build-test-package/dist build-test-package/linux/quince ;;
     windows)  echo "=== windows: build-windows/quince.exe under wine against the Linux build ==="
               scripts/deps.sh windows
-              [ -x build-test-release/quince ] && [ -x build-test-release/quince-match ] ||
-                { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
-                  cmake --build build-test-release -j"$jobs" --target quince quince-match; }
+              # The Release build as the `release` step configures it (nothing to do after that step).
+              release_fathom
+              cmake -S . -B build-test-release "${release_args[@]}" >/dev/null
+              cmake --build build-test-release -j"$jobs" --target quince quince-match
               scripts/build-windows.sh
               python3 tests/windows/windows_test.py build-test-release/quince build-windows/quince.exe \
                   build-test-release/quince-match build-test-windows
-              scripts/deps.sh release
-              QUINCE_LINUX_BUILD=build-test-package/linux scripts/build-linux.sh x86-64 >/dev/null
-              python3 tests/package/package_test.py build-test-windows/package build-test-package/linux/quince \
+              python3 tests/package/package_test.py build-test-windows/package build-test-release/quince \
                   build-windows/quince.exe ;;
     *) echo "unknown build '$b'"; exit 2 ;;
   esac

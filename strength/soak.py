@@ -18,12 +18,12 @@ the driver itself. The hour recorded in docs/results.md is plotted in docs/soak-
 """
 import argparse
 import os
-import queue
 import random
-import subprocess
 import sys
-import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import uci_engine  # noqa: E402  (tools/uci_engine.py)
 
 HASH_CHOICES = [16, 16, 32, 64]   # MB; 16 is the default and comes back often
 THREAD_CHOICES = [1, 1, 2]
@@ -32,38 +32,14 @@ MAX_GAME_PLIES = 160
 ANSWER_TIMEOUT = 30.0             # seconds for any answer (readyok, bestmove after stop)
 
 
-class Engine:
-    def __init__(self, path):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
+class Engine(uci_engine.Engine):
+    """The shared UCI driver with every answer due within ANSWER_TIMEOUT, and the process's memory."""
 
     def wait_for(self, prefix, timeout=ANSWER_TIMEOUT):
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise RuntimeError(f"no '{prefix}' within {timeout} s")
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise RuntimeError(f"the engine exited (status {self.proc.wait()}) while waiting for '{prefix}'")
-            if line.startswith(prefix):
-                return line
+        return super().wait_for(prefix, timeout)[-1]
 
     def rss_kb(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
+        with open(f"/proc/{self.pid}/status") as f:
             for line in f:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1])
@@ -195,14 +171,12 @@ def main():
             else:
                 moves.append(best[1])
         samples.append((time.monotonic() - start, e.rss_kb(), hash_mb, threads))
-        e.send("quit")
-        code = e.proc.wait(timeout=ANSWER_TIMEOUT)
+        code = e.quit(timeout=ANSWER_TIMEOUT)
         if code != 0:
             raise RuntimeError(f"exit status {code} after quit")
-    except (RuntimeError, OSError, subprocess.TimeoutExpired) as err:
+    except (RuntimeError, OSError) as err:  # uci_engine.EngineError is a RuntimeError
         print(f"soak: FAILED after {time.monotonic() - start:.0f} s: {err}", file=sys.stderr)
-        if e.proc.poll() is None:
-            e.proc.kill()
+        e.kill()
         return 1
     finally:
         if samples:

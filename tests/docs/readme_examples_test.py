@@ -15,6 +15,8 @@ import sys
 engine, readme_path = os.path.abspath(sys.argv[1]), sys.argv[2]
 # Commands run from the repository root, where the README's relative paths point.
 ROOT = os.path.dirname(os.path.abspath(readme_path))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools"))
+from uci_engine import Engine, EngineError  # noqa: E402  (tools/uci_engine.py)
 text = open(readme_path, encoding="utf-8").read()
 blocks = re.findall(r"^```[a-z]*\n(.*?)^```", text, re.M | re.S)
 failures = []
@@ -101,7 +103,7 @@ for block in blocks:
             failure = f"{lines[0]}: the output is not an SVG picture: {run.stdout[:80]!r}"
     elif lines[0].startswith("> uci"):
         # A UCI session: '>' lines are typed, one at a time, each answered before the next is sent.
-        p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        e = Engine(engine, cwd=ROOT)
         got, shown = [], []
         answer_to = {"uci": "uciok", "isready": "readyok", "go": "bestmove"}
         for line in lines:
@@ -109,21 +111,17 @@ for block in blocks:
                 shown.append(line)
                 continue
             command = line[2:]
-            p.stdin.write(command + "\n")
-            p.stdin.flush()
+            e.send(command)
             until = answer_to.get(command.split()[0])
-            while until:
-                out = p.stdout.readline()
-                if not out:
-                    break
-                out = out.rstrip("\n")
-                if not out.startswith("option "):  # the README leaves the option lines out
-                    got.append(out)
-                if out.startswith(until):
-                    break
-        p.stdin.close()
-        got += [l.rstrip("\n") for l in p.stdout if not l.startswith("option ")]
-        p.wait(timeout=60)
+            if until:
+                try:
+                    answer = e.wait_for(until)
+                except EngineError as err:  # the output ended: compare what came
+                    answer = err.lines
+                got += [l for l in answer if not l.startswith("option ")]  # the README leaves them out
+        e.close_input()
+        got += [l for l in e.rest() if not l.startswith("option ")]
+        e.proc.wait(timeout=60)
         failure = compare("the UCI session", shown, got)
     else:
         continue

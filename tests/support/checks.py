@@ -16,6 +16,8 @@ import sys
 import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, 'tools'))
+from uci_engine import Engine, EngineError  # noqa: E402  (tools/uci_engine.py, the UCI driver)
 failures = 0
 
 # The shared libraries of the C library itself (glibc): the only ones a self-contained Linux engine needs.
@@ -59,27 +61,21 @@ def uci_session(cmd, commands, timeout=300):
     """Sends the UCI commands, waits for the `bestmove` of the last `go` (a `quit` sent at once would stop
     the search before it reports anything), then quits. Returns (exit status, the engine's output); a
     session that hangs is killed after timeout seconds (a watchdog, not a time limit a search must meet)."""
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, bufsize=1)
-    timer = threading.Timer(timeout, proc.kill)
+    engine = Engine(cmd, stderr='stdout')
+    timer = threading.Timer(timeout, engine.kill)
     timer.start()
     out = []
     try:
-        proc.stdin.write(''.join(c + '\n' for c in commands))
-        proc.stdin.flush()
-        for line in proc.stdout:
-            out.append(line.replace('\r\n', '\n'))
-            if line.startswith('bestmove'):
-                break
-        proc.stdin.write('quit\n')
-        proc.stdin.flush()
-        out.extend(line.replace('\r\n', '\n') for line in proc.stdout)
-        status = proc.wait()
-    except BrokenPipeError:
-        status = proc.wait()
+        for c in commands:
+            engine.send(c)
+        out += engine.wait_for('bestmove')
+        engine.send('quit')
+        out += engine.rest()
+    except EngineError as e:
+        out += e.lines + engine.rest()
     finally:
         timer.cancel()
-    return status, ''.join(out)
+    return engine.proc.wait(), ''.join(line + '\n' for line in out)
 
 
 def bench_nodes(text):

@@ -12,13 +12,14 @@
 
 #include "board/notation.h"
 #include "engine_process.h"
+#include "support/sanitized.h"
 
 using namespace quince;
 using quince::test::EngineProcess;
 
 namespace {
 
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#ifdef QUINCE_TEST_SANITIZER_BUILD
 constexpr int SLOW = 8;
 #else
 constexpr int SLOW = 1;

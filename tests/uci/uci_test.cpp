@@ -24,7 +24,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Sanitizer builds run several times slower: stretch the timing expectations, not the logic.
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#ifdef QUINCE_TEST_SANITIZER_BUILD
 constexpr int SLOW = 8;
 #else
 constexpr int SLOW = 1;
