@@ -250,6 +250,7 @@ TEST(MatchGame, FloodOfInfoLinesIsHandled) {
     rules.max_moves = 5;
     GameRecord game = play_game(white, black, Opening{}, rules);
     EXPECT_EQ(game.outcome.incident, Incident::None) << game.outcome.reason;
+    ASSERT_FALSE(game.moves.empty()) << game.outcome.reason;
     EXPECT_EQ(game.moves[0].depth, 1);  // the last info line before bestmove wins
     std::filesystem::remove(once);
 }
