@@ -109,9 +109,17 @@ double move_accuracy(double before, double after) {
     return std::clamp(a, 0.0, 100.0);
 }
 
+int white_mate_in_moves(Value v, Color stm) {
+    // The distance counts the moves of the side that mates, so it comes from the side to move's score
+    // and only then takes White's sign: Black mating in one ply is #-1, not the "mated in 0" that
+    // turning the score round first would make of it.
+    const int n = search::mate_in_moves(v);
+    return stm == WHITE ? n : -n;
+}
+
 std::string eval_command(Value v, Color stm) {
     const Value white = stm == WHITE ? v : Value(-v);
-    if (is_mate(white)) return "[%eval #" + std::to_string(search::mate_in_moves(white)) + "]";
+    if (is_mate(white)) return "[%eval #" + std::to_string(white_mate_in_moves(v, stm)) + "]";
     char buf[32];
     std::snprintf(buf, sizeof buf, "[%%eval %.2f]", white / 100.0);
     return buf;
@@ -259,7 +267,7 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
             r += next.in_check() && !next.has_legal_move() ? "{\"checkmate\": true}" : "{\"white_cp\": 0}";
         } else {
             const Value white = next.side_to_move() == WHITE ? v.score_after : Value(-v.score_after);
-            r += is_mate(white) ? "{\"white_mate\": " + std::to_string(search::mate_in_moves(white)) + "}"
+            r += is_mate(white) ? "{\"white_mate\": " + std::to_string(white_mate_in_moves(v.score_after, next.side_to_move())) + "}"
                                 : "{\"white_cp\": " + std::to_string(white) + "}";
         }
         r += ", \"cp_loss\": " + std::to_string(v.cp_loss) + ", \"chances_lost\": " + fixed(v.drop, 3) +

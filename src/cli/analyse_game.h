@@ -81,6 +81,8 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
 
 // `[%eval 0.17]` / `[%eval #-3]`: a score of the side to move in `pos`, in pawns from White's view.
 std::string eval_command(Value v, Color side_to_move);
+// A mate score of the side to move as lichess writes it: moves to mate, positive when White mates.
+int white_mate_in_moves(Value v, Color side_to_move);
 
 // One JSON object (one line) for a game: tags, the per-side summary and every move's verdict.
 std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model);

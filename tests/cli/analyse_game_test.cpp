@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -146,6 +147,53 @@ TEST(AnalyseGame, VerdictsFollowLichessThresholds) {
     EXPECT_DOUBLE_EQ(cli::move_accuracy(60, 60), 99.9999);
     EXPECT_EQ(cli::eval_command(Value(-17), BLACK), "[%eval 0.17]");
     EXPECT_EQ(cli::eval_command(mated_in(6), WHITE), "[%eval #-3]");
+}
+
+TEST(AnalyseGame, MateCountsAreWhitesViewForBothColours) {
+    // The side to move mates (odd plies) or is mated (even plies); the count is the mating side's moves.
+    EXPECT_EQ(cli::eval_command(mate_in(1), WHITE), "[%eval #1]");
+    EXPECT_EQ(cli::eval_command(mate_in(1), BLACK), "[%eval #-1]");
+    EXPECT_EQ(cli::eval_command(mate_in(3), WHITE), "[%eval #2]");
+    EXPECT_EQ(cli::eval_command(mate_in(3), BLACK), "[%eval #-2]");
+    EXPECT_EQ(cli::eval_command(mate_in(9), BLACK), "[%eval #-5]");
+    EXPECT_EQ(cli::eval_command(mated_in(2), WHITE), "[%eval #-1]");
+    EXPECT_EQ(cli::eval_command(mated_in(2), BLACK), "[%eval #1]");
+    EXPECT_EQ(cli::eval_command(mated_in(8), BLACK), "[%eval #4]");
+    for (int ply = 1; ply < 40; ++ply)
+        for (Color stm : {WHITE, BLACK}) {
+            const Value v = ply % 2 ? mate_in(ply) : mated_in(ply);
+            const int n = cli::white_mate_in_moves(v, stm);
+            EXPECT_EQ(std::abs(n), (ply + 1) / 2) << ply;
+            EXPECT_EQ(n > 0, (ply % 2 == 1) == (stm == WHITE)) << ply << " plies, " << (stm == WHITE ? "White" : "Black") << " to move";
+        }
+}
+
+TEST(AnalyseGame, MatingGamesOfBothColoursCountTheMatingMoves) {
+    // Short forced mates, each side mating: the eval after each move and its --json twin.
+    const Analysed r = analyse({data("mates.pgn")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+    ASSERT_EQ(games.size(), 4u);
+    auto eval_after = [&](int game, std::size_t ply) {
+        const game::PgnMove& m = games[std::size_t(game)].moves.at(ply);
+        return m.comments.empty() ? std::string() : m.comments[0];
+    };
+    EXPECT_EQ(eval_after(0, 0), "[%eval #-1]") << r.out;  // 1. Kg1, Rd1# follows
+    EXPECT_EQ(eval_after(1, 0), "[%eval #1]") << r.out;   // 1... Kg8, Rd8# follows
+    EXPECT_EQ(eval_after(2, 9), "[%eval #2]") << r.out;   // 5... Bxd1, Bxf7+ Ke7 Nd5#
+    EXPECT_EQ(eval_after(2, 10), "[%eval #1]") << r.out;  // 6. Bxf7+
+    EXPECT_EQ(eval_after(2, 11), "[%eval #1]") << r.out;  // 6... Ke7
+    EXPECT_EQ(eval_after(3, 10), "[%eval #-2]") << r.out;  // 6. Bxd8, Bxf2+ Ke2 Nd4#
+    EXPECT_EQ(eval_after(3, 11), "[%eval #-1]") << r.out;  // 6... Bxf2+
+    EXPECT_EQ(eval_after(3, 12), "[%eval #-1]") << r.out;  // 7. Ke2
+    const Analysed j = analyse({data("mates.pgn"), "--json"});
+    ASSERT_EQ(j.status, 0) << j.err;
+    EXPECT_NE(j.out.find("\"san\": \"Kg1\", \"uci\": \"f1g1\", \"eval\": {\"white_mate\": -1}"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"san\": \"Kg8\", \"uci\": \"f8g8\", \"eval\": {\"white_mate\": 1}"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"san\": \"Bxd8\", \"uci\": \"g5d8\", \"eval\": {\"white_mate\": -2}"), std::string::npos) << j.out;
+    EXPECT_EQ(count_of(j.out, "{\"checkmate\": true}"), 4);
 }
 
 TEST(AnalyseGame, AnInterruptStopsTheRunningSearch) {
