@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -65,6 +67,70 @@ bool search_position(search::Engine& engine, const Position& pos, const search::
     *out = engine.last_result();
     return !(interrupt && interrupt->load());
 }
+
+// "14... Nf6": the k-th move (1-based) of the game's main line, numbered as in the game.
+std::string numbered_move(const game::Game& game, std::size_t k) {
+    Position pos = game.start();
+    for (std::size_t i = 0; i + 1 < k; ++i) pos.do_move(game.moves[i].move);
+    const int number = pos.game_ply() / 2 + 1;
+    return std::to_string(number) + (pos.side_to_move() == WHITE ? ". " : "... ") + game.moves[k - 1].san;
+}
+
+// A file written under a temporary name beside its target and renamed over it when done: until then
+// the target keeps what it held, whatever happens to this run.
+class ReplacingFile {
+public:
+    ~ReplacingFile() { discard(); }
+    bool open(const std::string& target, std::string* error) {
+        namespace fs = std::filesystem;
+        target_ = target;
+        std::error_code ec;
+        if (fs::is_directory(target, ec)) return *error = "'" + printable(target) + "' is a directory", false;
+        // Named from the clock and the address of this object: two runs writing to the same place do
+        // not collide, and an existing file of that name is never touched.
+        std::uint64_t seed = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                             std::uint64_t(reinterpret_cast<std::uintptr_t>(this));
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            char suffix[32];
+            std::snprintf(suffix, sizeof suffix, ".%08llx.tmp", (unsigned long long)(seed >> 32));
+            const std::string candidate = target + suffix;
+            if (fs::exists(candidate, ec)) continue;
+            file_.open(candidate, std::ios::binary | std::ios::out);
+            if (!file_) break;
+            temp_ = candidate;
+            return true;
+        }
+        *error = "cannot write '" + printable(target) + "' (a file beside it could not be created)";
+        return false;
+    }
+    std::ostream& stream() { return file_; }
+    // Renames the finished file over the target.
+    bool commit(std::string* error) {
+        file_.close();
+        std::error_code ec;
+        if (!file_) ec = std::make_error_code(std::errc::io_error);
+        else std::filesystem::rename(temp_, target_, ec);
+        if (ec) {
+            *error = "cannot write '" + printable(target_) + "': " + ec.message();
+            discard();
+            return false;
+        }
+        temp_.clear();
+        return true;
+    }
+    void discard() {
+        if (file_.is_open()) file_.close();
+        if (temp_.empty()) return;
+        std::error_code ec;
+        std::filesystem::remove(temp_, ec);
+        temp_.clear();
+    }
+
+private:
+    std::string target_, temp_;
+    std::ofstream file_;
+};
 
 }  // namespace
 
@@ -138,8 +204,9 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     std::vector<Value> score(std::size_t(n) + 1, VALUE_NONE);
     std::vector<search::SearchResult> result(std::size_t(n) + 1);
     std::vector<int> material(std::size_t(n) + 1);
-    for (int i = 0; i <= n; ++i) {
-        if (interrupt && interrupt->load()) return false;
+    int scored = 0;  // positions with their score; an interrupt leaves the rest unscored
+    for (int i = 0; i <= n; ++i, scored = i) {
+        if (interrupt && interrupt->load()) break;
         if (on_position) on_position(i, n + 1);
         material[std::size_t(i)] = search::wdl_material(pos);
         if (!pos.has_legal_move()) {
@@ -147,14 +214,18 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         } else if (pos.is_draw(0) || pos.has_insufficient_material()) {
             score[std::size_t(i)] = VALUE_DRAW;  // a draw by rule: nothing to search
         } else {  // the last position too: its score is the eval after the last move
-            if (!search_position(engine, pos, budget.limits, options, interrupt, &result[std::size_t(i)])) return false;
+            if (!search_position(engine, pos, budget.limits, options, interrupt, &result[std::size_t(i)])) break;
             score[std::size_t(i)] = result[std::size_t(i)].score;
         }
         if (i < n) pos.do_move(game.moves[std::size_t(i)].move);
     }
+    // A move is judged from the scores before and after it: interrupted, the moves up to the last
+    // position scored still are.
+    out->complete = scored == n + 1;
+    const int judged = std::max(0, scored - 1);
 
     pos = game.start();
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < judged; ++i) {
         const game::PgnMove& pm = game.moves[std::size_t(i)];
         MoveVerdict v;
         v.move = pm.move;
@@ -189,7 +260,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     }
     for (SideSummary& s : out->side)
         if (s.moves) s.acpl /= s.moves, s.accuracy /= s.moves;
-    return true;
+    return out->complete;
 }
 
 void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator) {
@@ -231,13 +302,27 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
     }
     for (std::string& c : game->final_comments) c = without_eval(c);
     std::erase(game->final_comments, std::string());
+    if (!analysis.complete) {
+        // Said where readers of the game see it: a tag, and a comment where the analysis ends.
+        const std::size_t k = analysis.moves.size();
+        game->set_tag("Analysis", "partial: " + std::to_string(k) + " of " + std::to_string(game->moves.size()) + " moves");
+        const std::string note = "The analysis was interrupted here; the moves after this point are not analysed.";
+        if (k == 0) {
+            if (game->moves.empty()) game->final_comments.push_back(note);
+            else game->moves[0].comments_before.push_back(note);
+        } else {
+            game->moves[k - 1].comments.push_back(note);
+        }
+    }
     game->set_tag("Annotator", annotator);
-    const SideSummary& w = analysis.side[WHITE];
-    const SideSummary& b = analysis.side[BLACK];
-    game->set_tag("WhiteACPL", std::to_string(int(std::lround(w.acpl))));
-    game->set_tag("BlackACPL", std::to_string(int(std::lround(b.acpl))));
-    game->set_tag("WhiteAccuracy", fixed(w.accuracy, 1));
-    game->set_tag("BlackAccuracy", fixed(b.accuracy, 1));
+    // A side without a move analysed (an interrupted or one-move game) gets no figures at all.
+    for (const bool acpl : {true, false})
+        for (Color c : {WHITE, BLACK}) {
+            const SideSummary& side = analysis.side[c];
+            const std::string name = std::string(c == WHITE ? "White" : "Black") + (acpl ? "ACPL" : "Accuracy");
+            if (!side.moves) std::erase_if(game->tags, [&](const auto& t) { return t.first == name; });
+            else game->set_tag(name, acpl ? std::to_string(int(std::lround(side.acpl))) : fixed(side.accuracy, 1));
+        }
 }
 
 std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model) {
@@ -245,7 +330,9 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
     for (std::size_t i = 0; i < game.tags.size(); ++i)
         r += (i ? ", " : "") + json_string(game.tags[i].first) + ": " + json_string(game.tags[i].second);
     r += "}, \"result\": " + json_string(game.result) + ", \"model\": \"" +
-         (model == ChancesModel::WDL ? "wdl" : "lichess") + "\", \"sides\": {";
+         (model == ChancesModel::WDL ? "wdl" : "lichess") + "\", ";
+    if (!analysis.complete) r += "\"partial\": true, ";
+    r += "\"sides\": {";
     for (Color c : {WHITE, BLACK}) {
         const SideSummary& s = analysis.side[c];
         r += std::string(c == WHITE ? "\"white\": " : ", \"black\": ") + "{\"moves\": " + std::to_string(s.moves) +
@@ -350,22 +437,31 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         return EXIT_FAILED;
     }
 
-    std::ofstream file;
+    // --out: the games go to a new file beside it, which replaces it only when something was analysed, so
+    // an existing file survives an error, an interrupt before the first move is judged, or a full disk.
+    ReplacingFile file;
     if (a.has("out")) {
-        file.open(a.options.at("out"), std::ios::binary);
-        if (!file) {
-            err << "quince analyse: cannot write '" << printable(a.options.at("out")) << "'\n";
+        const std::string target = a.options.at("out");
+        std::error_code ec;
+        if (path != "-" && std::filesystem::equivalent(path, target, ec))
+            return usage_error(err, "analyse", "--out names the file being read; write to another file");
+        if (!file.open(target, &error)) {
+            err << "quince analyse: " << error << "\n";
             return EXIT_FAILED;
         }
     }
-    std::ostream& dest = a.has("out") ? static_cast<std::ostream&>(file) : out;
+    std::ostream& dest = a.has("out") ? file.stream() : out;
+    const std::string out_name = a.has("out") ? "'" + printable(a.options.at("out")) + "'" : "standard output";
 
     search::Engine engine;
     if (!set_up_engine(engine, engine_settings, err)) return EXIT_FAILED;
     const std::string annotator = std::string("Quince ") + QUINCE_VERSION;
     const auto start = std::chrono::steady_clock::now();
     bool progress_shown = false;
-    for (std::size_t g = 0; g < games.size(); ++g) {
+    int written = 0;  // games written, the partial one included
+    bool interrupted = false;
+    std::string partial_note;
+    for (std::size_t g = 0; g < games.size() && !interrupted; ++g) {
         GameAnalysis analysis;
         auto progress = [&](int i, int n) {
             if (!settings.progress) return;
@@ -374,11 +470,14 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
                 << fixed(secs, 0) << " s" << std::flush;
             progress_shown = true;
         };
-        const bool complete = analyse_game(games[g], engine, budget, &analysis, progress, settings.interrupt);
+        interrupted = !analyse_game(games[g], engine, budget, &analysis, progress, settings.interrupt);
         if (progress_shown) err << "\r\033[K" << std::flush, progress_shown = false;
-        if (!complete) {
-            err << "quince analyse: interrupted in game " << g + 1 << "; the games before it are written\n";
-            return EXIT_FAILED;
+        if (interrupted) {
+            const std::size_t k = analysis.moves.size();
+            partial_note = "interrupted in game " + std::to_string(g + 1) + " after " + std::to_string(k) + " of " +
+                           std::to_string(games[g].moves.size()) + " moves";
+            if (k == 0) break;  // nothing of it analysed: not written
+            partial_note += "; it is written up to " + numbered_move(games[g], k) + ", marked partial";
         }
         if (json) {
             dest << game_json(games[g], analysis, int(g + 1), budget.model) << std::endl;
@@ -389,16 +488,36 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
             options.symbolic_nags = true;
             dest << game::write_pgn(annotated, options) << std::flush;
         }
+        ++written;
     }
+    if (!read_all && json)
+        dest << "{\"type\": \"error\", \"game\": " << pgn_error.game << ", \"line\": " << pgn_error.line
+             << ", \"move\": " << json_string(pgn_error.move) << ", \"message\": " << json_string(pgn_error.text())
+             << "}" << std::endl;
+    dest.flush();
+    bool output_ok = bool(dest);
+    if (a.has("out")) {
+        if (written == 0) {
+            file.discard();
+        } else if (!file.commit(&error)) {
+            err << "quince analyse: " << error << "\n";
+            output_ok = false;
+        }
+    } else if (!output_ok) {
+        err << "quince analyse: cannot write to standard output\n";
+    }
+    if (interrupted) {
+        err << "quince analyse: " << partial_note << "; ";
+        if (written == 0) err << "nothing was analysed" << (a.has("out") ? ", " + out_name + " is unchanged" : "") << "\n";
+        else err << written << (written == 1 ? " game" : " games") << " written to " << out_name << "\n";
+        return EXIT_FAILED;
+    }
+    if (a.has("out") && written > 0 && !output_ok) err << "quince analyse: " << out_name << " is unchanged\n";
     if (!read_all) {
-        if (json)
-            dest << "{\"type\": \"error\", \"game\": " << pgn_error.game << ", \"line\": " << pgn_error.line
-                 << ", \"move\": " << json_string(pgn_error.move) << ", \"message\": " << json_string(pgn_error.text())
-                 << "}" << std::endl;
         err << "quince analyse: " << name << ": stopped at " << pgn_error.text() << "\n";
         return EXIT_FAILED;
     }
-    return dest ? EXIT_OK : EXIT_FAILED;
+    return output_ok ? EXIT_OK : EXIT_FAILED;
 }
 
 }  // namespace quince::cli

@@ -58,8 +58,9 @@ struct SideSummary {
 };
 
 struct GameAnalysis {
-    std::vector<MoveVerdict> moves;  // one per main-line move
+    std::vector<MoveVerdict> moves;  // one per main-line move; fewer when interrupted
     SideSummary side[COLOR_NB];
+    bool complete = true;  // false: interrupted, `moves` holds the first moves only (those judged)
 };
 
 struct GameBudget {
@@ -70,13 +71,15 @@ struct GameBudget {
 
 // Searches every position of the game's main line with `engine` (cleared first). `on_position(i, n)` is
 // called before position i of n is searched (progress); `interrupt`, when set, stops the running search at
-// once and returns false (the analysis is then incomplete).
+// once and returns false: the analysis is then partial (`complete` false), its moves those before the last
+// position searched to the end.
 bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudget& budget, GameAnalysis* out,
                   const std::function<void(int, int)>& on_position = {}, const std::atomic<bool>* interrupt = nullptr);
 
 // The game with the analysis written in: eval comments, NAGs, verdict comments and better lines, the
 // tags WhiteACPL, BlackACPL, WhiteAccuracy, BlackAccuracy and Annotator. Earlier [%eval] commands in
-// the game's comments are replaced.
+// the game's comments are replaced. A partial analysis adds the tag Analysis ("partial: 14 of 40 moves")
+// and a comment after the last move analysed.
 void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator);
 
 // `[%eval 0.17]` / `[%eval #-3]`: a score of the side to move in `pos`, in pawns from White's view.

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -247,6 +248,111 @@ TEST(AnalyseGame, AnInterruptWritesTheGamesFinishedBeforeIt) {
     EXPECT_EQ(count_of(buffer.str(), "\n"), 1) << buffer.str();
     EXPECT_EQ(buffer.str().rfind("{\"type\": \"game\", \"game\": 1,", 0), 0u);
     EXPECT_NE(err.str().find("interrupted in game 2"), std::string::npos) << err.str();
+}
+
+TEST(AnalyseGame, AnInterruptKeepsTheMovesJudgedSoFar) {
+    std::vector<game::Game> games;
+    game::PgnError e;
+    std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
+    search::Engine engine;
+    ASSERT_TRUE(engine.set_hash(4));
+    cli::GameBudget budget;
+    budget.limits.nodes = 20000;
+    std::atomic<bool> interrupt{false};
+    cli::GameAnalysis analysis;
+    // Interrupted as the sixth position begins: positions 1-5 have their scores, moves 1-4 their verdicts.
+    const bool complete = cli::analyse_game(games[0], engine, budget, &analysis,
+                                            [&](int i, int) { if (i == 5) interrupt.store(true); }, &interrupt);
+    EXPECT_FALSE(complete);
+    EXPECT_FALSE(analysis.complete);
+    ASSERT_EQ(analysis.moves.size(), 4u);
+    EXPECT_EQ(analysis.side[WHITE].moves + analysis.side[BLACK].moves, 4);
+    game::Game annotated = games[0];
+    cli::annotate(&annotated, analysis, "Quince");
+    EXPECT_EQ(annotated.tag("Analysis"), "partial: 4 of 14 moves");
+    ASSERT_EQ(annotated.moves.size(), 14u) << "every move of the game stays";
+    for (std::size_t i = 0; i < 14; ++i) {
+        const bool has_eval = !annotated.moves[i].comments.empty() && annotated.moves[i].comments[0].rfind("[%eval ", 0) == 0;
+        EXPECT_EQ(has_eval, i < 4) << "move " << i + 1;
+    }
+    EXPECT_NE(annotated.moves[3].comments.back().find("interrupted here"), std::string::npos);
+    const std::string json = cli::game_json(games[0], analysis, 1, budget.model);
+    EXPECT_NE(json.find("\"partial\": true"), std::string::npos) << json;
+    EXPECT_EQ(count_of(json, "\"ply\": "), 4);
+}
+
+namespace {
+
+// A stream buffer that sets `flag` once what was written contains `trigger` (a progress line).
+struct InterruptOnText : std::stringbuf {
+    std::atomic<bool>* flag = nullptr;
+    std::string trigger;
+    int sync() override {
+        if (str().find(trigger) != std::string::npos) flag->store(true);
+        return std::stringbuf::sync();
+    }
+};
+
+std::string file_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> files_in(const std::string& folder) {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+    return names;
+}
+
+}  // namespace
+
+TEST(AnalyseGame, OutIsReplacedOnlyByWhatWasAnalysed) {
+    const std::string folder = testing::TempDir() + "quince_analyse_out_dir";
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    const std::string path = folder + "/keep.pgn";
+    std::ofstream(path, std::ios::binary) << "precious\n";
+    std::vector<std::string> args = {data("constructs.pgn"), "--out", path};
+    args.insert(args.end(), BUDGET.begin(), BUDGET.end());
+
+    // Interrupted before anything is judged: the file is as it was, no temporary file is left.
+    std::atomic<bool> interrupt{true};
+    cli::AnalyseSettings settings;
+    settings.interrupt = &interrupt;
+    std::ostringstream out, err;
+    EXPECT_EQ(cli::run_analyse(args, out, err, settings), cli::EXIT_FAILED);
+    EXPECT_EQ(file_text(path), "precious\n");
+    EXPECT_EQ(files_in(folder), std::vector<std::string>{"keep.pgn"});
+    EXPECT_NE(err.str().find("nothing was analysed, '" + path + "' is unchanged"), std::string::npos) << err.str();
+
+    // --out naming the file read is refused before anything is written.
+    std::ofstream(folder + "/same.pgn", std::ios::binary) << file_text(data("queen_blunder.pgn"));
+    EXPECT_EQ(analyse({folder + "/same.pgn", "--out", folder + "/same.pgn"}).status, cli::EXIT_USAGE);
+    EXPECT_EQ(file_text(folder + "/same.pgn"), file_text(data("queen_blunder.pgn")));
+
+    // Interrupted inside game 2: game 1 whole, game 2 up to the last move judged, marked partial.
+    interrupt.store(false);
+    settings.progress = true;
+    InterruptOnText progress;
+    progress.flag = &interrupt;
+    progress.trigger = "game 2/4, position 4/";
+    std::ostream progress_stream(&progress);
+    EXPECT_EQ(cli::run_analyse(args, out, progress_stream, settings), cli::EXIT_FAILED);
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(file_text(path), &games, &e)) << e.text() << file_text(path);
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_EQ(games[0].tag("Analysis"), "");
+    EXPECT_EQ(games[1].tag("Analysis"), "partial: 2 of 7 moves");
+    EXPECT_EQ(games[1].moves.size(), 7u);
+    EXPECT_NE(progress.str().find("interrupted in game 2 after 2 of 7 moves; it is written up to 1... e5, marked partial; "
+                                  "2 games written to '" + path + "'"),
+              std::string::npos)
+        << progress.str();
+    EXPECT_EQ(files_in(folder).size(), 2u) << "keep.pgn and same.pgn, no temporary file";
+    std::filesystem::remove_all(folder);
 }
 
 TEST(AnalyseArguments, PastedMovesWithNumbersAndTheAnalyzeAlias) {
