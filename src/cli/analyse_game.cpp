@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -65,7 +66,53 @@ bool search_position(search::Engine& engine, const Position& pos, const search::
     if (interrupt && interrupt->load()) engine.stop();
     engine.wait();
     *out = engine.last_result();
-    return !(interrupt && interrupt->load());
+    if (interrupt && interrupt->load()) return false;
+    if (out->depth < 1 || std::abs(int(out->score)) >= VALUE_INFINITE) {
+        // A budget too small to finish even the first iteration (`--nodes 1`): one iteration, so that
+        // every position has a score and a move.
+        search::Limits one;
+        one.depth = 1;
+        engine.go(pos, one, options);
+        engine.wait();
+        *out = engine.last_result();
+    }
+    return true;
+}
+
+bool is_move_assessment(int nag) { return nag >= 1 && nag <= 6; }
+
+constexpr const char* PARTIAL_NOTE = "The analysis was interrupted here; the moves after this point are not analysed.";
+
+// "Blunder. Nxh4 was best." and the other comments annotate() writes with a verdict.
+bool is_verdict_comment(const std::string& c, bool* with_line) {
+    static const char* const OPENINGS[] = {"Inaccuracy. ", "Mistake. ", "Blunder. "};
+    const std::string tail = " was best.";
+    if (c.size() < tail.size() || c.compare(c.size() - tail.size(), tail.size(), tail) != 0) return false;
+    for (const char* o : OPENINGS)
+        if (c.rfind(o, 0) == 0) {
+            *with_line = std::string(o) != "Inaccuracy. ";
+            return true;
+        }
+    return false;
+}
+
+// A game Quince annotated before: its verdicts (NAGs 1-6, the comment, the better line) and the partial
+// mark go, so that analysing it again replaces them instead of adding a second set.
+void remove_our_annotations(game::Game* game) {
+    for (game::PgnMove& pm : game->moves) {
+        bool judged = false, with_line = false;
+        std::erase_if(pm.comments, [&](const std::string& c) {
+            bool line = false;
+            if (is_verdict_comment(c, &line)) return judged = true, with_line = with_line || line, true;
+            return c == PARTIAL_NOTE;
+        });
+        std::erase(pm.comments_before, std::string(PARTIAL_NOTE));
+        if (!judged) continue;
+        std::erase_if(pm.nags, is_move_assessment);
+        if (with_line && !pm.variations.empty()) pm.variations.erase(pm.variations.begin());
+    }
+    std::erase(game->final_comments, std::string(PARTIAL_NOTE));
+    std::erase_if(game->tags, [](const auto& t) { return t.first == "Analysis"; });
 }
 
 // "14... Nf6": the k-th move (1-based) of the game's main line, numbered as in the game.
@@ -264,6 +311,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
 }
 
 void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator) {
+    if (game->tag("Annotator").rfind("Quince", 0) == 0) remove_our_annotations(game);
     Position pos = game->start();
     for (std::size_t i = 0; i < game->moves.size() && i < analysis.moves.size(); ++i) {
         game::PgnMove& pm = game->moves[i];
@@ -275,10 +323,10 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
         next.do_move(pm.move);
         std::vector<std::string> ours;
         if (v.score_after != VALUE_NONE && next.has_legal_move()) ours.push_back(eval_command(v.score_after, next.side_to_move()));
-        pm.nags.erase(std::remove_if(pm.nags.begin(), pm.nags.end(), [](int n) { return n >= 1 && n <= 6; }),
-                      pm.nags.end());
         if (v.judgement != Judgement::NONE) {
-            pm.nags.insert(pm.nags.begin(), judgement_nag(v.judgement));
+            // The file's own move assessment (`!`, `?`, `$1`…`$6`) stays, ours then only in words.
+            if (std::none_of(pm.nags.begin(), pm.nags.end(), is_move_assessment))
+                pm.nags.insert(pm.nags.begin(), judgement_nag(v.judgement));
             std::string name = judgement_name(v.judgement);
             name[0] = char(std::toupper(static_cast<unsigned char>(name[0])));
             ours.push_back(name + ". " + move_to_san(pos, v.best) + " was best.");
@@ -306,7 +354,7 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
         // Said where readers of the game see it: a tag, and a comment where the analysis ends.
         const std::size_t k = analysis.moves.size();
         game->set_tag("Analysis", "partial: " + std::to_string(k) + " of " + std::to_string(game->moves.size()) + " moves");
-        const std::string note = "The analysis was interrupted here; the moves after this point are not analysed.";
+        const std::string note = PARTIAL_NOTE;
         if (k == 0) {
             if (game->moves.empty()) game->final_comments.push_back(note);
             else game->moves[0].comments_before.push_back(note);
@@ -418,22 +466,19 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
     const std::string name = path == "-" ? "standard input" : printable(path, 200);
+    // A bad game is named at once and skipped; the others are analysed.
     std::vector<game::Game> games;
-    game::PgnError pgn_error;
-    const bool read_all = game::read_pgn(text, &games, &pgn_error);
+    const std::vector<game::PgnError> pgn_errors = game::read_pgn_games(text, &games);
     const bool json = a.has("json");
-    if (!read_all) {
-        err << "quince analyse: " << name << ": " << pgn_error.text() << "\n";
-        if (games.empty()) {
-            if (json)
-                out << "{\"type\": \"error\", \"game\": " << pgn_error.game << ", \"line\": " << pgn_error.line
-                    << ", \"move\": " << json_string(pgn_error.move) << ", \"message\": " << json_string(pgn_error.text())
-                    << "}" << std::endl;
-            return EXIT_FAILED;
-        }
-        err << "quince analyse: analysing the " << games.size() << (games.size() == 1 ? " game" : " games") << " before it\n";
-    } else if (games.empty()) {
-        err << "quince analyse: " << name << " holds no game\n";
+    auto error_json = [](const game::PgnError& e) {
+        return "{\"type\": \"error\", \"game\": " + std::to_string(e.game) + ", \"line\": " + std::to_string(e.line) +
+               ", \"move\": " + json_string(e.move) + ", \"message\": " + json_string(e.text()) + "}";
+    };
+    for (const game::PgnError& e : pgn_errors) err << "quince analyse: " << name << ": " << e.text() << "; skipped\n";
+    if (games.empty()) {
+        if (json)
+            for (const game::PgnError& e : pgn_errors) out << error_json(e) << std::endl;
+        err << "quince analyse: " << name << (pgn_errors.empty() ? " holds no game\n" : " holds no game without errors\n");
         return EXIT_FAILED;
     }
 
@@ -461,12 +506,17 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     int written = 0;  // games written, the partial one included
     bool interrupted = false;
     std::string partial_note;
+    std::size_t errors_written = 0;  // --json: the errors go between the games, in file order
+    auto write_errors_before = [&](int number) {
+        for (; errors_written < pgn_errors.size() && pgn_errors[errors_written].game < number; ++errors_written)
+            if (json) dest << error_json(pgn_errors[errors_written]) << std::endl;
+    };
     for (std::size_t g = 0; g < games.size() && !interrupted; ++g) {
         GameAnalysis analysis;
         auto progress = [&](int i, int n) {
             if (!settings.progress) return;
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            err << "\r\033[Kanalysing game " << g + 1 << "/" << games.size() << ", position " << i + 1 << "/" << n << ", "
+            err << "\r\033[Kanalysing game " << games[g].number << "/" << games.size() + pgn_errors.size() << ", position " << i + 1 << "/" << n << ", "
                 << fixed(secs, 0) << " s" << std::flush;
             progress_shown = true;
         };
@@ -474,13 +524,14 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         if (progress_shown) err << "\r\033[K" << std::flush, progress_shown = false;
         if (interrupted) {
             const std::size_t k = analysis.moves.size();
-            partial_note = "interrupted in game " + std::to_string(g + 1) + " after " + std::to_string(k) + " of " +
+            partial_note = "interrupted in game " + std::to_string(games[g].number) + " after " + std::to_string(k) + " of " +
                            std::to_string(games[g].moves.size()) + " moves";
             if (k == 0) break;  // nothing of it analysed: not written
             partial_note += "; it is written up to " + numbered_move(games[g], k) + ", marked partial";
         }
+        write_errors_before(games[g].number);
         if (json) {
-            dest << game_json(games[g], analysis, int(g + 1), budget.model) << std::endl;
+            dest << game_json(games[g], analysis, games[g].number, budget.model) << std::endl;
         } else {
             game::Game annotated = games[g];
             annotate(&annotated, analysis, annotator);
@@ -490,10 +541,7 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         }
         ++written;
     }
-    if (!read_all && json)
-        dest << "{\"type\": \"error\", \"game\": " << pgn_error.game << ", \"line\": " << pgn_error.line
-             << ", \"move\": " << json_string(pgn_error.move) << ", \"message\": " << json_string(pgn_error.text())
-             << "}" << std::endl;
+    if (!interrupted) write_errors_before(INT_MAX);
     dest.flush();
     bool output_ok = bool(dest);
     if (a.has("out")) {
@@ -513,8 +561,10 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         return EXIT_FAILED;
     }
     if (a.has("out") && written > 0 && !output_ok) err << "quince analyse: " << out_name << " is unchanged\n";
-    if (!read_all) {
-        err << "quince analyse: " << name << ": stopped at " << pgn_error.text() << "\n";
+    if (!pgn_errors.empty()) {
+        const std::size_t total = games.size() + pgn_errors.size();
+        err << "quince analyse: " << name << ": " << pgn_errors.size() << " of " << total
+            << (total == 1 ? " game" : " games") << " skipped for the errors above\n";
         return EXIT_FAILED;
     }
     return output_ok ? EXIT_OK : EXIT_FAILED;

@@ -115,18 +115,72 @@ TEST(AnalyseGame, OutFileAndEveryGameOfTheFile) {
     EXPECT_EQ(count_of(text, "[%eval"), 17 + 6 + 3 + 4);
 }
 
-TEST(AnalyseGame, BadPgnNamesGameLineAndMoveAfterWritingTheGamesBefore) {
-    const Analysed r = analyse({data("second_game_illegal.pgn")});
+TEST(AnalyseGame, ABadGameIsNamedAndSkippedAndTheOthersAnalysed) {
+    // Game 2 of three is broken: games 1 and 3 are analysed and written, game 2 named with its line.
+    const std::string folder = testing::TempDir();
+    const std::string path = folder + "quince_three_games.pgn";
+    std::ofstream(path, std::ios::binary) << std::ifstream(data("second_game_illegal.pgn"), std::ios::binary).rdbuf()
+                                          << "\n[Event \"Third\"]\n\n1. c4 e5 2. Nc3 *\n";
+    const Analysed r = analyse({path});
     EXPECT_EQ(r.status, 1);
     std::vector<game::Game> games;
     game::PgnError e;
     ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
-    ASSERT_EQ(games.size(), 1u);
+    ASSERT_EQ(games.size(), 2u);
     EXPECT_EQ(games[0].tag("Event"), "Fine");
-    EXPECT_NE(r.err.find("second_game_illegal.pgn: game 2, line 12: illegal move '3... Nf5' in "), std::string::npos) << r.err;
+    EXPECT_EQ(games[1].tag("Event"), "Third");
+    EXPECT_EQ(count_of(r.out, "[%eval"), 3 + 3);
+    EXPECT_NE(r.err.find("quince_three_games.pgn: game 2, line 12: illegal move '3... Nf5' in "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("; skipped"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 of 3 games skipped"), std::string::npos) << r.err;
+    // --json: the error between the games, each game with its number in the file.
+    const Analysed j = analyse({path, "--json"});
+    EXPECT_EQ(j.status, 1);
+    ASSERT_EQ(count_of(j.out, "\n"), 3) << j.out;
+    EXPECT_EQ(j.out.find("{\"type\": \"game\", \"game\": 1,"), 0u) << j.out;
+    EXPECT_NE(j.out.find("\n{\"type\": \"error\", \"game\": 2, \"line\": 12, \"move\": \"3... Nf5\""), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\n{\"type\": \"game\", \"game\": 3,"), std::string::npos) << j.out;
+    std::remove(path.c_str());
     const Analysed garbage = analyse({data("../perft.epd.missing.pgn")});
     EXPECT_EQ(garbage.status, 1);
     EXPECT_NE(garbage.err.find("cannot read"), std::string::npos) << garbage.err;
+}
+
+TEST(AnalyseGame, PastedMoveListsAndLongAlgebraic) {
+    auto r = run_command(ENGINE, {"analyse", "-", "--nodes", "5000", "--hash", "4"}, "1. e4 e5\n");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("1. e4 { [%eval "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("} *"), std::string::npos) << r.out;
+    r = run_command(ENGINE, {"analyse", "-", "--nodes", "5000", "--hash", "4"}, "1. e2-e4 e7-e5 2. Ng1-f3\n");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("2. Nf3 { [%eval "), std::string::npos) << r.out;
+}
+
+TEST(AnalyseGame, TheFilesOwnNagsStayAndAReanalysisReplacesOurs) {
+    // The file calls the blunder 4... Qh4 "!" and 2. Nf3 "$1": both stay; Quince's verdict is in words.
+    std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("Qh4"), 3, "Qh4!");
+    text.replace(text.find("2. Nf3"), 6, "2. Nf3 $1 $32");
+    const std::string path = testing::TempDir() + "quince_own_nags.pgn";
+    std::ofstream(path, std::ios::binary) << text;
+    const Analysed r = analyse({path});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+    const game::PgnMove& qh4 = games[0].moves[7];
+    EXPECT_EQ(qh4.nags, std::vector<int>{1}) << r.out;
+    ASSERT_GE(qh4.comments.size(), 2u);
+    EXPECT_EQ(qh4.comments[1].rfind("Blunder. ", 0), 0u) << r.out;
+    EXPECT_EQ(games[0].moves[2].nags, (std::vector<int>{1, 32})) << r.out;
+    // Quince's own annotation analysed again: one eval, one verdict, one better line, as the first time.
+    std::ofstream(path, std::ios::binary) << analyse({data("queen_blunder.pgn")}).out;
+    const Analysed again = analyse({path});
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(again.out, analyse({data("queen_blunder.pgn")}).out);
+    EXPECT_EQ(count_of(again.out, "Blunder."), count_of(again.out, "??"));
+    std::remove(path.c_str());
 }
 
 TEST(AnalyseGame, OptionsThatDoNotFitGames) {
