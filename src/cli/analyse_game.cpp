@@ -83,9 +83,26 @@ bool is_move_assessment(int nag) { return nag >= 1 && nag <= 6; }
 
 constexpr const char* PARTIAL_NOTE = "The analysis was interrupted here; the moves after this point are not analysed.";
 
-// "Blunder. Nxh4 was best." and the other comments annotate() writes with a verdict.
+// The comment of a verdict, lichess's words: "Blunder. Nxh4 was best.", "Checkmate is now unavoidable.
+// Nf6 was best." (a mate allowed), "Lost forced checkmate sequence. Qh5 was best." (a mate given up).
+constexpr const char* MATE_ALLOWED_WORDS = "Checkmate is now unavoidable. ";
+constexpr const char* MATE_LOST_WORDS = "Lost forced checkmate sequence. ";
+
+std::string verdict_comment(const MoveVerdict& v, const Position& before) {
+    std::string words;
+    if (v.mate == MateSequence::ALLOWED) words = MATE_ALLOWED_WORDS;
+    else if (v.mate == MateSequence::LOST) words = MATE_LOST_WORDS;
+    else {
+        words = judgement_name(v.judgement);
+        words[0] = char(std::toupper(static_cast<unsigned char>(words[0])));
+        words += ". ";
+    }
+    return words + move_to_san(before, v.best) + " was best.";
+}
+
+// Whether a comment is one verdict_comment() writes, and whether a better line came with it.
 bool is_verdict_comment(const std::string& c, bool* with_line) {
-    static const char* const OPENINGS[] = {"Inaccuracy. ", "Mistake. ", "Blunder. "};
+    static const char* const OPENINGS[] = {"Inaccuracy. ", "Mistake. ", "Blunder. ", MATE_ALLOWED_WORDS, MATE_LOST_WORDS};
     const std::string tail = " was best.";
     if (c.size() < tail.size() || c.compare(c.size() - tail.size(), tail.size(), tail) != 0) return false;
     for (const char* o : OPENINGS)
@@ -218,8 +235,63 @@ const char* judgement_name(Judgement j) {
 }
 
 double move_accuracy(double before, double after) {
-    const double a = 103.1668 * std::exp(-0.04354 * (before - after)) - 3.1669;
+    if (after >= before) return 100;
+    const double a = 103.1668100711649 * std::exp(-0.04354415386753951 * (before - after)) - 3.166924740191411 + 1;
     return std::clamp(a, 0.0, 100.0);
+}
+
+void game_accuracy(const std::vector<double>& white_win, const std::vector<double>& accuracies, Color first_mover,
+                   double out[COLOR_NB]) {
+    out[WHITE] = out[BLACK] = 0;
+    const std::size_t n = accuracies.size();
+    if (n == 0 || white_win.size() != n + 1) return;
+    // One window of positions per move: the first windows repeat the opening ones, then they slide.
+    const std::size_t size = std::clamp<std::size_t>(n / 10, 2, 8);
+    const std::size_t first = std::min(size, white_win.size());
+    auto deviation = [&](std::size_t from, std::size_t count) {
+        double mean = 0, sum = 0;
+        for (std::size_t k = from; k < from + count; ++k) mean += white_win[k];
+        mean /= double(count);
+        for (std::size_t k = from; k < from + count; ++k) sum += (white_win[k] - mean) * (white_win[k] - mean);
+        return std::clamp(std::sqrt(sum / double(count)), 0.5, 12.0);  // population deviation
+    };
+    std::vector<double> weights(first - 2, deviation(0, first));
+    if (white_win.size() < size) weights.push_back(deviation(0, white_win.size()));
+    else
+        for (std::size_t k = 0; k + size <= white_win.size(); ++k) weights.push_back(deviation(k, size));
+    double weighted[COLOR_NB] = {0, 0}, weight_sum[COLOR_NB] = {0, 0}, inverse_sum[COLOR_NB] = {0, 0};
+    int moves[COLOR_NB] = {0, 0};
+    for (std::size_t i = 0; i < n; ++i) {
+        const Color c = i % 2 == 0 ? first_mover : ~first_mover;
+        weighted[c] += accuracies[i] * weights[i];
+        weight_sum[c] += weights[i];
+        inverse_sum[c] += 1 / std::max(1.0, accuracies[i]);
+        ++moves[c];
+    }
+    for (Color c : {WHITE, BLACK})
+        if (moves[c]) out[c] = (weighted[c] / weight_sum[c] + moves[c] / inverse_sum[c]) / 2;
+}
+
+MateSequence mate_sequence(Value before, Value after) {
+    const bool mates_before = before >= VALUE_MATE_IN_MAX_PLY, mates_after = after >= VALUE_MATE_IN_MAX_PLY;
+    const bool mated_after = after <= VALUE_MATED_IN_MAX_PLY;
+    if (!is_mate(before) && mated_after) return MateSequence::ALLOWED;
+    if (mates_before && !mates_after) return MateSequence::LOST;
+    return MateSequence::NONE;
+}
+
+Judgement judge_move(MateSequence mate, Value before, Value after, double drop) {
+    if (mate == MateSequence::ALLOWED) {
+        const int cp = clamped_cp(before);  // how the mover stood before it
+        return cp < -999 ? Judgement::INACCURACY : cp < -700 ? Judgement::MISTAKE : Judgement::BLUNDER;
+    }
+    if (mate == MateSequence::LOST) {
+        const int cp = is_mate(after) ? 0 : clamped_cp(after);  // how the mover stands after it
+        return cp > 999 ? Judgement::INACCURACY : cp > 700 ? Judgement::MISTAKE : Judgement::BLUNDER;
+    }
+    // A mate on either side without one of those turns (a slower mate, a mate still lost): no verdict.
+    if (is_mate(before) || is_mate(after)) return Judgement::NONE;
+    return judge(drop);
 }
 
 int white_mate_in_moves(Value v, Color stm) {
@@ -272,6 +344,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     const int judged = std::max(0, scored - 1);
 
     pos = game.start();
+    std::vector<double>& white_win = out->white_win;
     for (int i = 0; i < judged; ++i) {
         const game::PgnMove& pm = game.moves[std::size_t(i)];
         MoveVerdict v;
@@ -293,20 +366,37 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         const double chances_after = winning_chances(budget.model, after, material[std::size_t(i) + 1]);
         v.drop = std::max(0.0, chances_before - chances_after);
         v.cp_loss = std::max(0, clamped_cp(before) - clamped_cp(after));
-        v.accuracy = move_accuracy(50 + 50 * chances_before, 50 + 50 * std::min(chances_after, chances_before));
-        v.judgement = pm.move == r.best ? Judgement::NONE : judge(v.drop);
+        v.win_before = 50 + 50 * chances_before;
+        v.win_after = 50 + 50 * std::min(chances_after, chances_before);
+        v.accuracy = move_accuracy(v.win_before, v.win_after);
+        v.mate = mate_sequence(before, after);
+        v.judgement = pm.move == r.best ? Judgement::NONE : judge_move(v.mate, before, after, v.drop);
+        if (v.judgement == Judgement::NONE) v.mate = MateSequence::NONE;  // the search's own move: no verdict
+        // The position's own score, White's view, for the weights of the game's accuracy.
+        const double white_chances = winning_chances(budget.model, score[std::size_t(i)], material[std::size_t(i)]);
+        white_win.push_back(50 + 50 * (mover == WHITE ? white_chances : -white_chances));
         SideSummary& s = out->side[mover];
         ++s.moves;
         s.acpl += v.cp_loss;
-        s.accuracy += v.accuracy;
         s.inaccuracies += v.judgement == Judgement::INACCURACY;
         s.mistakes += v.judgement == Judgement::MISTAKE;
         s.blunders += v.judgement == Judgement::BLUNDER;
         out->moves.push_back(std::move(v));
         pos.do_move(pm.move);
     }
-    for (SideSummary& s : out->side)
-        if (s.moves) s.acpl /= s.moves, s.accuracy /= s.moves;
+    if (judged > 0) {
+        const double last = winning_chances(budget.model, score[std::size_t(judged)], material[std::size_t(judged)]);
+        white_win.push_back(50 + 50 * (pos.side_to_move() == WHITE ? last : -last));
+    }
+    std::vector<double> accuracies;
+    for (const MoveVerdict& v : out->moves) accuracies.push_back(v.accuracy);
+    double accuracy[COLOR_NB] = {0, 0};
+    game_accuracy(white_win, accuracies, game.start().side_to_move(), accuracy);
+    for (Color c : {WHITE, BLACK}) {
+        SideSummary& s = out->side[c];
+        if (s.moves) s.acpl /= s.moves;
+        s.accuracy = accuracy[c];
+    }
     return out->complete;
 }
 
@@ -327,10 +417,8 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
             // The file's own move assessment (`!`, `?`, `$1`…`$6`) stays, ours then only in words.
             if (std::none_of(pm.nags.begin(), pm.nags.end(), is_move_assessment))
                 pm.nags.insert(pm.nags.begin(), judgement_nag(v.judgement));
-            std::string name = judgement_name(v.judgement);
-            name[0] = char(std::toupper(static_cast<unsigned char>(name[0])));
-            ours.push_back(name + ". " + move_to_san(pos, v.best) + " was best.");
-            if (v.judgement != Judgement::INACCURACY && !v.best_line.empty()) {
+            ours.push_back(verdict_comment(v, pos));
+            if ((v.judgement != Judgement::INACCURACY || v.mate != MateSequence::NONE) && !v.best_line.empty()) {
                 game::Line line;
                 Position p = pos;
                 for (Move m : v.best_line) {
@@ -408,6 +496,8 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
         r += ", \"cp_loss\": " + std::to_string(v.cp_loss) + ", \"chances_lost\": " + fixed(v.drop, 3) +
              ", \"accuracy\": " + fixed(v.accuracy, 1) + ", \"judgement\": ";
         r += v.judgement == Judgement::NONE ? "null" : json_string(judgement_name(v.judgement));
+        r += ", \"mate\": ";
+        r += v.mate == MateSequence::ALLOWED ? "\"allowed\"" : v.mate == MateSequence::LOST ? "\"lost\"" : "null";
         r += ", \"best\": ";
         if (v.best) {
             r += "{\"uci\": " + json_string(move_to_uci(v.best, pos.is_chess960())) +

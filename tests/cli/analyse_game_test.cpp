@@ -2,7 +2,9 @@
 // --json, --out, bad PGN, and the other argument forms (pasted moves, `analyze`, an empty argument).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -199,9 +201,113 @@ TEST(AnalyseGame, VerdictsFollowLichessThresholds) {
     EXPECT_NEAR(cli::winning_chances(cli::ChancesModel::WDL, Value(0), 40), 0.0, 1e-9);
     EXPECT_GT(cli::winning_chances(cli::ChancesModel::WDL, Value(200), 40), 0.3);
     EXPECT_EQ(cli::winning_chances(cli::ChancesModel::WDL, mate_in(5), 40), 1.0);
-    EXPECT_DOUBLE_EQ(cli::move_accuracy(60, 60), 99.9999);
+    EXPECT_EQ(cli::move_accuracy(60, 60), 100.0);
     EXPECT_EQ(cli::eval_command(Value(-17), BLACK), "[%eval 0.17]");
     EXPECT_EQ(cli::eval_command(mated_in(6), WHITE), "[%eval #-3]");
+}
+
+TEST(AnalyseGame, AccuracyIsLichesssFormulaExactly) {
+    // Reference values from an independent implementation of lichess's published formulas.
+    EXPECT_NEAR(cli::move_accuracy(60, 50), 64.57982845372067, 1e-9);
+    EXPECT_NEAR(cli::move_accuracy(90, 10), 1.000170640274321, 1e-9);
+    EXPECT_EQ(cli::move_accuracy(50, 49.99), 100.0) << "clamped: the +1 lifts a tiny loss above 100";
+    EXPECT_EQ(cli::move_accuracy(50, 80), 100.0);
+    EXPECT_EQ(cli::move_accuracy(100, 0), 0.0);
+    // The game's figure: volatility-weighted mean and harmonic mean, windows of clamp(n / 10, 2, 8).
+    auto lichess_game = [](const std::vector<double>& white_win, Color first, double out[COLOR_NB]) {
+        std::vector<double> accuracies;
+        for (std::size_t i = 0; i + 1 < white_win.size(); ++i) {
+            const bool white = (i % 2 == 0) == (first == WHITE);
+            accuracies.push_back(white ? cli::move_accuracy(white_win[i], white_win[i + 1])
+                                       : cli::move_accuracy(100 - white_win[i], 100 - white_win[i + 1]));
+        }
+        cli::game_accuracy(white_win, accuracies, first, out);
+    };
+    std::vector<double> long_game;  // 35 moves: windows of 3 positions
+    for (int k = 0; k < 36; ++k) long_game.push_back(50 + 45 * std::sin(0.37 * k) * std::cos(0.11 * k));
+    double a[COLOR_NB];
+    lichess_game(long_game, WHITE, a);
+    EXPECT_NEAR(a[WHITE], 82.02603757304092, 1e-9);
+    EXPECT_NEAR(a[BLACK], 82.853588857132, 1e-9);
+    lichess_game({50, 55, 20, 80, 5}, BLACK, a);  // Black moves first, windows of 2
+    EXPECT_NEAR(a[WHITE], 7.147617196527337, 1e-9);
+    EXPECT_NEAR(a[BLACK], 14.262227702065665, 1e-9);
+}
+
+TEST(AnalyseGame, MovesThatAllowOrThrowAwayAForcedMate) {
+    using cli::Judgement;
+    using cli::MateSequence;
+    // Allowing a mate: ?? unless the mover already stood below -7 (?) or -10 (?!) pawns.
+    EXPECT_EQ(cli::mate_sequence(Value(-200), mated_in(4)), MateSequence::ALLOWED);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-200), mated_in(4), 0.05), Judgement::BLUNDER);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-700), mated_in(4), 0), Judgement::BLUNDER);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-701), mated_in(4), 0), Judgement::MISTAKE);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-999), mated_in(4), 0), Judgement::MISTAKE);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-1000), mated_in(4), 0), Judgement::INACCURACY);
+    // Throwing a mate away: ?? unless the mover still stands above +7 (?) or +10 (?!) pawns.
+    EXPECT_EQ(cli::mate_sequence(mate_in(5), Value(300)), MateSequence::LOST);
+    EXPECT_EQ(cli::mate_sequence(mate_in(5), mated_in(2)), MateSequence::LOST);
+    EXPECT_EQ(cli::judge_move(MateSequence::LOST, mate_in(5), Value(300), 0.1), Judgement::BLUNDER);
+    EXPECT_EQ(cli::judge_move(MateSequence::LOST, mate_in(5), Value(701), 0), Judgement::MISTAKE);
+    EXPECT_EQ(cli::judge_move(MateSequence::LOST, mate_in(5), Value(1000), 0), Judgement::INACCURACY);
+    EXPECT_EQ(cli::judge_move(MateSequence::LOST, mate_in(5), mated_in(2), 2), Judgement::BLUNDER);
+    // A slower mate, or a mate against the mover either way, is no verdict; scores alone use the drop.
+    EXPECT_EQ(cli::mate_sequence(mate_in(3), mate_in(9)), MateSequence::NONE);
+    EXPECT_EQ(cli::judge_move(MateSequence::NONE, mate_in(3), mate_in(9), 0), Judgement::NONE);
+    EXPECT_EQ(cli::judge_move(MateSequence::NONE, mated_in(2), mated_in(2), 0), Judgement::NONE);
+    EXPECT_EQ(cli::judge_move(MateSequence::NONE, Value(100), Value(-200), 0.35), Judgement::BLUNDER);
+
+    // The Blackburne Shilling trap: 7. Be2 allows Nf3#, judged by how White stood before it.
+    std::ifstream in(data("famous.pgn"), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
+    ASSERT_EQ(games.size(), 4u);
+    search::Engine engine;
+    ASSERT_TRUE(engine.set_hash(4));
+    cli::GameBudget budget;
+    budget.limits.nodes = 20000;
+    cli::GameAnalysis analysis;
+    ASSERT_TRUE(cli::analyse_game(games[3], engine, budget, &analysis));
+    const cli::MoveVerdict& be2 = analysis.moves.at(12);
+    ASSERT_EQ(be2.san, "Be2");
+    EXPECT_EQ(be2.mate, MateSequence::ALLOWED);
+    const int before = be2.best_score;
+    const Judgement expected = before < -999 ? Judgement::INACCURACY : before < -700 ? Judgement::MISTAKE : Judgement::BLUNDER;
+    EXPECT_EQ(be2.judgement, expected) << "White stood at " << before << " cp";
+    game::Game annotated = games[3];
+    cli::annotate(&annotated, analysis, "Quince");
+    ASSERT_GE(annotated.moves[12].comments.size(), 2u);
+    EXPECT_EQ(annotated.moves[12].comments[0], "[%eval #-1]");
+    EXPECT_EQ(annotated.moves[12].comments[1].rfind("Checkmate is now unavoidable. ", 0), 0u) << annotated.moves[12].comments[1];
+    EXPECT_EQ(annotated.moves[12].nags, std::vector<int>{cli::judgement_nag(expected)});
+    ASSERT_EQ(annotated.moves[12].variations.size(), 1u);
+
+    // The game's accuracy is lichess's figure over the moves' win percentages (the Opera game).
+    ASSERT_TRUE(cli::analyse_game(games[0], engine, budget, &analysis));
+    const std::size_t n = analysis.moves.size();
+    ASSERT_EQ(n, 33u);
+    ASSERT_EQ(analysis.white_win.size(), n + 1);
+    for (std::size_t i = 0; i < n; ++i) {
+        const cli::MoveVerdict& v = analysis.moves[i];
+        const double loss = v.win_before - v.win_after;
+        EXPECT_NEAR(v.accuracy, loss <= 0 ? 100.0 : std::clamp(103.1668100711649 * std::exp(-0.04354415386753951 * loss) - 3.166924740191411 + 1, 0.0, 100.0), 1e-9);
+    }
+    // Windows of 3 positions (33 moves), the first one counted twice, the population deviation within 0.5..12.
+    double weighted[2] = {0, 0}, weights[2] = {0, 0}, inverse[2] = {0, 0}, moves[2] = {0, 0};
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t from = i == 0 ? 0 : i - 1;
+        double mean = 0, var = 0;
+        for (std::size_t k = from; k < from + 3; ++k) mean += analysis.white_win[k] / 3;
+        for (std::size_t k = from; k < from + 3; ++k) var += (analysis.white_win[k] - mean) * (analysis.white_win[k] - mean) / 3;
+        const double w = std::clamp(std::sqrt(var), 0.5, 12.0), acc = analysis.moves[i].accuracy;
+        weighted[i % 2] += acc * w, weights[i % 2] += w, inverse[i % 2] += 1 / std::max(1.0, acc), moves[i % 2] += 1;
+    }
+    for (int c = 0; c < 2; ++c)
+        EXPECT_NEAR(analysis.side[c].accuracy, (weighted[c] / weights[c] + moves[c] / inverse[c]) / 2, 1e-9) << c;
+    EXPECT_GT(analysis.side[WHITE].accuracy, analysis.side[BLACK].accuracy) << "Morphy played the better game";
+    EXPECT_LE(analysis.side[WHITE].accuracy, 100.0);
 }
 
 TEST(AnalyseGame, MateCountsAreWhitesViewForBothColours) {
