@@ -13,6 +13,7 @@
 #include "board/position.h"
 #include "epd/suite.h"
 #include "eval/weights.h"
+#include "training/game_format.h"
 #include "eval/profile.h"
 #include "game/pgn.h"
 #include "uci/uci.h"
@@ -243,9 +244,23 @@ bool book(const std::uint8_t* data, std::size_t size) {
     return true;
 }
 
+bool shard(const std::uint8_t* data, std::size_t size) {
+    training::ShardHeader header;
+    std::vector<training::TrainingGame> games;
+    std::string why;
+    if (!training::decode_shard(text_of(data, size), &header, &games, &why)) return !why.empty();
+    // What decodes encodes again (the games are legal: the decoder replayed them) and decodes to the same.
+    std::string bytes;
+    if (!training::encode_shard(header, games, &bytes, &why)) return false;
+    training::ShardHeader header2;
+    std::vector<training::TrainingGame> games2;
+    return training::decode_shard(bytes, &header2, &games2, &why) && games2 == games &&
+           header2.fields == header.fields && header2.has_teacher == header.has_teacher;
+}
+
 const std::vector<Target>& targets() {
-    static const std::vector<Target> all = {{"fen", fen}, {"uci", uci},         {"epd", epd},
-                                            {"pgn", pgn}, {"weights", weights}, {"book", book}};
+    static const std::vector<Target> all = {{"fen", fen},         {"uci", uci},   {"epd", epd},    {"pgn", pgn},
+                                            {"weights", weights}, {"book", book}, {"shard", shard}};
     return all;
 }
 
