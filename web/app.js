@@ -502,11 +502,12 @@ async function analyseGame() {
     if (ply > 0) {
       const m = state.moves[ply - 1];
       const before = results[ply - 1];
-      const nag = verdict(before.score, state.evals[ply], m.color);
+      const own = !!(before.pv && before.pv[0] === m.uci);  // the search's own move is never judged
+      const nag = verdict(before.score, state.evals[ply], m.color, own);
       const better = (nag === '?' || nag === '??') && before.san_pv && before.san_pv[0] !== m.san
         ? before.san_pv.slice(0, 8) : null;
       state.notes[ply - 1] = { nag, better };
-      const loss = moveLoss(before.score, state.evals[ply], m.color, before.pv && before.pv[0] === m.uci);
+      const loss = moveLoss(before.score, state.evals[ply], m.color, own);
       state.losses[ply - 1] = { color: m.color, cpLoss: loss.cpLoss, accuracy: loss.accuracy };
     }
     renderGraph();
@@ -529,7 +530,7 @@ function renderSummary() {
   box.textContent = '';
   for (const k of ['whiteAccuracy', 'whiteAcpl', 'blackAccuracy', 'blackAcpl']) delete box.dataset[k];
   if (!state.losses || state.losses.length !== state.moves.length || !state.moves.length) return;
-  const sum = sideSummary(state.losses);
+  const sum = sideSummary(state.losses, state.evals.slice(0, state.moves.length + 1).map((e) => 50 + 50 * winningChances(e)));
   for (const [c, name] of [['w', 'White'], ['b', 'Black']]) {
     const s = sum[c];
     if (!s) continue;
