@@ -682,3 +682,47 @@ TEST(DatagenRelabel, TeacherTimeoutBoundsTheHandshake) {
     for (const std::string& d : {src, out1, out2}) fs::remove_all(d);
 }
 #endif
+
+#ifdef QUINCE_FAKE_ENGINE_PATH
+TEST(DatagenRelabel, QtdGamesKeepTheirMovesAndGetTheNewTeachersLabels) {
+    // A self-play set without a teacher, relabelled: the same games and scores, the labels of White-to-move
+    // positions scored +25 by the new teacher, those of Black-to-move ones dropped (it sees a mate there).
+    const std::string src = temp_dir("relabel-qtd-src"), out = temp_dir("relabel-qtd-out"),
+                      out2 = temp_dir("relabel-qtd-out2");
+    RunSummary rs;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(tiny_config(src), &rs, &error)) << error;
+    RelabelSummary s;
+    ASSERT_TRUE(run_relabel(relabel_config(src, out, "--score 25 --mate-when b"), &s, &error)) << error;
+    EXPECT_EQ(s.shards, 2);
+    EXPECT_EQ(s.positions_read, rs.positions);
+    EXPECT_EQ(s.positions_written + s.teacher_mates, rs.positions);
+    const std::vector<std::string> before = qtd_lines(src), after = qtd_lines(out);
+    EXPECT_EQ(std::int64_t(after.size()), s.positions_written);
+    std::size_t at = 0;
+    for (const std::string& line : after) {
+        Sample smp;
+        ASSERT_TRUE(parse_sample(line, smp, &error)) << error;
+        EXPECT_NE(smp.fen.find(" w "), std::string::npos) << line;
+        EXPECT_EQ(smp.teacher, std::optional<int>(25)) << line;
+        // The same position, score and result as in the source, in the same order.
+        const std::string without_teacher = line.substr(0, line.rfind(" | "));
+        while (at < before.size() && before[at] != without_teacher) ++at;
+        EXPECT_LT(at, before.size()) << line;
+    }
+    const std::string manifest = read_all(out + "/manifest.txt");
+    EXPECT_NE(manifest.find("source settings: selfplay seed=7"), std::string::npos) << manifest;
+    EXPECT_NE(manifest.find("shard-00001.qtd.xz games=2"), std::string::npos) << manifest;
+    // Two teacher processes: the same labels (the headers name each run's own command); a rerun keeps what
+    // is done.
+    RelabelConfig two = relabel_config(src, out2, "--score 25 --mate-when b");
+    two.threads = 2;
+    ASSERT_TRUE(run_relabel(two, &s, &error)) << error;
+    EXPECT_EQ(qtd_lines(out2), after);
+    ASSERT_TRUE(run_relabel(two, &s, &error)) << error;
+    EXPECT_EQ(s.shards_skipped, 2);
+    fs::remove_all(src);
+    fs::remove_all(out);
+    fs::remove_all(out2);
+}
+#endif

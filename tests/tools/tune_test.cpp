@@ -505,3 +505,28 @@ TEST(Tuner, ReadsQtdTrainingSetsAndKeepsTheirValidationShards) {
     EXPECT_FLOAT_EQ(data.set.head(2).result, 1.0f);
     std::filesystem::remove_all(dir);
 }
+
+TEST(Tuner, TheSameQtdDataSeedAndThreadsGiveTheSameWeights) {
+    // The refit's promise on a committed sample: the first two shards of the training set (one held out),
+    // two threads, twice.
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    Options o;
+    o.data = {run + "shard-00000.qtd.xz", run + "shard-00001.qtd.xz"};
+    o.validation_shards = 1;
+    o.teacher = true;
+    o.lambda = 0;
+    o.K = 2.8494;
+    o.reg = 0.0001;
+    o.epochs = 2;
+    o.threads = 2;
+    o.seed = 1;
+    const eval::Weights start = eval::find_profile("quince")->w;
+    Report a, b;
+    std::string err;
+    ASSERT_TRUE(run_tune(o, start, {}, a, &err, nullptr)) << err;
+    ASSERT_TRUE(run_tune(o, start, {}, b, &err, nullptr)) << err;
+    EXPECT_GT(a.train_positions, 5000u);
+    EXPECT_GT(a.valid_positions, 5000u);
+    EXPECT_EQ(eval::format_weights(a.weights), eval::format_weights(b.weights));
+    EXPECT_NE(eval::format_weights(a.weights), eval::format_weights(start));  // it did fit
+}

@@ -759,6 +759,135 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
 
 namespace quince::datagen {
 
+namespace {
+
+// --relabel of a QTD folder: the same games, every label's teacher score from the new teacher; a label whose
+// teacher score is a mate, or whose teacher best move is a capture or a promotion, is dropped.
+bool relabel_qtd(const RelabelConfig& config, const std::vector<std::string>& names, RelabelSummary* summary,
+                 std::string* error) {
+    auto fail = [error](const std::string& what) {
+        if (error) *error = what;
+        return false;
+    };
+    std::error_code ec;
+    fs::create_directories(config.out_dir, ec);
+    if (ec) return fail("cannot create " + config.out_dir + ": " + ec.message());
+    std::string extra;
+    {
+        std::ifstream source_manifest(config.source_dir + "/manifest.txt");
+        for (std::string line; std::getline(source_manifest, line);)
+            if (line.rfind("command:", 0) == 0 || line.rfind("settings:", 0) == 0) extra += "source " + line + "\n";
+    }
+    const std::string settings =
+        "teacher='" + config.teacher + "' teacher-nodes=" + std::to_string(config.teacher_nodes);
+    if (!check_or_write_manifest(config.out_dir, "relabel", settings, config.command_line, error,
+                                 "the games of the source folder, every label scored again by the teacher below "
+                                 "(rerun the command to continue)",
+                                 extra, "format: QTD 1 (whole games; data/training/README.md); one line per finished "
+                                        "shard follows, with its SHA-256\n"))
+        return false;
+    for (const auto& entry : fs::directory_iterator(config.out_dir, ec))
+        if (entry.path().extension() == ".tmp") fs::remove(entry.path(), ec);
+    std::vector<std::string> todo;
+    for (const std::string& name : names) {
+        if (fs::exists(config.out_dir + "/" + name)) ++summary->shards_skipped;
+        else todo.push_back(name);
+    }
+    std::mutex mutex;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::atomic<std::int64_t> read{0}, written{0}, mates{0};
+    std::string first_error;
+    // Shards are finished in any order, but their manifest lines are appended in shard order.
+    std::map<std::size_t, std::string> pending_lines;
+    std::size_t next_line = 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto report = [&](const std::string& why) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (first_error.empty()) first_error = why;
+        stop.store(true);
+    };
+    auto worker = [&]() {
+        std::string why;
+        std::unique_ptr<GamePlayer::TeacherEngine> teacher =
+            start_teacher(config.teacher, config.teacher_timeout_ms, &why);
+        if (!teacher) return report(why);
+        while (!stop.load()) {
+            const std::size_t k = next.fetch_add(1);
+            if (k >= todo.size()) break;
+            const std::string src = config.source_dir + "/" + todo[k];
+            std::string bytes;
+            training::ShardHeader header;
+            std::vector<training::TrainingGame> games;
+            if (!training::read_shard_file(src, &bytes, &why)) return report(why);
+            if (!training::decode_shard(bytes, &header, &games, &why)) return report(src + ": " + why);
+            if (!teacher->engine.prepare_new_game(&why)) return report("teacher: " + why);
+            std::int64_t shard_positions = 0, shard_plies = 0;
+            for (training::TrainingGame& game : games) {
+                Position pos;
+                if (!game.start_fen.empty()) pos.set_fen(game.start_fen, false, nullptr);  // checked by decode
+                std::vector<training::TrainingGame::Label> kept;
+                std::size_t next_label = 0;
+                for (std::size_t ply = 0; ply < game.moves.size() && next_label < game.labels.size(); ++ply) {
+                    if (game.labels[next_label].ply == int(ply)) {
+                        if (stop.load()) return;
+                        Sample s{pos.fen(), game.score_at(int(ply)), game.white_result(), std::nullopt};
+                        std::string best;
+                        if (!teacher_label(*teacher, config.teacher_nodes, pos, s, &why, &best))
+                            return report(why + " (" + src + ")");
+                        ++read;
+                        const Move tm = uci_to_move(pos, best);
+                        if (!s.teacher || (tm && pos.is_capture_or_promotion(tm))) {
+                            ++mates;
+                        } else {
+                            kept.push_back({int(ply), *s.teacher});
+                            ++written;
+                        }
+                        ++next_label;
+                    }
+                    pos.do_move(game.moves[ply]);
+                }
+                game.labels = std::move(kept);
+                shard_positions += std::int64_t(game.labels.size());
+                shard_plies += std::int64_t(game.moves.size());
+            }
+            header.has_teacher = true;
+            header.set("relabel command", config.command_line);
+            header.set("teacher", teacher->engine.id_name());
+            header.set("teacher nodes", std::to_string(config.teacher_nodes));
+            header.set("teacher sha256", command_sha256(config.teacher));
+            const std::string path = config.out_dir + "/" + todo[k];
+            std::string out;
+            if (!training::encode_shard(header, games, &out, &why) ||
+                !training::write_shard_file(path, out, path.size() > 4 && path.substr(path.size() - 4) == ".zst"
+                                                           ? training::Codec::Zstd : training::Codec::Xz, &why))
+                return report(why);
+            std::lock_guard<std::mutex> lock(mutex);
+            pending_lines[k] = todo[k] + " games=" + std::to_string(games.size()) + " positions=" +
+                               std::to_string(shard_positions) + " plies=" + std::to_string(shard_plies) +
+                               " bytes=" + std::to_string(fs::file_size(path, ec)) + " sha256=" +
+                               training::file_sha256(path) + "\n";
+            std::ofstream man(config.out_dir + "/manifest.txt", std::ios::app);
+            while (pending_lines.count(next_line)) {
+                man << pending_lines[next_line];
+                pending_lines.erase(next_line++);
+            }
+        }
+        teacher->engine.quit();
+    };
+    std::vector<std::thread> threads;
+    for (int i = 0; i < std::min<int>(config.threads, int(todo.size())); ++i) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+    summary->positions_read = read.load();
+    summary->positions_written = written.load();
+    summary->teacher_mates = mates.load();
+    summary->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!first_error.empty()) return fail(first_error);
+    return true;
+}
+
+}  // namespace
+
 bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::string* error) {
     *summary = RelabelSummary{};
     auto fail = [error](const std::string& what) {
@@ -783,6 +912,19 @@ bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::stri
             names.push_back(name);
     }
     std::sort(names.begin(), names.end());
+    {
+        std::vector<std::string> qtd;
+        for (const auto& entry : fs::directory_iterator(config.source_dir, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.rfind("shard-", 0) == 0 && training::is_shard_file(name) && entry.is_regular_file())
+                qtd.push_back(name);
+        }
+        std::sort(qtd.begin(), qtd.end());
+        if (!qtd.empty() && names.empty()) {
+            summary->shards = std::int64_t(qtd.size());
+            return relabel_qtd(config, qtd, summary, error);
+        }
+    }
     std::ifstream source_manifest(config.source_dir + "/manifest.txt");
     if (names.empty() || !source_manifest)
         return fail("--relabel: '" + config.source_dir +

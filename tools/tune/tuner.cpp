@@ -733,9 +733,11 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
 
     // Held-out validation: whole shards (whole games), chosen by a seeded shuffle of the shards.
     std::vector<bool> held = validation_shards(data.shards.size(), o);
-    // QTD shards bring their own split: the set's validation shards are never trained on, whatever the seed.
-    for (std::size_t k = 0; k < data.shards.size(); ++k)
-        if (data.shards[k].fixed >= 0) held[k] = data.shards[k].fixed == 1;
+    // QTD shards bring their own split: the set's validation shards are never trained on, whatever the seed
+    // (a set too small to have one yet is split by the seed like text data).
+    if (std::any_of(data.shards.begin(), data.shards.end(), [](const auto& sh) { return sh.fixed == 1; }))
+        for (std::size_t k = 0; k < data.shards.size(); ++k)
+            if (data.shards[k].fixed >= 0) held[k] = data.shards[k].fixed == 1;
     std::vector<std::uint32_t> train, valid;
     for (std::size_t k = 0; k < data.shards.size(); ++k) {
         auto& side = held[k] ? valid : train;
