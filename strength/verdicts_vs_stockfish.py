@@ -217,6 +217,7 @@ def main():
     cache = reference_scores(games, a.engine, a.depth, a.cache)
 
     ref_blunders = ref_blunders_marked = quince_blunders = quince_blunders_confirmed = moves = 0
+    marks = {"quince": 0, "reference": 0, "both": 0, "same": 0}  # moves marked ?! ? or ??
     counts = {"quince": {}, "reference": {}}
     for g in games:
         ref = reference_verdicts(g, cache)
@@ -225,6 +226,10 @@ def main():
             moves += 1
             counts["quince"][q] = counts["quince"].get(q, 0) + 1
             counts["reference"][r] = counts["reference"].get(r, 0) + 1
+            marks["quince"] += q is not None
+            marks["reference"] += r is not None
+            marks["both"] += q is not None and r is not None
+            marks["same"] += q is not None and q == r
             if r == "blunder":
                 ref_blunders += 1
                 ref_blunders_marked += q in ("mistake", "blunder")
@@ -245,6 +250,8 @@ def main():
     print(f"reference verdicts ({os.path.basename(a.engine)} depth {a.depth}): {tally(counts['reference'])}")
     model = "lichess (rejudged from the JSON's scores)" if a.rejudge else games[0].get("model")
     print(f"quince verdicts (model {model}): {tally(counts['quince'])}")
+    print(f"marks (?! ? ??): quince {marks['quince']}, reference {marks['reference']}; on the same move "
+          f"{marks['both']}, of which the same mark {marks['same']}")
     print(f"reference blunders that quince marks ? or ??: {share(ref_blunders_marked, ref_blunders)} (goal 80 %)")
     print(f"quince ?? that the reference calls a mistake or blunder: "
           f"{share(quince_blunders_confirmed, quince_blunders)} (goal 70 %)")

@@ -263,7 +263,7 @@ TEST(AnalyseGame, MovesThatAllowOrThrowAwayAForcedMate) {
     std::vector<game::Game> games;
     game::PgnError e;
     ASSERT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
-    ASSERT_EQ(games.size(), 4u);
+    ASSERT_EQ(games.size(), 5u);
     search::Engine engine;
     ASSERT_TRUE(engine.set_hash(4));
     cli::GameBudget budget;
