@@ -180,6 +180,23 @@ TEST(TrainingFormat, FilesAndSetsNameTheBadFile) {
         << error;
     EXPECT_EQ(n, 8);  // 4 labels a copy
     EXPECT_EQ(last_game, 6);
+    // Every quiet scored ply: the labelled ones (with their teacher) and the others with Quince's score. Game 1
+    // (opening 2 plies): plies 2, 3, 4 and 6 (ply 5 has a mate score, Nxe4 is a capture); game 2: plies 0 and
+    // 3 (dxe3 e.p. and b8=N are not quiet); game 3: ply 0.
+    std::vector<int> quiet_scores;
+    int labelled = 0;
+    ASSERT_TRUE(for_each_position(
+        {shards[0]},
+        [&](const LabeledPosition& lp) {
+            quiet_scores.push_back(lp.score);
+            labelled += lp.has_teacher;
+            if (!lp.has_teacher) EXPECT_EQ(lp.teacher, lp.score);
+            return true;
+        },
+        &error, Plies::Quiet))
+        << error;
+    EXPECT_EQ(labelled, 4);
+    EXPECT_EQ(quiet_scores.size(), 7u);
     // The labelled positions are the ones the plies say: game 1's first label is the position after 1. e4 e5.
     std::string fen;
     ASSERT_TRUE(for_each_position({shards[0]}, [&](const LabeledPosition& lp) { fen = lp.pos->fen(); return false; }, &error));

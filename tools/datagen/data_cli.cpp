@@ -21,14 +21,15 @@ namespace {
 
 const char* USAGE =
     "usage: quince data info [--json] [DIR|FILE...]          (default: data/training)\n"
-    "       quince data dump [--limit N] [--json] [DIR|FILE...]\n";
+    "       quince data dump [--limit N] [--json] [--quiet-plies] [DIR|FILE...]\n";
 
 const char* HELP =
     "\nThe training set: whole games in the QTD format (shard-*.qtd.xz; data/training/README.md).\n"
     "  info   games, labelled positions, bytes (every file under the folders), bytes per position, teachers\n"
     "         and sources; every shard is decoded and checked against its folder's manifest.txt (SHA-256)\n"
     "  dump   one labelled position a line: FEN | teacher score | result (centipawns, White's view;\n"
-    "         1-0, 0-1, 1/2-1/2); --json adds Quince's own score and the move played\n";
+    "         1-0, 0-1, 1/2-1/2); --json adds Quince's own score and the move played; --quiet-plies prints\n"
+    "         every scored ply that could have been labelled, unlabelled ones with Quince's score\n";
 
 std::string json_escape(const std::string& s) {
     std::string o;
@@ -138,7 +139,7 @@ int info(const std::vector<std::string>& args, bool json) {
     return problems.empty() ? 0 : 1;
 }
 
-int dump(const std::vector<std::string>& args, bool json, std::int64_t limit) {
+int dump(const std::vector<std::string>& args, bool json, std::int64_t limit, training::Plies plies) {
     std::vector<training::ShardFile> shards;
     std::string error;
     if (!training::find_shards(args, &shards, &error)) {
@@ -154,14 +155,15 @@ int dump(const std::vector<std::string>& args, bool json, std::int64_t limit) {
             const std::string fen = lp.pos->fen();
             if (json)
                 std::printf("{\"fen\": \"%s\", \"teacher\": %d, \"result\": \"%s\", \"score\": %d, \"move\": \"%s\", "
-                            "\"game\": %lld, \"validation\": %s}\n",
+                            "\"game\": %lld, \"validation\": %s, \"labelled\": %s}\n",
                             fen.c_str(), lp.teacher, result_text(lp.result), lp.score,
-                            move_to_uci(lp.move, false).c_str(), (long long)lp.game, lp.validation ? "true" : "false");
+                            move_to_uci(lp.move, false).c_str(), (long long)lp.game, lp.validation ? "true" : "false",
+                            lp.has_teacher ? "true" : "false");
             else
                 std::printf("%s | %d | %s\n", fen.c_str(), lp.teacher, result_text(lp.result));
             return true;
         },
-        &error);
+        &error, plies);
     std::fflush(stdout);
     if (!ok) {
         std::cerr << "error: " << error << "\n";
@@ -183,11 +185,13 @@ int run_data_cli(int argc, char** argv) {
         return 0;
     }
     bool json = false;
+    training::Plies plies = training::Plies::Labelled;
     std::int64_t limit = -1;
     std::vector<std::string> paths;
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--json") json = true;
+        else if (a == "--quiet-plies" && what == "dump") plies = training::Plies::Quiet;
         else if (a == "--limit" && what == "dump") {
             if (i + 1 >= argc) {
                 std::cerr << "error: --limit needs a number\n" << USAGE;
@@ -209,7 +213,7 @@ int run_data_cli(int argc, char** argv) {
     }
     if (paths.empty()) paths.push_back("data/training");
     if (what == "info") return info(paths, json);
-    if (what == "dump") return dump(paths, json, limit);
+    if (what == "dump") return dump(paths, json, limit, plies);
     std::cerr << "error: unknown 'data' command '" << what << "'\n" << USAGE;
     return 2;
 }

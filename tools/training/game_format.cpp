@@ -428,7 +428,7 @@ bool find_shards(const std::vector<std::string>& args, std::vector<ShardFile>* s
 }
 
 bool for_each_position(const std::vector<ShardFile>& shards, const std::function<bool(const LabeledPosition&)>& visit,
-                       std::string* error) {
+                       std::string* error, Plies plies) {
     std::int64_t game_number = 0;
     std::string bytes;
     ShardHeader header;
@@ -449,19 +449,24 @@ bool for_each_position(const std::vector<ShardFile>& shards, const std::function
             if (!game.start_fen.empty()) pos.set_fen(game.start_fen, false, nullptr);  // checked by decode_shard
             LabeledPosition lp;
             lp.pos = &pos;
-            lp.has_teacher = header.has_teacher;
             lp.result = game.white_result();
             lp.game = game_number;
             lp.validation = shard.validation;
             std::size_t next = 0;
-            for (std::size_t ply = 0; ply < game.moves.size() && next < game.labels.size(); ++ply) {
-                if (game.labels[next].ply == int(ply)) {
+            for (std::size_t ply = 0; ply < game.moves.size(); ++ply) {
+                const bool labelled = next < game.labels.size() && game.labels[next].ply == int(ply);
+                if (!labelled && plies == Plies::Labelled && next >= game.labels.size()) break;
+                const bool quiet = plies == Plies::Quiet && int(ply) >= game.opening_plies && !pos.in_check() &&
+                                   !pos.is_capture_or_promotion(game.moves[ply]) &&
+                                   std::abs(game.score_at(int(ply))) < QTD_MATE_BOUND;
+                if (labelled || quiet) {
                     lp.score = game.score_at(int(ply));
-                    lp.teacher = header.has_teacher ? game.labels[next].teacher : lp.score;
+                    lp.has_teacher = labelled && header.has_teacher;
+                    lp.teacher = lp.has_teacher ? game.labels[next].teacher : lp.score;
                     lp.move = game.moves[ply];
                     if (!visit(lp)) return true;
-                    ++next;
                 }
+                next += labelled;
                 pos.do_move(game.moves[ply]);
             }
         }

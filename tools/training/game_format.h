@@ -90,10 +90,16 @@ struct ShardFile {
 };
 bool find_shards(const std::vector<std::string>& args, std::vector<ShardFile>* shards, std::string* error);
 
-// Calls `visit` for every labelled position of the shards in order (false from visit stops early). False +
+// Which positions a reader visits: the labelled ones, or every scored ply whose position could have been
+// labelled (not in check, a quiet move played, |score| below the mate bound) — Quince's own scores as cheap
+// labels at four times the positions; a labelled ply there keeps its teacher score too.
+enum class Plies { Labelled, Quiet };
+
+// Calls `visit` for every such position of the shards in order (false from visit stops early). False +
 // *error naming the file and game on a bad shard; what was visited before stays visited.
 bool for_each_position(const std::vector<ShardFile>& shards,
-                       const std::function<bool(const LabeledPosition&)>& visit, std::string* error);
+                       const std::function<bool(const LabeledPosition&)>& visit, std::string* error,
+                       Plies plies = Plies::Labelled);
 
 // The manifest line of a shard ("NAME games=… positions=… bytes=… sha256=…"), appended to manifest.txt of its
 // folder when the shard is complete.
