@@ -76,13 +76,11 @@ struct Profile {
     int mob_offset[7];               // subtracted from the square count by piece type (Fruit)
     std::int64_t mob_table_packed[4][28];  // mob_tables: pack(op, eg) by [knight..queen][square count]
     int interp[65][2];  // W[phase][0] (op), W[phase][1] (eg)
-    int cand_op[8], cand_eg[8];
     std::uint8_t drawish[256];  // by file byte (bit f = a pawn on file f), §13.2
     bool drawish_on;            // any non-zero entry
     // General when some weight differs from the value the fast path fixes for it (WeightDesc::fast);
     // otherwise Fast (same results, fewer instructions).
     Path path;
-    int passed_op[8], passed_eg[8], unblocked_own[8], unblocked_opp[8], passed_free[8], att_dist[8], def_dist[8];
     std::vector<std::uint16_t> shelter_table, storm_table;  // 4096 each
     std::vector<MatEntry> material;                          // 236 196 entries
 

@@ -36,9 +36,7 @@ constexpr const char* LEGEND =
     "    half-open files), seventh_rank (rook/queen on the 7th), passed_pawns, patterns (trapped and blocked\n"
     "    pieces), pawn_mobility (blocked pawns; rybka232 only), threats (pieces attacked by lesser ones and\n"
     "    hanging pieces; only profiles with the switch threats: quince; with threats2 also weak pawns, pieces\n"
-    "    attacked by the king, overloaded pieces, pawn-push threats, restricted squares), king_danger (the\n"
-    "    danger count against the enemy king, Ethereal/Stockfish form; only profiles with the switch\n"
-    "    king_danger).\n";
+    "    attacked by the king, overloaded pieces, pawn-push threats, restricted squares).\n";
 
 std::string fmt(const char* f, double a) {
     char buf[64];
