@@ -11,6 +11,7 @@
 #include <unistd.h>
 #endif
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -157,7 +158,8 @@ const Subcommand SUBCOMMANDS[] = {
      [](const cli::Args& a) { return with_argv("weights", a, run_weights); }},
     {"tune", "--data FILE --out FILE [options]", "fit a profile's weights to training positions ('quince tune --help' lists the options)",
      [](const cli::Args& a) { return with_argv("tune", a, tune::run_tune_cli); }, nullptr, true},
-    {"datagen", "--out DIR (--games N | --positions N) [options] | --from-pgn FILE... --out DIR",
+    {"datagen", "--out DIR (--games N | --positions N) [options] | --from-pgn FILE... --out DIR | --relabel SRC --out DIR "
+                "--teacher CMD --teacher-nodes N",
      "training data: self-play at a fixed node budget, or PGNs with score comments ('quince datagen --help')",
      [](const cli::Args& a) {
          datagen::set_bench_signature(QUINCE_BENCH_SIGNATURE);
@@ -210,14 +212,41 @@ void print_version() {
               << "\n";
 }
 
+// Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b: for "did you mean".
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+// A first word that is neither a subcommand nor a UCI command: a usage error naming the nearest
+// subcommand, instead of running it as a UCI line.
+int unknown_subcommand(const std::string& word) {
+    std::string nearest;
+    std::size_t best = 3;  // at most two edits away
+    for (const Subcommand& s : SUBCOMMANDS)
+        if (const std::size_t d = edit_distance(ascii_lower(word), s.name); d < best) best = d, nearest = s.name;
+    std::string message = "unknown subcommand '" + printable(word) + "'";
+    if (!nearest.empty()) message += "; did you mean '" + nearest + "'?";
+    return cli::usage_error(std::cerr, "", message);
+}
+
 void print_help() {
     std::cout << "Quince " << QUINCE_VERSION << ", a UCI chess engine.\n\n"
               << "usage: quince                     speak UCI on stdin/stdout (for chess GUIs)\n"
               << "       quince SUBCOMMAND [ARGS]   one of the subcommands below\n"
               << "       quince \"UCI LINE\" ...      run UCI command lines in order, then exit\n"
               << "       quince --help | --version\n\nsubcommands:\n";
-    for (const Subcommand& s : SUBCOMMANDS)
+    for (const Subcommand& s : SUBCOMMANDS) {
+        if (std::string(s.name) == "spsa" && !search::param::TUNABLE) continue;  // the tuning build's only
         std::cout << "  " << s.name << " " << s.arguments << "\n      " << s.summary << "\n";
+    }
     std::cout << "\nA FEN is one quoted argument or its fields as separate words; options take --name=value or\n"
                  "--name value. 'quince SUBCOMMAND --help' shows one subcommand's help.\n"
                  "Exit status: 0 done, 1 failed (a UCI line answered with an error), 2 usage error.\n"
@@ -242,7 +271,7 @@ int main(int argc, char** argv) {
         return cli::EXIT_OK;
     }
     const std::string& first = args[0];
-    if (first == "--help" || first == "-h") {
+    if (first == "--help" || first == "-h" || (first == "help" && args.size() == 1)) {
         print_help();
         return cli::EXIT_OK;
     }
@@ -261,5 +290,8 @@ int main(int argc, char** argv) {
         }
         return s.run(rest);
     }
-    return cli::run_uci_lines(args, std::cout);
+    // UCI command lines; a first word that is no UCI command was meant as a subcommand.
+    std::string unknown;
+    const int status = cli::run_uci_lines(args, std::cout, &unknown);
+    return unknown.empty() ? status : unknown_subcommand(unknown);
 }

@@ -179,8 +179,31 @@ static bool game_pgn(const std::string& text) {
     return true;
 }
 
+// The reader that skips bad games (`quince analyse`): every error names its game and line, in file order;
+// the games it reads are those of the strict reader first, then more, numbered upwards.
+static bool game_pgn_lenient(const std::string& text) {
+    std::vector<game::Game> strict, lenient;
+    game::PgnError error;
+    game::read_pgn(text, &strict, &error);
+    const std::vector<game::PgnError> errors = game::read_pgn_games(text, &lenient);
+    int last = 0;
+    for (const game::PgnError& e : errors) {
+        if (e.game <= last || e.line < 1 || e.message.empty()) return false;
+        last = e.game;
+    }
+    if (lenient.size() < strict.size()) return false;
+    last = 0;
+    for (std::size_t i = 0; i < lenient.size(); ++i) {
+        if (lenient[i].number <= last) return false;
+        last = lenient[i].number;
+        if (i < strict.size() && lenient[i].moves.size() != strict[i].moves.size()) return false;
+    }
+    return true;
+}
+
 bool pgn(const std::uint8_t* data, std::size_t size) {
     if (!game_pgn(text_of(data, size))) return false;
+    if (!game_pgn_lenient(text_of(data, size))) return false;
     // The moves read are legal; their SAN as Quince writes it must read back to the same move.
     std::vector<game::Game> games;
     game::PgnError error;

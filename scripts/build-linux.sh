@@ -7,9 +7,10 @@
 # usage: scripts/build-linux.sh [x86-64|popcnt|bmi2]   (CPU variant, default x86-64: runs on any 64-bit CPU)
 # QUINCE_LINUX_BUILD=DIR builds elsewhere (default build-linux); QUINCE_LINUX_CMAKE_ARGS adds CMake
 # arguments (e.g. -DCMAKE_CXX_COMPILER_LAUNCHER=ccache). Prints the binary's path.
-# Needs `scripts/deps.sh release` (dpkg-dev for `apt-get source fathom`).
+# Installs what it needs first: `scripts/deps.sh release` (dpkg-dev for `apt-get source fathom`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/deps.sh release >&2
 # shellcheck source=scripts/release-build.sh
 source scripts/release-build.sh
 release_build_args "${QUINCE_LINUX_BUILD:-build-linux}" "${1:-}"  # sets $variant and $out

@@ -6,9 +6,11 @@
 # script says so. Nothing is copied into the repository.
 # usage: scripts/build-windows.sh [x86-64|popcnt|bmi2]   (CPU variant, default x86-64: runs on any 64-bit CPU)
 # QUINCE_WINDOWS_BUILD=DIR builds elsewhere (default build-windows); QUINCE_WINDOWS_SYZYGY=OFF skips Fathom.
-# Needs `scripts/deps.sh windows` (mingw-w64, wine for the build-time bench signature, dpkg-dev).
+# Installs what it needs first: `scripts/deps.sh windows` (mingw-w64, wine for the build-time bench
+# signature, dpkg-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/deps.sh windows >&2
 # shellcheck source=scripts/release-build.sh
 source scripts/release-build.sh
 release_build_args "${QUINCE_WINDOWS_BUILD:-build-windows}" "${1:-}"  # sets $variant and $out

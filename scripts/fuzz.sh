@@ -11,6 +11,7 @@
 # and fails the script; copy the input to fuzz/regressions/TARGET/ (replayed by the test suite) with the fix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/deps.sh test >&2  # clang with libFuzzer and the sanitizer runtimes, llvm-symbolizer
 seconds=${1:-300}
 shift || true
 targets=${*:-"fen uci epd pgn weights book shard"}

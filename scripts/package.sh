@@ -13,10 +13,12 @@
 # usage: scripts/package.sh [--out DIR] [--platforms "linux windows"] [--variants "x86-64 popcnt bmi2"]
 #        scripts/package.sh [--out DIR] --binary PATH [--binary PATH ...]   (package builds made already)
 # The builds go to build-package/linux-VARIANT (scripts/build-linux.sh) and build-package/windows-VARIANT
-# (scripts/build-windows.sh); they need `scripts/deps.sh release windows`. A variant this machine's CPU
-# lacks cannot run its build-time bench: build the packages on a CPU with BMI2.
+# (scripts/build-windows.sh), which install their tool chains (`scripts/deps.sh release`, `windows`); this
+# script installs `release` (readelf, xz) itself. A variant this machine's CPU lacks cannot run its
+# build-time bench: build the packages on a CPU with BMI2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/deps.sh release >&2
 out=dist
 platforms="linux windows"
 variants="x86-64 popcnt bmi2"

@@ -7,8 +7,9 @@ depth 14 by default) through UCI, and judges each move by the same rules `quince
 `--model lichess`: the mover's winning chances 2 / (1 + exp(-0.00368208 cp)) - 1 (scores clamped to
 ±1000 cp, a mate counts as chances ±1) before the move (the reference's score of the position) and after it
 (the score of the next position, turned round); a drop of 0.1 / 0.2 / 0.3 is an inaccuracy, a mistake, a
-blunder (lichess's thresholds); the move the reference chose itself is never judged, nor is a drop its own
-next search disproves. Then it prints, with counts:
+blunder (lichess's thresholds); a move that allows a forced mate or gives one up is judged by lichess's
+mate rules instead (by how the mover stood: ?? / ? beyond 7 pawns / ?! beyond 10); the move the reference
+chose itself is never judged, nor is a drop its own next search disproves. Then it prints, with counts:
 
 - recall: the share of the reference's blunders that Quince marks `?` or `??` (goal 80 %);
 - precision: the share of Quince's `??` that the reference calls a mistake or a blunder (goal 70 %);
@@ -54,6 +55,8 @@ def chances(score):
 
 def negate(score):
     kind, v = score
+    if kind == "mate" and v == 0:
+        return ("mate", 1)  # the side to move is mated ("mate 0"): the mover has mated
     return (kind, -v)
 
 
@@ -62,6 +65,23 @@ def judge(drop):
         if drop >= threshold:
             return name
     return None
+
+
+def judge_move(before, after, drop):
+    """lichess's verdict from the mover's scores before and after a move: its mate rules, else the drop."""
+    def cp(score):
+        return max(-CP_CLAMP, min(CP_CLAMP, score[1]))
+    mated_after = after[0] == "mate" and after[1] < 0
+    mates_before, mates_after = before[0] == "mate" and before[1] > 0, after[0] == "mate" and after[1] > 0
+    if before[0] != "mate" and mated_after:  # a forced mate allowed
+        c = cp(before)
+        return "inaccuracy" if c < -999 else "mistake" if c < -700 else "blunder"
+    if mates_before and not mates_after:  # a forced mate given up
+        c = 0 if after[0] == "mate" else cp(after)
+        return "inaccuracy" if c > 999 else "mistake" if c > 700 else "blunder"
+    if before[0] == "mate" or after[0] == "mate":
+        return None
+    return judge(drop)
 
 
 def read_games(path):
@@ -144,7 +164,7 @@ def reference_verdicts(game, cache):
         before, after = tuple(rows[i]["score"]), negate(tuple(rows[i + 1]["score"]))
         own = rows[i]["best"] == move["uci"] or rows[i]["best"] is None
         drop = max(0.0, chances(before) - chances(after))  # a better score afterwards loses nothing
-        verdicts.append(None if own else judge(drop))
+        verdicts.append(None if own else judge_move(before, after, drop))
     return verdicts
 
 
@@ -172,7 +192,7 @@ def rejudged_lichess(game):
         own = move["best"] is None or move["best"]["uci"] == move["uci"]
         before, after = quince_score(game["moves"][k - 1]), negate(quince_score(move))
         drop = max(0.0, chances(before) - chances(after))
-        verdicts.append(None if own else judge(drop))
+        verdicts.append(None if own else judge_move(before, after, drop))
     return verdicts
 
 
@@ -197,6 +217,7 @@ def main():
     cache = reference_scores(games, a.engine, a.depth, a.cache)
 
     ref_blunders = ref_blunders_marked = quince_blunders = quince_blunders_confirmed = moves = 0
+    marks = {"quince": 0, "reference": 0, "both": 0, "same": 0}  # moves marked ?! ? or ??
     counts = {"quince": {}, "reference": {}}
     for g in games:
         ref = reference_verdicts(g, cache)
@@ -205,6 +226,10 @@ def main():
             moves += 1
             counts["quince"][q] = counts["quince"].get(q, 0) + 1
             counts["reference"][r] = counts["reference"].get(r, 0) + 1
+            marks["quince"] += q is not None
+            marks["reference"] += r is not None
+            marks["both"] += q is not None and r is not None
+            marks["same"] += q is not None and q == r
             if r == "blunder":
                 ref_blunders += 1
                 ref_blunders_marked += q in ("mistake", "blunder")
@@ -225,6 +250,8 @@ def main():
     print(f"reference verdicts ({os.path.basename(a.engine)} depth {a.depth}): {tally(counts['reference'])}")
     model = "lichess (rejudged from the JSON's scores)" if a.rejudge else games[0].get("model")
     print(f"quince verdicts (model {model}): {tally(counts['quince'])}")
+    print(f"marks (?! ? ??): quince {marks['quince']}, reference {marks['reference']}; on the same move "
+          f"{marks['both']}, of which the same mark {marks['same']}")
     print(f"reference blunders that quince marks ? or ??: {share(ref_blunders_marked, ref_blunders)} (goal 80 %)")
     print(f"quince ?? that the reference calls a mistake or blunder: "
           f"{share(quince_blunders_confirmed, quince_blunders)} (goal 70 %)")

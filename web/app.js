@@ -173,6 +173,18 @@ async function loadChess960(startFen, sans, headers) {
 }
 function showError(text) { $('error').textContent = text || ''; }
 
+// The value of a number box within lo..hi: a value outside (depth 999, lines -4) or not a number is put
+// right in the box and said, not used silently.
+function boxNumber(id, lo, hi, fallback, name) {
+  const raw = $(id).value;
+  const n = Number(raw);
+  if (raw.trim() !== '' && Number.isInteger(n) && n >= lo && n <= hi) return n;
+  const used = Number.isFinite(n) && raw.trim() !== '' ? Math.max(lo, Math.min(hi, Math.round(n))) : fallback;
+  $(id).value = String(used);
+  showError(`${name} must be a whole number from ${lo} to ${hi}: '${raw}' was set to ${used}.`);
+  return used;
+}
+
 function dests(chess) {
   const map = new Map();
   for (const m of chess.moves({ verbose: true })) {
@@ -452,8 +464,8 @@ async function startSearch() {
   box.dataset.state = 'running';
   box.dataset.depth = '0';  // the lines shown are the last search's until this one completes a depth
   $('stop').disabled = false;
-  const depth = Math.max(1, Math.min(60, parseInt($('depth').value, 10) || 20));
-  const multipv = Math.max(1, Math.min(5, parseInt($('multipv').value, 10) || 1));
+  const depth = boxNumber('depth', 1, 60, 20, 'The depth');
+  const multipv = boxNumber('multipv', 1, 5, 1, 'The number of lines');
   const r = await searchEngine.request('analyse', searchArgs(fen, depth, multipv), (msg) => {
     if (token === searchToken && msg.type === 'iteration') renderLines(msg, fen);
   });
@@ -477,12 +489,13 @@ function stopSearch() {
 // better line after a mistake or blunder.
 async function analyseGame() {
   if (!state.moves.length) { showError('No game to analyse: play or import some moves first.'); return; }
+  showError('');  // an earlier action's error is not this one's
   stopSearch();
   await searchEngine.ready;
   state.analysing = true;
   $('stop').disabled = false;
   const token = searchToken;
-  const depth = Math.max(1, Math.min(30, parseInt($('game-depth').value, 10) || 12));
+  const depth = boxNumber('game-depth', 1, 30, 12, 'The game depth');
   const results = [];
   for (let ply = 0; ply <= state.moves.length; ply++) {
     $('analyse-status').textContent = `Analysing: position ${ply + 1} of ${state.moves.length + 1}…`;
@@ -502,11 +515,12 @@ async function analyseGame() {
     if (ply > 0) {
       const m = state.moves[ply - 1];
       const before = results[ply - 1];
-      const nag = verdict(before.score, state.evals[ply], m.color);
+      const own = !!(before.pv && before.pv[0] === m.uci);  // the search's own move is never judged
+      const nag = verdict(before.score, state.evals[ply], m.color, own);
       const better = (nag === '?' || nag === '??') && before.san_pv && before.san_pv[0] !== m.san
         ? before.san_pv.slice(0, 8) : null;
       state.notes[ply - 1] = { nag, better };
-      const loss = moveLoss(before.score, state.evals[ply], m.color, before.pv && before.pv[0] === m.uci);
+      const loss = moveLoss(before.score, state.evals[ply], m.color, own);
       state.losses[ply - 1] = { color: m.color, cpLoss: loss.cpLoss, accuracy: loss.accuracy };
     }
     renderGraph();
@@ -529,7 +543,7 @@ function renderSummary() {
   box.textContent = '';
   for (const k of ['whiteAccuracy', 'whiteAcpl', 'blackAccuracy', 'blackAcpl']) delete box.dataset[k];
   if (!state.losses || state.losses.length !== state.moves.length || !state.moves.length) return;
-  const sum = sideSummary(state.losses);
+  const sum = sideSummary(state.losses, state.evals.slice(0, state.moves.length + 1).map((e) => 50 + 50 * winningChances(e)));
   for (const [c, name] of [['w', 'White'], ['b', 'Black']]) {
     const s = sum[c];
     if (!s) continue;
@@ -551,6 +565,22 @@ function resetAnalysis() {
   renderSummary();
 }
 
+// The tags chess.js read from a PGN, without SetUp and FEN (the start position is kept apart).
+function headersOf(chess) {
+  const h = chess.getHeaders ? chess.getHeaders() : chess.header();
+  const headers = {};
+  for (const [k, v] of Object.entries(h || {})) if (v !== null && v !== undefined && k !== 'SetUp' && k !== 'FEN') headers[k] = v;
+  return headers;
+}
+
+// A PGN's tag pairs as {name: value}, and its movetext without them.
+function tagsOf(text) {
+  const tags = {};
+  for (const m of text.matchAll(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]/gm))
+    if (m[1] !== 'SetUp' && m[1] !== 'FEN') tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
+  return tags;
+}
+
 function loadGame(chess, headers) {
   state.chess960 = false;
   const history = chess.history({ verbose: true });
@@ -562,7 +592,25 @@ function loadGame(chess, headers) {
   resetAnalysis();
 }
 
+// Why chess.js refused a PGN, in words a player reads: the first illegal move with its number, found by
+// playing the movetext's moves one by one, else what the parser expected (without its grammar dump).
+function pgnProblem(text, error) {
+  const chess = new Chess();
+  const fen = (text.match(/^\s*\[FEN\s+"([^"]*)"\]/m) || [])[1];
+  try { if (fen) chess.load(fen); } catch (e) { return 'its FEN tag is not a position (' + e.message + ')'; }
+  for (const san of movetextSans(text.replace(/^\s*\[[^\]]*\]\s*$/gm, ''))) {
+    const [, , , , , number] = chess.fen().split(' ');
+    const label = number + (chess.turn() === 'w' ? '. ' : '... ') + san;
+    let played = null;
+    try { played = chess.move(san); } catch (e) { played = null; }
+    if (!played) return `illegal move '${label}' in ${chess.fen()}`;
+  }
+  const m = /Expected .* but (.*) found/.exec(error.message || '');
+  return m ? 'it is not PGN: ' + m[1] + ' where a move, comment or result belongs' : 'it could not be read as a game';
+}
+
 async function importPgn(text) {
+  if (!text.trim()) { showError('PGN not loaded: the text is empty; paste a game or its moves (1. e4 e5 2. Nf3).'); return false; }
   const tags = {};
   for (const m of text.matchAll(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]/gm)) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
   if (/chess\s*960|fischerandom/i.test(tags.Variant || '') || (tags.FEN && isChess960Fen(tags.FEN))) {
@@ -575,11 +623,8 @@ async function importPgn(text) {
     return true;
   }
   const chess = new Chess();
-  try { chess.loadPgn(text); } catch (e) { showError('PGN not loaded: ' + e.message); return false; }
-  const h = chess.getHeaders ? chess.getHeaders() : chess.header();
-  const headers = {};
-  for (const [k, v] of Object.entries(h || {})) if (v !== null && v !== undefined && k !== 'SetUp' && k !== 'FEN') headers[k] = v;
-  loadGame(chess, headers);
+  try { chess.loadPgn(text); } catch (e) { showError('PGN not loaded: ' + pgnProblem(text, e)); return false; }
+  loadGame(chess, headersOf(chess));
   goTo(state.moves.length);
   return true;
 }
@@ -609,7 +654,9 @@ function plainMovetext() { return numbered(state.moves.length ? state.moves[0].n
 function updateAddress() {
   const params = new URLSearchParams();
   if (state.startFen) params.set('fen', state.startFen);
-  if (state.moves.length) params.set('pgn', plainMovetext());
+  // The game's tags go along, so that a shared address exports the same game.
+  const tags = Object.entries(state.headers || {}).map(([k, v]) => `[${k} "${String(v).replace(/["\\]/g, '\\$&')}"]`).join('\n');
+  if (state.moves.length) params.set('pgn', (tags ? tags + '\n\n' : '') + plainMovetext());
   if (state.ply !== state.moves.length) params.set('ply', String(state.ply));
   params.set('profiles', state.profiles.join(','));
   try { history.replaceState(null, '', '?' + params.toString()); } catch (e) { /* file:// pages may refuse */ }
@@ -715,8 +762,9 @@ async function readAddress() {
   const params = new URLSearchParams(location.search);
   const fen = params.get('fen');
   if (fen && isChess960Fen(fen)) {
-    const sans = params.get('pgn') ? movetextSans(params.get('pgn')) : (params.get('moves') || '').split(/[\s,]+/).filter(Boolean);
-    try { await loadChess960(fen, sans, {}); } catch (e) {
+    const pgn = params.get('pgn') || '';
+    const sans = pgn ? movetextSans(pgn.replace(/^\s*\[[^\]]*\]\s*$/gm, '')) : (params.get('moves') || '').split(/[\s,]+/).filter(Boolean);
+    try { await loadChess960(fen, sans, tagsOf(pgn)); } catch (e) {
       state.addressProblem = 'The address\'s game was not used: ' + e.message;
       loadGame(new Chess(), {});
       return 0;
@@ -729,7 +777,9 @@ async function readAddress() {
     if (fen && fen !== 'startpos') chess.load(fen);
     const startFen = chess.fen();
     if (params.get('pgn')) {
-      const text = (startFen !== START ? `[SetUp "1"]\n[FEN "${startFen}"]\n\n` : '') + params.get('pgn');
+      const pgn = params.get('pgn');
+      const setUp = `[SetUp "1"]\n[FEN "${startFen}"]\n` + (/^\s*\[/.test(pgn) ? '' : '\n');  // one tag section
+      const text = (startFen !== START ? setUp : '') + pgn;
       chess.loadPgn(text);
     } else {
       for (const mv of (params.get('moves') || '').split(/[\s,]+/).filter(Boolean)) {
@@ -743,7 +793,7 @@ async function readAddress() {
     loadGame(new Chess(), {});
     return 0;
   }
-  loadGame(chess, {});
+  loadGame(chess, headersOf(chess));  // the tags the address gave are kept for the export
   const ply = params.get('ply');
   return ply === null ? state.moves.length : parseInt(ply, 10) || 0;
 }

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -63,8 +66,135 @@ bool search_position(search::Engine& engine, const Position& pos, const search::
     if (interrupt && interrupt->load()) engine.stop();
     engine.wait();
     *out = engine.last_result();
-    return !(interrupt && interrupt->load());
+    if (interrupt && interrupt->load()) return false;
+    if (out->depth < 1 || std::abs(int(out->score)) >= VALUE_INFINITE) {
+        // A budget too small to finish even the first iteration (`--nodes 1`): one iteration, so that
+        // every position has a score and a move.
+        search::Limits one;
+        one.depth = 1;
+        engine.go(pos, one, options);
+        engine.wait();
+        *out = engine.last_result();
+    }
+    return true;
 }
+
+bool is_move_assessment(int nag) { return nag >= 1 && nag <= 6; }
+
+constexpr const char* PARTIAL_NOTE = "The analysis was interrupted here; the moves after this point are not analysed.";
+
+// The comment of a verdict, lichess's words: "Blunder. Nxh4 was best.", "Checkmate is now unavoidable.
+// Nf6 was best." (a mate allowed), "Lost forced checkmate sequence. Qh5 was best." (a mate given up).
+constexpr const char* MATE_ALLOWED_WORDS = "Checkmate is now unavoidable. ";
+constexpr const char* MATE_LOST_WORDS = "Lost forced checkmate sequence. ";
+
+std::string verdict_comment(const MoveVerdict& v, const Position& before) {
+    std::string words;
+    if (v.mate == MateSequence::ALLOWED) words = MATE_ALLOWED_WORDS;
+    else if (v.mate == MateSequence::LOST) words = MATE_LOST_WORDS;
+    else {
+        words = judgement_name(v.judgement);
+        words[0] = char(std::toupper(static_cast<unsigned char>(words[0])));
+        words += ". ";
+    }
+    return words + move_to_san(before, v.best) + " was best.";
+}
+
+// Whether a comment is one verdict_comment() writes, and whether a better line came with it.
+bool is_verdict_comment(const std::string& c, bool* with_line) {
+    static const char* const OPENINGS[] = {"Inaccuracy. ", "Mistake. ", "Blunder. ", MATE_ALLOWED_WORDS, MATE_LOST_WORDS};
+    const std::string tail = " was best.";
+    if (c.size() < tail.size() || c.compare(c.size() - tail.size(), tail.size(), tail) != 0) return false;
+    for (const char* o : OPENINGS)
+        if (c.rfind(o, 0) == 0) {
+            *with_line = std::string(o) != "Inaccuracy. ";
+            return true;
+        }
+    return false;
+}
+
+// A game Quince annotated before: its verdicts (NAGs 1-6, the comment, the better line) and the partial
+// mark go, so that analysing it again replaces them instead of adding a second set.
+void remove_our_annotations(game::Game* game) {
+    for (game::PgnMove& pm : game->moves) {
+        bool judged = false, with_line = false;
+        std::erase_if(pm.comments, [&](const std::string& c) {
+            bool line = false;
+            if (is_verdict_comment(c, &line)) return judged = true, with_line = with_line || line, true;
+            return c == PARTIAL_NOTE;
+        });
+        std::erase(pm.comments_before, std::string(PARTIAL_NOTE));
+        if (!judged) continue;
+        std::erase_if(pm.nags, is_move_assessment);
+        if (with_line && !pm.variations.empty()) pm.variations.erase(pm.variations.begin());
+    }
+    std::erase(game->final_comments, std::string(PARTIAL_NOTE));
+    std::erase_if(game->tags, [](const auto& t) { return t.first == "Analysis"; });
+}
+
+// "14... Nf6": the k-th move (1-based) of the game's main line, numbered as in the game.
+std::string numbered_move(const game::Game& game, std::size_t k) {
+    Position pos = game.start();
+    for (std::size_t i = 0; i + 1 < k; ++i) pos.do_move(game.moves[i].move);
+    const int number = pos.game_ply() / 2 + 1;
+    return std::to_string(number) + (pos.side_to_move() == WHITE ? ". " : "... ") + game.moves[k - 1].san;
+}
+
+// A file written under a temporary name beside its target and renamed over it when done: until then
+// the target keeps what it held, whatever happens to this run.
+class ReplacingFile {
+public:
+    ~ReplacingFile() { discard(); }
+    bool open(const std::string& target, std::string* error) {
+        namespace fs = std::filesystem;
+        target_ = target;
+        std::error_code ec;
+        if (fs::is_directory(target, ec)) return *error = "'" + printable(target) + "' is a directory", false;
+        // Named from the clock and the address of this object: two runs writing to the same place do
+        // not collide, and an existing file of that name is never touched.
+        std::uint64_t seed = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                             std::uint64_t(reinterpret_cast<std::uintptr_t>(this));
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            char suffix[32];
+            std::snprintf(suffix, sizeof suffix, ".%08llx.tmp", (unsigned long long)(seed >> 32));
+            const std::string candidate = target + suffix;
+            if (fs::exists(candidate, ec)) continue;
+            file_.open(candidate, std::ios::binary | std::ios::out);
+            if (!file_) break;
+            temp_ = candidate;
+            return true;
+        }
+        *error = "cannot write '" + printable(target) + "' (a file beside it could not be created)";
+        return false;
+    }
+    std::ostream& stream() { return file_; }
+    // Renames the finished file over the target.
+    bool commit(std::string* error) {
+        file_.close();
+        std::error_code ec;
+        if (!file_) ec = std::make_error_code(std::errc::io_error);
+        else std::filesystem::rename(temp_, target_, ec);
+        if (ec) {
+            *error = "cannot write '" + printable(target_) + "': " + ec.message();
+            discard();
+            return false;
+        }
+        temp_.clear();
+        return true;
+    }
+    void discard() {
+        if (file_.is_open()) file_.close();
+        if (temp_.empty()) return;
+        std::error_code ec;
+        std::filesystem::remove(temp_, ec);
+        temp_.clear();
+    }
+
+private:
+    std::string target_, temp_;
+    std::ofstream file_;
+};
 
 }  // namespace
 
@@ -104,13 +234,76 @@ const char* judgement_name(Judgement j) {
 }
 
 double move_accuracy(double before, double after) {
-    const double a = 103.1668 * std::exp(-0.04354 * (before - after)) - 3.1669;
+    if (after >= before) return 100;
+    const double a = 103.1668100711649 * std::exp(-0.04354415386753951 * (before - after)) - 3.166924740191411 + 1;
     return std::clamp(a, 0.0, 100.0);
+}
+
+void game_accuracy(const std::vector<double>& white_win, const std::vector<double>& accuracies, Color first_mover,
+                   double out[COLOR_NB]) {
+    out[WHITE] = out[BLACK] = 0;
+    const std::size_t n = accuracies.size();
+    if (n == 0 || white_win.size() != n + 1) return;
+    // One window of positions per move: the first windows repeat the opening ones, then they slide.
+    const std::size_t size = std::clamp<std::size_t>(n / 10, 2, 8);
+    const std::size_t first = std::min(size, white_win.size());
+    auto deviation = [&](std::size_t from, std::size_t count) {
+        double mean = 0, sum = 0;
+        for (std::size_t k = from; k < from + count; ++k) mean += white_win[k];
+        mean /= double(count);
+        for (std::size_t k = from; k < from + count; ++k) sum += (white_win[k] - mean) * (white_win[k] - mean);
+        return std::clamp(std::sqrt(sum / double(count)), 0.5, 12.0);  // population deviation
+    };
+    std::vector<double> weights(first - 2, deviation(0, first));
+    if (white_win.size() < size) weights.push_back(deviation(0, white_win.size()));
+    else
+        for (std::size_t k = 0; k + size <= white_win.size(); ++k) weights.push_back(deviation(k, size));
+    double weighted[COLOR_NB] = {0, 0}, weight_sum[COLOR_NB] = {0, 0}, inverse_sum[COLOR_NB] = {0, 0};
+    int moves[COLOR_NB] = {0, 0};
+    for (std::size_t i = 0; i < n; ++i) {
+        const Color c = i % 2 == 0 ? first_mover : ~first_mover;
+        weighted[c] += accuracies[i] * weights[i];
+        weight_sum[c] += weights[i];
+        inverse_sum[c] += 1 / std::max(1.0, accuracies[i]);
+        ++moves[c];
+    }
+    for (Color c : {WHITE, BLACK})
+        if (moves[c]) out[c] = (weighted[c] / weight_sum[c] + moves[c] / inverse_sum[c]) / 2;
+}
+
+MateSequence mate_sequence(Value before, Value after) {
+    const bool mates_before = before >= VALUE_MATE_IN_MAX_PLY, mates_after = after >= VALUE_MATE_IN_MAX_PLY;
+    const bool mated_after = after <= VALUE_MATED_IN_MAX_PLY;
+    if (!is_mate(before) && mated_after) return MateSequence::ALLOWED;
+    if (mates_before && !mates_after) return MateSequence::LOST;
+    return MateSequence::NONE;
+}
+
+Judgement judge_move(MateSequence mate, Value before, Value after, double drop) {
+    if (mate == MateSequence::ALLOWED) {
+        const int cp = clamped_cp(before);  // how the mover stood before it
+        return cp < -999 ? Judgement::INACCURACY : cp < -700 ? Judgement::MISTAKE : Judgement::BLUNDER;
+    }
+    if (mate == MateSequence::LOST) {
+        const int cp = is_mate(after) ? 0 : clamped_cp(after);  // how the mover stands after it
+        return cp > 999 ? Judgement::INACCURACY : cp > 700 ? Judgement::MISTAKE : Judgement::BLUNDER;
+    }
+    // A mate on either side without one of those turns (a slower mate, a mate still lost): no verdict.
+    if (is_mate(before) || is_mate(after)) return Judgement::NONE;
+    return judge(drop);
+}
+
+int white_mate_in_moves(Value v, Color stm) {
+    // The distance counts the moves of the side that mates, so it comes from the side to move's score
+    // and only then takes White's sign: Black mating in one ply is #-1, not the "mated in 0" that
+    // turning the score round first would make of it.
+    const int n = search::mate_in_moves(v);
+    return stm == WHITE ? n : -n;
 }
 
 std::string eval_command(Value v, Color stm) {
     const Value white = stm == WHITE ? v : Value(-v);
-    if (is_mate(white)) return "[%eval #" + std::to_string(search::mate_in_moves(white)) + "]";
+    if (is_mate(white)) return "[%eval #" + std::to_string(white_mate_in_moves(v, stm)) + "]";
     char buf[32];
     std::snprintf(buf, sizeof buf, "[%%eval %.2f]", white / 100.0);
     return buf;
@@ -129,8 +322,9 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     std::vector<Value> score(std::size_t(n) + 1, VALUE_NONE);
     std::vector<search::SearchResult> result(std::size_t(n) + 1);
     std::vector<int> material(std::size_t(n) + 1);
-    for (int i = 0; i <= n; ++i) {
-        if (interrupt && interrupt->load()) return false;
+    int scored = 0;  // positions with their score; an interrupt leaves the rest unscored
+    for (int i = 0; i <= n; ++i, scored = i) {
+        if (interrupt && interrupt->load()) break;
         if (on_position) on_position(i, n + 1);
         material[std::size_t(i)] = eval::wdl_material(pos);
         if (!pos.has_legal_move()) {
@@ -138,14 +332,19 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         } else if (pos.is_draw(0) || pos.has_insufficient_material()) {
             score[std::size_t(i)] = VALUE_DRAW;  // a draw by rule: nothing to search
         } else {  // the last position too: its score is the eval after the last move
-            if (!search_position(engine, pos, budget.limits, options, interrupt, &result[std::size_t(i)])) return false;
+            if (!search_position(engine, pos, budget.limits, options, interrupt, &result[std::size_t(i)])) break;
             score[std::size_t(i)] = result[std::size_t(i)].score;
         }
         if (i < n) pos.do_move(game.moves[std::size_t(i)].move);
     }
+    // A move is judged from the scores before and after it: interrupted, the moves up to the last
+    // position scored still are.
+    out->complete = scored == n + 1;
+    const int judged = std::max(0, scored - 1);
 
     pos = game.start();
-    for (int i = 0; i < n; ++i) {
+    std::vector<double>& white_win = out->white_win;
+    for (int i = 0; i < judged; ++i) {
         const game::PgnMove& pm = game.moves[std::size_t(i)];
         MoveVerdict v;
         v.move = pm.move;
@@ -167,24 +366,42 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         const double chances_after = winning_chances(budget.model, after, material[std::size_t(i) + 1], wdl);
         v.drop = std::max(0.0, chances_before - chances_after);
         v.cp_loss = std::max(0, clamped_cp(before) - clamped_cp(after));
-        v.accuracy = move_accuracy(50 + 50 * chances_before, 50 + 50 * std::min(chances_after, chances_before));
-        v.judgement = pm.move == r.best ? Judgement::NONE : judge(v.drop);
+        v.win_before = 50 + 50 * chances_before;
+        v.win_after = 50 + 50 * std::min(chances_after, chances_before);
+        v.accuracy = move_accuracy(v.win_before, v.win_after);
+        v.mate = mate_sequence(before, after);
+        v.judgement = pm.move == r.best ? Judgement::NONE : judge_move(v.mate, before, after, v.drop);
+        if (v.judgement == Judgement::NONE) v.mate = MateSequence::NONE;  // the search's own move: no verdict
+        // The position's own score, White's view, for the weights of the game's accuracy.
+        const double white_chances = winning_chances(budget.model, score[std::size_t(i)], material[std::size_t(i)]);
+        white_win.push_back(50 + 50 * (mover == WHITE ? white_chances : -white_chances));
         SideSummary& s = out->side[mover];
         ++s.moves;
         s.acpl += v.cp_loss;
-        s.accuracy += v.accuracy;
         s.inaccuracies += v.judgement == Judgement::INACCURACY;
         s.mistakes += v.judgement == Judgement::MISTAKE;
         s.blunders += v.judgement == Judgement::BLUNDER;
         out->moves.push_back(std::move(v));
         pos.do_move(pm.move);
     }
-    for (SideSummary& s : out->side)
-        if (s.moves) s.acpl /= s.moves, s.accuracy /= s.moves;
-    return true;
+    if (judged > 0) {
+        const double last = winning_chances(budget.model, score[std::size_t(judged)], material[std::size_t(judged)]);
+        white_win.push_back(50 + 50 * (pos.side_to_move() == WHITE ? last : -last));
+    }
+    std::vector<double> accuracies;
+    for (const MoveVerdict& v : out->moves) accuracies.push_back(v.accuracy);
+    double accuracy[COLOR_NB] = {0, 0};
+    game_accuracy(white_win, accuracies, game.start().side_to_move(), accuracy);
+    for (Color c : {WHITE, BLACK}) {
+        SideSummary& s = out->side[c];
+        if (s.moves) s.acpl /= s.moves;
+        s.accuracy = accuracy[c];
+    }
+    return out->complete;
 }
 
 void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator) {
+    if (game->tag("Annotator").rfind("Quince", 0) == 0) remove_our_annotations(game);
     Position pos = game->start();
     for (std::size_t i = 0; i < game->moves.size() && i < analysis.moves.size(); ++i) {
         game::PgnMove& pm = game->moves[i];
@@ -196,14 +413,12 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
         next.do_move(pm.move);
         std::vector<std::string> ours;
         if (v.score_after != VALUE_NONE && next.has_legal_move()) ours.push_back(eval_command(v.score_after, next.side_to_move()));
-        pm.nags.erase(std::remove_if(pm.nags.begin(), pm.nags.end(), [](int n) { return n >= 1 && n <= 6; }),
-                      pm.nags.end());
         if (v.judgement != Judgement::NONE) {
-            pm.nags.insert(pm.nags.begin(), judgement_nag(v.judgement));
-            std::string name = judgement_name(v.judgement);
-            name[0] = char(std::toupper(static_cast<unsigned char>(name[0])));
-            ours.push_back(name + ". " + move_to_san(pos, v.best) + " was best.");
-            if (v.judgement != Judgement::INACCURACY && !v.best_line.empty()) {
+            // The file's own move assessment (`!`, `?`, `$1`…`$6`) stays, ours then only in words.
+            if (std::none_of(pm.nags.begin(), pm.nags.end(), is_move_assessment))
+                pm.nags.insert(pm.nags.begin(), judgement_nag(v.judgement));
+            ours.push_back(verdict_comment(v, pos));
+            if ((v.judgement != Judgement::INACCURACY || v.mate != MateSequence::NONE) && !v.best_line.empty()) {
                 game::Line line;
                 Position p = pos;
                 for (Move m : v.best_line) {
@@ -223,13 +438,27 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
     }
     for (std::string& c : game->final_comments) c = without_eval(c);
     std::erase(game->final_comments, std::string());
+    if (!analysis.complete) {
+        // Said where readers of the game see it: a tag, and a comment where the analysis ends.
+        const std::size_t k = analysis.moves.size();
+        game->set_tag("Analysis", "partial: " + std::to_string(k) + " of " + std::to_string(game->moves.size()) + " moves");
+        const std::string note = PARTIAL_NOTE;
+        if (k == 0) {
+            if (game->moves.empty()) game->final_comments.push_back(note);
+            else game->moves[0].comments_before.push_back(note);
+        } else {
+            game->moves[k - 1].comments.push_back(note);
+        }
+    }
     game->set_tag("Annotator", annotator);
-    const SideSummary& w = analysis.side[WHITE];
-    const SideSummary& b = analysis.side[BLACK];
-    game->set_tag("WhiteACPL", std::to_string(int(std::lround(w.acpl))));
-    game->set_tag("BlackACPL", std::to_string(int(std::lround(b.acpl))));
-    game->set_tag("WhiteAccuracy", fixed(w.accuracy, 1));
-    game->set_tag("BlackAccuracy", fixed(b.accuracy, 1));
+    // A side without a move analysed (an interrupted or one-move game) gets no figures at all.
+    for (const bool acpl : {true, false})
+        for (Color c : {WHITE, BLACK}) {
+            const SideSummary& side = analysis.side[c];
+            const std::string name = std::string(c == WHITE ? "White" : "Black") + (acpl ? "ACPL" : "Accuracy");
+            if (!side.moves) std::erase_if(game->tags, [&](const auto& t) { return t.first == name; });
+            else game->set_tag(name, acpl ? std::to_string(int(std::lround(side.acpl))) : fixed(side.accuracy, 1));
+        }
 }
 
 std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model) {
@@ -237,7 +466,9 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
     for (std::size_t i = 0; i < game.tags.size(); ++i)
         r += (i ? ", " : "") + json_string(game.tags[i].first) + ": " + json_string(game.tags[i].second);
     r += "}, \"result\": " + json_string(game.result) + ", \"model\": \"" +
-         (model == ChancesModel::WDL ? "wdl" : "lichess") + "\", \"sides\": {";
+         (model == ChancesModel::WDL ? "wdl" : "lichess") + "\", ";
+    if (!analysis.complete) r += "\"partial\": true, ";
+    r += "\"sides\": {";
     for (Color c : {WHITE, BLACK}) {
         const SideSummary& s = analysis.side[c];
         r += std::string(c == WHITE ? "\"white\": " : ", \"black\": ") + "{\"moves\": " + std::to_string(s.moves) +
@@ -259,12 +490,14 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
             r += next.in_check() && !next.has_legal_move() ? "{\"checkmate\": true}" : "{\"white_cp\": 0}";
         } else {
             const Value white = next.side_to_move() == WHITE ? v.score_after : Value(-v.score_after);
-            r += is_mate(white) ? "{\"white_mate\": " + std::to_string(search::mate_in_moves(white)) + "}"
+            r += is_mate(white) ? "{\"white_mate\": " + std::to_string(white_mate_in_moves(v.score_after, next.side_to_move())) + "}"
                                 : "{\"white_cp\": " + std::to_string(white) + "}";
         }
         r += ", \"cp_loss\": " + std::to_string(v.cp_loss) + ", \"chances_lost\": " + fixed(v.drop, 3) +
              ", \"accuracy\": " + fixed(v.accuracy, 1) + ", \"judgement\": ";
         r += v.judgement == Judgement::NONE ? "null" : json_string(judgement_name(v.judgement));
+        r += ", \"mate\": ";
+        r += v.mate == MateSequence::ALLOWED ? "\"allowed\"" : v.mate == MateSequence::LOST ? "\"lost\"" : "null";
         r += ", \"best\": ";
         if (v.best) {
             r += "{\"uci\": " + json_string(move_to_uci(v.best, pos.is_chess960())) +
@@ -323,57 +556,72 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
     const std::string name = path == "-" ? "standard input" : printable(path, 200);
+    // A bad game is named at once and skipped; the others are analysed.
     std::vector<game::Game> games;
-    game::PgnError pgn_error;
-    const bool read_all = game::read_pgn(text, &games, &pgn_error);
+    const std::vector<game::PgnError> pgn_errors = game::read_pgn_games(text, &games);
     const bool json = a.has("json");
-    if (!read_all) {
-        err << "quince analyse: " << name << ": " << pgn_error.text() << "\n";
-        if (games.empty()) {
-            if (json)
-                out << "{\"type\": \"error\", \"game\": " << pgn_error.game << ", \"line\": " << pgn_error.line
-                    << ", \"move\": " << json_string(pgn_error.move) << ", \"message\": " << json_string(pgn_error.text())
-                    << "}" << std::endl;
-            return EXIT_FAILED;
-        }
-        err << "quince analyse: analysing the " << games.size() << (games.size() == 1 ? " game" : " games") << " before it\n";
-    } else if (games.empty()) {
-        err << "quince analyse: " << name << " holds no game\n";
+    auto error_json = [](const game::PgnError& e) {
+        return "{\"type\": \"error\", \"game\": " + std::to_string(e.game) + ", \"line\": " + std::to_string(e.line) +
+               ", \"move\": " + json_string(e.move) + ", \"message\": " + json_string(e.text()) + "}";
+    };
+    for (const game::PgnError& e : pgn_errors) err << "quince analyse: " << name << ": " << e.text() << "; skipped\n";
+    if (games.empty()) {
+        if (json)
+            for (const game::PgnError& e : pgn_errors) out << error_json(e) << std::endl;
+        err << "quince analyse: " << name << (pgn_errors.empty() ? " holds no game\n" : " holds no game without errors\n");
         return EXIT_FAILED;
     }
 
-    std::ofstream file;
+    // --out: the games go to a new file beside it, which replaces it only when something was analysed, so
+    // an existing file survives an error, an interrupt before the first move is judged, or a full disk.
+    ReplacingFile file;
     if (a.has("out")) {
-        file.open(a.options.at("out"), std::ios::binary);
-        if (!file) {
-            err << "quince analyse: cannot write '" << printable(a.options.at("out")) << "'\n";
+        const std::string target = a.options.at("out");
+        std::error_code ec;
+        if (path != "-" && std::filesystem::equivalent(path, target, ec))
+            return usage_error(err, "analyse", "--out names the file being read; write to another file");
+        if (!file.open(target, &error)) {
+            err << "quince analyse: " << error << "\n";
             return EXIT_FAILED;
         }
     }
-    std::ostream& dest = a.has("out") ? static_cast<std::ostream&>(file) : out;
+    std::ostream& dest = a.has("out") ? file.stream() : out;
+    const std::string out_name = a.has("out") ? "'" + printable(a.options.at("out")) + "'" : "standard output";
 
     search::Engine engine;
     if (!set_up_engine(engine, engine_settings, err)) return EXIT_FAILED;
     const std::string annotator = std::string("Quince ") + QUINCE_VERSION;
     const auto start = std::chrono::steady_clock::now();
     bool progress_shown = false;
-    for (std::size_t g = 0; g < games.size(); ++g) {
+    int written = 0;  // games written, the partial one included
+    bool interrupted = false;
+    std::string partial_note;
+    std::size_t errors_written = 0;  // --json: the errors go between the games, in file order
+    auto write_errors_before = [&](int number) {
+        for (; errors_written < pgn_errors.size() && pgn_errors[errors_written].game < number; ++errors_written)
+            if (json) dest << error_json(pgn_errors[errors_written]) << std::endl;
+    };
+    for (std::size_t g = 0; g < games.size() && !interrupted; ++g) {
         GameAnalysis analysis;
         auto progress = [&](int i, int n) {
             if (!settings.progress) return;
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            err << "\r\033[Kanalysing game " << g + 1 << "/" << games.size() << ", position " << i + 1 << "/" << n << ", "
+            err << "\r\033[Kanalysing game " << games[g].number << "/" << games.size() + pgn_errors.size() << ", position " << i + 1 << "/" << n << ", "
                 << fixed(secs, 0) << " s" << std::flush;
             progress_shown = true;
         };
-        const bool complete = analyse_game(games[g], engine, budget, &analysis, progress, settings.interrupt);
+        interrupted = !analyse_game(games[g], engine, budget, &analysis, progress, settings.interrupt);
         if (progress_shown) err << "\r\033[K" << std::flush, progress_shown = false;
-        if (!complete) {
-            err << "quince analyse: interrupted in game " << g + 1 << "; the games before it are written\n";
-            return EXIT_FAILED;
+        if (interrupted) {
+            const std::size_t k = analysis.moves.size();
+            partial_note = "interrupted in game " + std::to_string(games[g].number) + " after " + std::to_string(k) + " of " +
+                           std::to_string(games[g].moves.size()) + " moves";
+            if (k == 0) break;  // nothing of it analysed: not written
+            partial_note += "; it is written up to " + numbered_move(games[g], k) + ", marked partial";
         }
+        write_errors_before(games[g].number);
         if (json) {
-            dest << game_json(games[g], analysis, int(g + 1), budget.model) << std::endl;
+            dest << game_json(games[g], analysis, games[g].number, budget.model) << std::endl;
         } else {
             game::Game annotated = games[g];
             annotate(&annotated, analysis, annotator);
@@ -381,16 +629,35 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
             options.symbolic_nags = true;
             dest << game::write_pgn(annotated, options) << std::flush;
         }
+        ++written;
     }
-    if (!read_all) {
-        if (json)
-            dest << "{\"type\": \"error\", \"game\": " << pgn_error.game << ", \"line\": " << pgn_error.line
-                 << ", \"move\": " << json_string(pgn_error.move) << ", \"message\": " << json_string(pgn_error.text())
-                 << "}" << std::endl;
-        err << "quince analyse: " << name << ": stopped at " << pgn_error.text() << "\n";
+    if (!interrupted) write_errors_before(INT_MAX);
+    dest.flush();
+    bool output_ok = bool(dest);
+    if (a.has("out")) {
+        if (written == 0) {
+            file.discard();
+        } else if (!file.commit(&error)) {
+            err << "quince analyse: " << error << "\n";
+            output_ok = false;
+        }
+    } else if (!output_ok) {
+        err << "quince analyse: cannot write to standard output\n";
+    }
+    if (interrupted) {
+        err << "quince analyse: " << partial_note << "; ";
+        if (written == 0) err << "nothing was analysed" << (a.has("out") ? ", " + out_name + " is unchanged" : "") << "\n";
+        else err << written << (written == 1 ? " game" : " games") << " written to " << out_name << "\n";
         return EXIT_FAILED;
     }
-    return dest ? EXIT_OK : EXIT_FAILED;
+    if (a.has("out") && written > 0 && !output_ok) err << "quince analyse: " << out_name << " is unchanged\n";
+    if (!pgn_errors.empty()) {
+        const std::size_t total = games.size() + pgn_errors.size();
+        err << "quince analyse: " << name << ": " << pgn_errors.size() << " of " << total
+            << (total == 1 ? " game" : " games") << " skipped for the errors above\n";
+        return EXIT_FAILED;
+    }
+    return output_ok ? EXIT_OK : EXIT_FAILED;
 }
 
 }  // namespace quince::cli

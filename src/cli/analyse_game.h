@@ -36,8 +36,23 @@ int judgement_nag(Judgement j);          // 0, 6 (?!), 2 (?), 4 (??)
 const char* judgement_name(Judgement j);  // "", "inaccuracy", "mistake", "blunder"
 
 // Lichess's accuracy of one move from the mover's win percentages (0..100) before and after it:
-// 103.1668 exp(-0.04354 (before - after)) - 3.1669, within 0..100.
+// 103.1668100711649 exp(-0.04354415386753951 (before - after)) - 3.166924740191411 + 1, within 0..100;
+// 100 when the move loses nothing.
 double move_accuracy(double win_percent_before, double win_percent_after);
+
+// Lichess's accuracy of a game for each side, from White's win % of every position (n + 1 of them) and
+// the n moves' accuracies: the mean of a volatility-weighted mean (each move weighted by the standard
+// deviation of the win % over a window of clamp(n / 10, 2, 8) positions, clamped to 0.5..12) and the
+// harmonic mean (accuracies of at least 1) of that side's moves. 0 for a side without a move.
+void game_accuracy(const std::vector<double>& white_win_percent, const std::vector<double>& move_accuracies,
+                   Color first_mover, double out[COLOR_NB]);
+
+// Lichess's mate rules: a move that lets the opponent force mate (ALLOWED), or gives up the mover's own
+// forced mate (LOST), is judged by how the mover stood, not by the drop in winning chances: `??`, or `?`
+// when the mover stood below -7 pawns before allowing the mate (above +7 after losing it), `?!` beyond 10.
+enum class MateSequence { NONE, ALLOWED, LOST };
+MateSequence mate_sequence(Value before, Value after);  // the mover's scores before and after the move
+Judgement judge_move(MateSequence mate, Value before, Value after, double drop);
 
 struct MoveVerdict {
     Move move = Move::none();
@@ -48,19 +63,23 @@ struct MoveVerdict {
     std::vector<Move> best_line;     // its line, from the position before the move
     double drop = 0;                 // the mover's winning chances lost by the move (>= 0)
     int cp_loss = 0;                 // the mover's centipawns lost, scores clamped to +-1000
+    double win_before = 50, win_after = 50;  // the mover's win % before and after (at most before)
     double accuracy = 100;
+    MateSequence mate = MateSequence::NONE;
     Judgement judgement = Judgement::NONE;
 };
 
 struct SideSummary {
     int moves = 0, inaccuracies = 0, mistakes = 0, blunders = 0;
     double acpl = 0;      // average centipawn loss
-    double accuracy = 0;  // mean of the moves' accuracies
+    double accuracy = 0;  // lichess's game accuracy (game_accuracy)
 };
 
 struct GameAnalysis {
-    std::vector<MoveVerdict> moves;  // one per main-line move
+    std::vector<MoveVerdict> moves;  // one per main-line move; fewer when interrupted
     SideSummary side[COLOR_NB];
+    bool complete = true;  // false: interrupted, `moves` holds the first moves only (those judged)
+    std::vector<double> white_win;  // White's win % of each position judged from, the last one's too
 };
 
 struct GameBudget {
@@ -71,17 +90,21 @@ struct GameBudget {
 
 // Searches every position of the game's main line with `engine` (cleared first). `on_position(i, n)` is
 // called before position i of n is searched (progress); `interrupt`, when set, stops the running search at
-// once and returns false (the analysis is then incomplete).
+// once and returns false: the analysis is then partial (`complete` false), its moves those before the last
+// position searched to the end.
 bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudget& budget, GameAnalysis* out,
                   const std::function<void(int, int)>& on_position = {}, const std::atomic<bool>* interrupt = nullptr);
 
 // The game with the analysis written in: eval comments, NAGs, verdict comments and better lines, the
 // tags WhiteACPL, BlackACPL, WhiteAccuracy, BlackAccuracy and Annotator. Earlier [%eval] commands in
-// the game's comments are replaced.
+// the game's comments are replaced. A partial analysis adds the tag Analysis ("partial: 14 of 40 moves")
+// and a comment after the last move analysed.
 void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator);
 
 // `[%eval 0.17]` / `[%eval #-3]`: a score of the side to move in `pos`, in pawns from White's view.
 std::string eval_command(Value v, Color side_to_move);
+// A mate score of the side to move as lichess writes it: moves to mate, positive when White mates.
+int white_mate_in_moves(Value v, Color side_to_move);
 
 // One JSON object (one line) for a game: tags, the per-side summary and every move's verdict.
 std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "board/movegen.h"
 #include "board/notation.h"
@@ -259,8 +260,17 @@ int run_compare(const Args& args, std::ostream& out, std::ostream& err) {
     return EXIT_OK;
 }
 
-int run_uci_lines(const Args& lines, std::ostream& out) {
+int run_uci_lines(const Args& lines, std::ostream& out, std::string* unknown_first_word) {
     uci::Uci uci(out);
+    if (unknown_first_word && !lines.empty()) {
+        std::istringstream words(lines[0]);
+        std::string first;
+        words >> first;
+        if (!uci.knows_command(first)) {
+            *unknown_first_word = first.empty() ? lines[0] : first;
+            return EXIT_USAGE;
+        }
+    }
     for (const std::string& line : lines) {
         if (!uci.execute(line)) break;
         uci.wait_idle();

@@ -53,6 +53,8 @@ int run_compare(const Args& args, std::ostream& out, std::ostream& err);
 extern const char* const COMPARE_DETAILS;  // `quince compare --help`
 // Each argument is one UCI command line, run in order; a search started by one (`go depth 10`)
 // finishes before the next line runs. The first line answered with an error ends the run, exit status 1.
-int run_uci_lines(const Args& lines, std::ostream& out);
+// With `unknown_first_word`: a first line whose first word is no UCI command runs nothing; the word is
+// stored there and EXIT_USAGE returned (the caller says what was meant).
+int run_uci_lines(const Args& lines, std::ostream& out, std::string* unknown_first_word = nullptr);
 
 }  // namespace quince::cli

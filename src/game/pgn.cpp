@@ -20,6 +20,41 @@ constexpr int MAX_VARIATION_DEPTH = 64;
 
 bool is_result(std::string_view t) { return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*"; }
 
+// A draw as some databases and word processors write it.
+bool is_draw_spelling(std::string_view t) { return t == "\xC2\xBD-\xC2\xBD" || t == "1/2"; }
+
+// Long algebraic notation as people type it and some programs export it: `e2-e4`, `Ng1-f3`, `e4xd5`,
+// `Bf1xc4`, `e7-e8=Q`, `e1-g1` (castling as the king's move), `e4:d5`. Move::none() if it is not that
+// form or names no legal move.
+Move long_algebraic_move(const Position& pos, std::string t) {
+    while (!t.empty() && (t.back() == '+' || t.back() == '#')) t.pop_back();
+    std::size_t k = 0;
+    PieceType piece = NO_PIECE_TYPE;
+    if (k < t.size() && t[k] != '\0' && std::strchr("NBRQK", t[k])) piece = PieceType(std::strchr(" PNBRQK", t[k++]) - " PNBRQK");
+    auto square_at = [&](std::size_t at) {
+        return at + 1 < t.size() && t[at] >= 'a' && t[at] <= 'h' && t[at + 1] >= '1' && t[at + 1] <= '8';
+    };
+    if (!square_at(k)) return Move::none();
+    const std::string from = t.substr(k, 2);
+    k += 2;
+    if (k < t.size() && (t[k] == '-' || t[k] == 'x' || t[k] == ':')) ++k;
+    if (!square_at(k)) return Move::none();
+    const std::string to = t.substr(k, 2);
+    k += 2;
+    char promotion = 0;
+    if (k < t.size() && t[k] == '=') ++k;
+    if (k < t.size() && t[k] != '\0' && std::strchr("NBRQnbrq", t[k])) promotion = char(std::tolower(static_cast<unsigned char>(t[k++])));
+    if (k != t.size()) return Move::none();
+    const std::string uci = from + to + (promotion ? std::string(1, promotion) : "");
+    for (const ScoredMove& sm : MoveList<LEGAL>(pos)) {
+        if (move_to_uci(sm.move, false) != uci && move_to_uci(sm.move, true) != uci) continue;
+        // Without a piece letter it is the UCI form with a dash (`g1-f3`): any piece.
+        if (piece != NO_PIECE_TYPE && type_of(pos.piece_on(sm.move.from())) != piece) continue;
+        return sm.move;
+    }
+    return Move::none();
+}
+
 // Standard chess, Chess960, or a variant Quince does not play ("" then, with *ok false).
 bool variant_is_chess960(const std::string& variant, bool* ok) {
     const std::string v = ascii_lower(variant);
@@ -39,7 +74,9 @@ std::string numbered(const Position& pos, const std::string& move) {
 
 class Reader {
 public:
-    Reader(std::string_view text, std::vector<Game>* games, PgnError* error) : s_(text), games_(games), error_(error) {}
+    // `errors` null: stop at the first error (in *error); else every bad game is skipped and listed.
+    Reader(std::string_view text, std::vector<Game>* games, PgnError* error, std::vector<PgnError>* errors)
+        : s_(text), games_(games), error_(error), errors_(errors) {}
 
     bool run() {
         if (s_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;  // UTF-8 byte order mark
@@ -49,22 +86,81 @@ public:
             ++game_no_;
             Game g;
             g.first_line = line_;
+            g.number = game_no_;
             tag_line_.clear();
-            if (!read_tags(&g)) return false;
-            Position start;
-            if (!start_position(g, &start)) return false;
-            bool ended = false;
-            std::vector<std::string> final_comments;
-            if (!read_line(start, &g.moves, 0, &g, &ended, &final_comments)) return false;
-            g.final_comments = std::move(final_comments);
-            games_->push_back(std::move(g));
+            if (read_game(&g)) {
+                games_->push_back(std::move(g));
+                continue;
+            }
+            if (!errors_) return false;
+            errors_->push_back(last_error_);
+            skip_to_next_game();
         }
     }
 
 private:
-    bool fail(const std::string& message, const std::string& move = "") {
-        if (error_) *error_ = PgnError{game_no_, line_, move, message};
+    bool read_game(Game* g) {
+        if (!read_tags(g)) return false;
+        Position start;
+        if (!start_position(*g, &start)) return false;
+        bool ended = false;
+        std::vector<std::string> final_comments;
+        if (!read_line(start, &g->moves, 0, g, &ended, &final_comments)) return false;
+        g->final_comments = std::move(final_comments);
+        return true;
+    }
+
+    bool fail(const std::string& message, const std::string& move = "", int line = 0) {
+        last_error_ = PgnError{game_no_, line ? line : line_, move, message};
+        if (error_) *error_ = last_error_;
         return false;
+    }
+
+    // Whether the line starting at `at` is a tag pair (`[Name "`), or at least starts with '['.
+    bool tag_line_at(std::size_t at, bool bracket_is_enough) const {
+        while (at < s_.size() && (s_[at] == ' ' || s_[at] == '\t')) ++at;
+        if (at >= s_.size() || s_[at] != '[') return false;
+        if (bracket_is_enough) return true;
+        std::size_t k = at + 1;
+        while (k < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[k])) || s_[k] == '_')) ++k;
+        if (k == at + 1) return false;
+        while (k < s_.size() && (s_[k] == ' ' || s_[k] == '\t')) ++k;
+        return k < s_.size() && s_[k] == '"';
+    }
+
+    // After a bad game: on to the next game's first tag, a tag line after a line that is no tag (so the
+    // rest of a broken tag section is passed over), or the tag line the error stopped at.
+    void skip_to_next_game() {
+        std::size_t at = std::min(i_, s_.size());
+        if (resume_here_) {
+            resume_here_ = false;
+            return;
+        }
+        std::size_t line_start = at;
+        while (line_start > 0 && s_[line_start - 1] != '\n') --line_start;
+        bool previous_is_tag = tag_line_at(line_start, true);
+        for (;;) {
+            const std::size_t nl = s_.find('\n', at);
+            if (nl == std::string_view::npos) {
+                i_ = s_.size();
+                return;
+            }
+            ++line_;
+            at = nl + 1;
+            if (!previous_is_tag && tag_line_at(at, false)) {
+                i_ = at;
+                at_line_start_ = true;
+                return;
+            }
+            previous_is_tag = tag_line_at(at, true);
+        }
+    }
+
+    // The game ends without a termination marker (a pasted move list, a truncated file): the Result tag
+    // says how it ended, or it is "*".
+    void end_without_result(Game* g) {
+        const std::string tag = g->tag("Result");
+        g->result = is_result(tag) ? tag : "*";
     }
 
     // Blanks, line ends (CR too), `%` escape lines; `;` comments too when `comments_too` (outside movetext).
@@ -126,8 +222,7 @@ private:
     // Errors of the tags name the tag's line.
     bool fail_at_tag(const std::string& tag, const std::string& message) {
         const auto it = tag_line_.find(tag);
-        if (it != tag_line_.end()) line_ = it->second;
-        return fail(message);
+        return fail(message, "", it != tag_line_.end() ? it->second : 0);
     }
 
     bool start_position(const Game& g, Position* pos) {
@@ -171,7 +266,10 @@ private:
             skip_space(false);
             if (i_ >= s_.size()) {
                 if (depth > 0) return fail("the file ends inside a variation (a ')' is missing)");
-                return fail("the file ends inside the game (no result 1-0, 0-1, 1/2-1/2 or *): truncated?");
+                end_without_result(g);
+                *ended = true;
+                *final_comments = std::move(pending);
+                return true;
             }
             const char c = s_[i_];
             if (c == '{') {
@@ -215,8 +313,14 @@ private:
                 return true;
             }
             if (c == '[') {
-                if (depth > 0) return fail("the game's next tags come inside a variation (a ')' is missing)");
-                return fail("no result (1-0, 0-1, 1/2-1/2 or *) before the next game's tags");
+                if (depth > 0) {
+                    resume_here_ = true;  // the next game starts here
+                    return fail("the game's next tags come inside a variation (a ')' is missing)");
+                }
+                end_without_result(g);  // the next game's tags
+                *ended = true;
+                *final_comments = std::move(pending);
+                return true;
             }
             if (c == '$') {
                 const std::size_t start = ++i_;
@@ -245,6 +349,7 @@ private:
                 i_ = start + k;
                 return fail("unexpected character " + here() + " (binary data?)");
             }
+            if (is_draw_spelling(token)) token = "1/2-1/2";
             if (is_result(token)) {
                 if (depth > 0) return fail("a result '" + token + "' inside a variation (a ')' is missing)");
                 g->result = token;
@@ -281,7 +386,9 @@ private:
             }
             if (token == "--" || token == "Z0" || token == "0000")
                 return fail("null move '" + token + "' (not supported)", numbered(pos, token));
+            if ((token == "e.p." || token == "ep") && !line->empty()) continue;  // "exd6 e.p."
             Move m = san_to_move(pos, token);
+            if (!m) m = long_algebraic_move(pos, token);
             if (!m) return fail(why_not_a_move(pos, token), numbered(pos, printable(token)));
             PgnMove pm;
             pm.move = m;
@@ -320,10 +427,13 @@ private:
     std::size_t i_ = 0;
     int line_ = 1;
     bool at_line_start_ = true;
+    bool resume_here_ = false;  // the error stopped at the next game's first tag
     int game_no_ = 0;
     std::map<std::string, int> tag_line_;  // of the game being read
     std::vector<Game>* games_;
     PgnError* error_;
+    std::vector<PgnError>* errors_;
+    PgnError last_error_;
 };
 
 // ---- writing
@@ -462,7 +572,13 @@ Position Game::start() const {
 }
 
 bool read_pgn(std::string_view text, std::vector<Game>* games, PgnError* error) {
-    return Reader(text, games, error).run();
+    return Reader(text, games, error, nullptr).run();
+}
+
+std::vector<PgnError> read_pgn_games(std::string_view text, std::vector<Game>* games) {
+    std::vector<PgnError> errors;
+    Reader(text, games, nullptr, &errors).run();
+    return errors;
 }
 
 std::string nag_text(int nag, bool symbolic) {

@@ -31,6 +31,7 @@ struct Game {
     std::vector<std::string> final_comments;                // comments after the last move (or in an empty game)
     std::string result = "*";                               // termination marker: 1-0, 0-1, 1/2-1/2 or *
     int first_line = 0;                                     // line of the file where the game starts (1-based)
+    int number = 0;                                         // its place in the file (1-based; bad games count)
 
     std::string tag(const std::string& name) const;  // "" if absent
     void set_tag(const std::string& name, const std::string& value);  // replaces, or appends a new tag
@@ -52,9 +53,14 @@ struct PgnError {
 
 // Reads every game of `text` (a whole PGN file: BOM, CRLF, `%` escape lines and `;` comments allowed).
 // Moves are checked on the board: SAN with or without check marks and annotation suffixes, castling as
-// O-O or 0-0, over- or under-specified pieces tolerated when only one legal move fits. On the first error
-// returns false with *error filled; *games then holds the games read completely before it.
+// O-O or 0-0, over- or under-specified pieces tolerated when only one legal move fits, long algebraic
+// (`e2-e4`, `Ng1xf3`) too. A game without a result (a pasted move list) ends at the file's end or the next
+// tags. On the first error returns false with *error filled; *games then holds the games read before it.
 bool read_pgn(std::string_view text, std::vector<Game>* games, PgnError* error);
+
+// The same, but a bad game does not end the reading: it is skipped up to the next game's tags and its
+// error returned (in file order); *games gets every good game, `Game::number` its place in the file.
+std::vector<PgnError> read_pgn_games(std::string_view text, std::vector<Game>* games);
 
 struct WriteOptions {
     // NAGs 1..6 as suffixes ("Qxb7??", as lichess and most GUIs show them) instead of "$4" (export format).

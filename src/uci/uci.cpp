@@ -236,6 +236,14 @@ void Uci::add_option(Option option) {
 
 void Uci::add_command(const std::string& name, Command handler) { commands_[ascii_lower(name)] = std::move(handler); }
 
+bool Uci::knows_command(const std::string& word) const {
+    static const char* const BUILT_IN[] = {"quit", "uci", "isready", "stop", "ponderhit", "ucinewgame", "setoption",
+                                           "position", "go", "d", "bench", "genfens"};
+    for (const char* c : BUILT_IN)
+        if (word == c) return true;
+    return commands_.count(ascii_lower(word)) > 0;
+}
+
 Option* Uci::find_option(const std::string& name) {
     for (Option& o : options_)
         if (ascii_lower(o.name) == ascii_lower(name)) return &o;

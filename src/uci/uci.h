@@ -79,6 +79,8 @@ public:
     // Extension points for other modules (e.g. the evaluation's `EvalProfile` option and `eval`).
     void add_option(Option option);
     void add_command(const std::string& name, Command handler);
+    // Whether `word` starts a command this loop knows (the UCI ones, Quince's, and those added).
+    bool knows_command(const std::string& word) const;
     const Position& position() const { return pos_; }
     search::Engine& engine() { return engine_; }
     // Thread-safe line output (shared with the search thread).

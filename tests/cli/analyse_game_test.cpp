@@ -2,8 +2,12 @@
 // --json, --out, bad PGN, and the other argument forms (pasted moves, `analyze`, an empty argument).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -113,18 +117,72 @@ TEST(AnalyseGame, OutFileAndEveryGameOfTheFile) {
     EXPECT_EQ(count_of(text, "[%eval"), 17 + 6 + 3 + 4);
 }
 
-TEST(AnalyseGame, BadPgnNamesGameLineAndMoveAfterWritingTheGamesBefore) {
-    const Analysed r = analyse({data("second_game_illegal.pgn")});
+TEST(AnalyseGame, ABadGameIsNamedAndSkippedAndTheOthersAnalysed) {
+    // Game 2 of three is broken: games 1 and 3 are analysed and written, game 2 named with its line.
+    const std::string folder = testing::TempDir();
+    const std::string path = folder + "quince_three_games.pgn";
+    std::ofstream(path, std::ios::binary) << std::ifstream(data("second_game_illegal.pgn"), std::ios::binary).rdbuf()
+                                          << "\n[Event \"Third\"]\n\n1. c4 e5 2. Nc3 *\n";
+    const Analysed r = analyse({path});
     EXPECT_EQ(r.status, 1);
     std::vector<game::Game> games;
     game::PgnError e;
     ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
-    ASSERT_EQ(games.size(), 1u);
+    ASSERT_EQ(games.size(), 2u);
     EXPECT_EQ(games[0].tag("Event"), "Fine");
-    EXPECT_NE(r.err.find("second_game_illegal.pgn: game 2, line 12: illegal move '3... Nf5' in "), std::string::npos) << r.err;
+    EXPECT_EQ(games[1].tag("Event"), "Third");
+    EXPECT_EQ(count_of(r.out, "[%eval"), 3 + 3);
+    EXPECT_NE(r.err.find("quince_three_games.pgn: game 2, line 12: illegal move '3... Nf5' in "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("; skipped"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 of 3 games skipped"), std::string::npos) << r.err;
+    // --json: the error between the games, each game with its number in the file.
+    const Analysed j = analyse({path, "--json"});
+    EXPECT_EQ(j.status, 1);
+    ASSERT_EQ(count_of(j.out, "\n"), 3) << j.out;
+    EXPECT_EQ(j.out.find("{\"type\": \"game\", \"game\": 1,"), 0u) << j.out;
+    EXPECT_NE(j.out.find("\n{\"type\": \"error\", \"game\": 2, \"line\": 12, \"move\": \"3... Nf5\""), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\n{\"type\": \"game\", \"game\": 3,"), std::string::npos) << j.out;
+    std::remove(path.c_str());
     const Analysed garbage = analyse({data("../perft.epd.missing.pgn")});
     EXPECT_EQ(garbage.status, 1);
     EXPECT_NE(garbage.err.find("cannot read"), std::string::npos) << garbage.err;
+}
+
+TEST(AnalyseGame, PastedMoveListsAndLongAlgebraic) {
+    auto r = run_command(ENGINE, {"analyse", "-", "--nodes", "5000", "--hash", "4"}, "1. e4 e5\n");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("1. e4 { [%eval "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("} *"), std::string::npos) << r.out;
+    r = run_command(ENGINE, {"analyse", "-", "--nodes", "5000", "--hash", "4"}, "1. e2-e4 e7-e5 2. Ng1-f3\n");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("2. Nf3 { [%eval "), std::string::npos) << r.out;
+}
+
+TEST(AnalyseGame, TheFilesOwnNagsStayAndAReanalysisReplacesOurs) {
+    // The file calls the blunder 4... Qh4 "!" and 2. Nf3 "$1": both stay; Quince's verdict is in words.
+    std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("Qh4"), 3, "Qh4!");
+    text.replace(text.find("2. Nf3"), 6, "2. Nf3 $1 $32");
+    const std::string path = testing::TempDir() + "quince_own_nags.pgn";
+    std::ofstream(path, std::ios::binary) << text;
+    const Analysed r = analyse({path});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+    const game::PgnMove& qh4 = games[0].moves[7];
+    EXPECT_EQ(qh4.nags, std::vector<int>{1}) << r.out;
+    ASSERT_GE(qh4.comments.size(), 2u);
+    EXPECT_EQ(qh4.comments[1].rfind("Blunder. ", 0), 0u) << r.out;
+    EXPECT_EQ(games[0].moves[2].nags, (std::vector<int>{1, 32})) << r.out;
+    // Quince's own annotation analysed again: one eval, one verdict, one better line, as the first time.
+    std::ofstream(path, std::ios::binary) << analyse({data("queen_blunder.pgn")}).out;
+    const Analysed again = analyse({path});
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(again.out, analyse({data("queen_blunder.pgn")}).out);
+    EXPECT_EQ(count_of(again.out, "Blunder."), count_of(again.out, "??"));
+    std::remove(path.c_str());
 }
 
 TEST(AnalyseGame, OptionsThatDoNotFitGames) {
@@ -143,9 +201,160 @@ TEST(AnalyseGame, VerdictsFollowLichessThresholds) {
     EXPECT_NEAR(cli::winning_chances(cli::ChancesModel::WDL, Value(0), 40), 0.0, 1e-9);
     EXPECT_GT(cli::winning_chances(cli::ChancesModel::WDL, Value(200), 40), 0.3);
     EXPECT_EQ(cli::winning_chances(cli::ChancesModel::WDL, mate_in(5), 40), 1.0);
-    EXPECT_DOUBLE_EQ(cli::move_accuracy(60, 60), 99.9999);
+    EXPECT_EQ(cli::move_accuracy(60, 60), 100.0);
     EXPECT_EQ(cli::eval_command(Value(-17), BLACK), "[%eval 0.17]");
     EXPECT_EQ(cli::eval_command(mated_in(6), WHITE), "[%eval #-3]");
+}
+
+TEST(AnalyseGame, AccuracyIsLichesssFormulaExactly) {
+    // Reference values from an independent implementation of lichess's published formulas.
+    EXPECT_NEAR(cli::move_accuracy(60, 50), 64.57982845372067, 1e-9);
+    EXPECT_NEAR(cli::move_accuracy(90, 10), 1.000170640274321, 1e-9);
+    EXPECT_EQ(cli::move_accuracy(50, 49.99), 100.0) << "clamped: the +1 lifts a tiny loss above 100";
+    EXPECT_EQ(cli::move_accuracy(50, 80), 100.0);
+    EXPECT_EQ(cli::move_accuracy(100, 0), 0.0);
+    // The game's figure: volatility-weighted mean and harmonic mean, windows of clamp(n / 10, 2, 8).
+    auto lichess_game = [](const std::vector<double>& white_win, Color first, double out[COLOR_NB]) {
+        std::vector<double> accuracies;
+        for (std::size_t i = 0; i + 1 < white_win.size(); ++i) {
+            const bool white = (i % 2 == 0) == (first == WHITE);
+            accuracies.push_back(white ? cli::move_accuracy(white_win[i], white_win[i + 1])
+                                       : cli::move_accuracy(100 - white_win[i], 100 - white_win[i + 1]));
+        }
+        cli::game_accuracy(white_win, accuracies, first, out);
+    };
+    std::vector<double> long_game;  // 35 moves: windows of 3 positions
+    for (int k = 0; k < 36; ++k) long_game.push_back(50 + 45 * std::sin(0.37 * k) * std::cos(0.11 * k));
+    double a[COLOR_NB];
+    lichess_game(long_game, WHITE, a);
+    EXPECT_NEAR(a[WHITE], 82.02603757304092, 1e-9);
+    EXPECT_NEAR(a[BLACK], 82.853588857132, 1e-9);
+    lichess_game({50, 55, 20, 80, 5}, BLACK, a);  // Black moves first, windows of 2
+    EXPECT_NEAR(a[WHITE], 7.147617196527337, 1e-9);
+    EXPECT_NEAR(a[BLACK], 14.262227702065665, 1e-9);
+}
+
+TEST(AnalyseGame, MovesThatAllowOrThrowAwayAForcedMate) {
+    using cli::Judgement;
+    using cli::MateSequence;
+    // Allowing a mate: ?? unless the mover already stood below -7 (?) or -10 (?!) pawns.
+    EXPECT_EQ(cli::mate_sequence(Value(-200), mated_in(4)), MateSequence::ALLOWED);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-200), mated_in(4), 0.05), Judgement::BLUNDER);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-700), mated_in(4), 0), Judgement::BLUNDER);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-701), mated_in(4), 0), Judgement::MISTAKE);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-999), mated_in(4), 0), Judgement::MISTAKE);
+    EXPECT_EQ(cli::judge_move(MateSequence::ALLOWED, Value(-1000), mated_in(4), 0), Judgement::INACCURACY);
+    // Throwing a mate away: ?? unless the mover still stands above +7 (?) or +10 (?!) pawns.
+    EXPECT_EQ(cli::mate_sequence(mate_in(5), Value(300)), MateSequence::LOST);
+    EXPECT_EQ(cli::mate_sequence(mate_in(5), mated_in(2)), MateSequence::LOST);
+    EXPECT_EQ(cli::judge_move(MateSequence::LOST, mate_in(5), Value(300), 0.1), Judgement::BLUNDER);
+    EXPECT_EQ(cli::judge_move(MateSequence::LOST, mate_in(5), Value(701), 0), Judgement::MISTAKE);
+    EXPECT_EQ(cli::judge_move(MateSequence::LOST, mate_in(5), Value(1000), 0), Judgement::INACCURACY);
+    EXPECT_EQ(cli::judge_move(MateSequence::LOST, mate_in(5), mated_in(2), 2), Judgement::BLUNDER);
+    // A slower mate, or a mate against the mover either way, is no verdict; scores alone use the drop.
+    EXPECT_EQ(cli::mate_sequence(mate_in(3), mate_in(9)), MateSequence::NONE);
+    EXPECT_EQ(cli::judge_move(MateSequence::NONE, mate_in(3), mate_in(9), 0), Judgement::NONE);
+    EXPECT_EQ(cli::judge_move(MateSequence::NONE, mated_in(2), mated_in(2), 0), Judgement::NONE);
+    EXPECT_EQ(cli::judge_move(MateSequence::NONE, Value(100), Value(-200), 0.35), Judgement::BLUNDER);
+
+    // The Blackburne Shilling trap: 7. Be2 allows Nf3#, judged by how White stood before it.
+    std::ifstream in(data("famous.pgn"), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
+    ASSERT_EQ(games.size(), 5u);
+    search::Engine engine;
+    ASSERT_TRUE(engine.set_hash(4));
+    cli::GameBudget budget;
+    budget.limits.nodes = 20000;
+    cli::GameAnalysis analysis;
+    ASSERT_TRUE(cli::analyse_game(games[3], engine, budget, &analysis));
+    const cli::MoveVerdict& be2 = analysis.moves.at(12);
+    ASSERT_EQ(be2.san, "Be2");
+    EXPECT_EQ(be2.mate, MateSequence::ALLOWED);
+    const int before = be2.best_score;
+    const Judgement expected = before < -999 ? Judgement::INACCURACY : before < -700 ? Judgement::MISTAKE : Judgement::BLUNDER;
+    EXPECT_EQ(be2.judgement, expected) << "White stood at " << before << " cp";
+    game::Game annotated = games[3];
+    cli::annotate(&annotated, analysis, "Quince");
+    ASSERT_GE(annotated.moves[12].comments.size(), 2u);
+    EXPECT_EQ(annotated.moves[12].comments[0], "[%eval #-1]");
+    EXPECT_EQ(annotated.moves[12].comments[1].rfind("Checkmate is now unavoidable. ", 0), 0u) << annotated.moves[12].comments[1];
+    EXPECT_EQ(annotated.moves[12].nags, std::vector<int>{cli::judgement_nag(expected)});
+    ASSERT_EQ(annotated.moves[12].variations.size(), 1u);
+
+    // The game's accuracy is lichess's figure over the moves' win percentages (the Opera game).
+    ASSERT_TRUE(cli::analyse_game(games[0], engine, budget, &analysis));
+    const std::size_t n = analysis.moves.size();
+    ASSERT_EQ(n, 33u);
+    ASSERT_EQ(analysis.white_win.size(), n + 1);
+    for (std::size_t i = 0; i < n; ++i) {
+        const cli::MoveVerdict& v = analysis.moves[i];
+        const double loss = v.win_before - v.win_after;
+        EXPECT_NEAR(v.accuracy, loss <= 0 ? 100.0 : std::clamp(103.1668100711649 * std::exp(-0.04354415386753951 * loss) - 3.166924740191411 + 1, 0.0, 100.0), 1e-9);
+    }
+    // Windows of 3 positions (33 moves), the first one counted twice, the population deviation within 0.5..12.
+    double weighted[2] = {0, 0}, weights[2] = {0, 0}, inverse[2] = {0, 0}, moves[2] = {0, 0};
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t from = i == 0 ? 0 : i - 1;
+        double mean = 0, var = 0;
+        for (std::size_t k = from; k < from + 3; ++k) mean += analysis.white_win[k] / 3;
+        for (std::size_t k = from; k < from + 3; ++k) var += (analysis.white_win[k] - mean) * (analysis.white_win[k] - mean) / 3;
+        const double w = std::clamp(std::sqrt(var), 0.5, 12.0), acc = analysis.moves[i].accuracy;
+        weighted[i % 2] += acc * w, weights[i % 2] += w, inverse[i % 2] += 1 / std::max(1.0, acc), moves[i % 2] += 1;
+    }
+    for (int c = 0; c < 2; ++c)
+        EXPECT_NEAR(analysis.side[c].accuracy, (weighted[c] / weights[c] + moves[c] / inverse[c]) / 2, 1e-9) << c;
+    EXPECT_GT(analysis.side[WHITE].accuracy, analysis.side[BLACK].accuracy) << "Morphy played the better game";
+    EXPECT_LE(analysis.side[WHITE].accuracy, 100.0);
+}
+
+TEST(AnalyseGame, MateCountsAreWhitesViewForBothColours) {
+    // The side to move mates (odd plies) or is mated (even plies); the count is the mating side's moves.
+    EXPECT_EQ(cli::eval_command(mate_in(1), WHITE), "[%eval #1]");
+    EXPECT_EQ(cli::eval_command(mate_in(1), BLACK), "[%eval #-1]");
+    EXPECT_EQ(cli::eval_command(mate_in(3), WHITE), "[%eval #2]");
+    EXPECT_EQ(cli::eval_command(mate_in(3), BLACK), "[%eval #-2]");
+    EXPECT_EQ(cli::eval_command(mate_in(9), BLACK), "[%eval #-5]");
+    EXPECT_EQ(cli::eval_command(mated_in(2), WHITE), "[%eval #-1]");
+    EXPECT_EQ(cli::eval_command(mated_in(2), BLACK), "[%eval #1]");
+    EXPECT_EQ(cli::eval_command(mated_in(8), BLACK), "[%eval #4]");
+    for (int ply = 1; ply < 40; ++ply)
+        for (Color stm : {WHITE, BLACK}) {
+            const Value v = ply % 2 ? mate_in(ply) : mated_in(ply);
+            const int n = cli::white_mate_in_moves(v, stm);
+            EXPECT_EQ(std::abs(n), (ply + 1) / 2) << ply;
+            EXPECT_EQ(n > 0, (ply % 2 == 1) == (stm == WHITE)) << ply << " plies, " << (stm == WHITE ? "White" : "Black") << " to move";
+        }
+}
+
+TEST(AnalyseGame, MatingGamesOfBothColoursCountTheMatingMoves) {
+    // Short forced mates, each side mating: the eval after each move and its --json twin.
+    const Analysed r = analyse({data("mates.pgn")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+    ASSERT_EQ(games.size(), 4u);
+    auto eval_after = [&](int game, std::size_t ply) {
+        const game::PgnMove& m = games[std::size_t(game)].moves.at(ply);
+        return m.comments.empty() ? std::string() : m.comments[0];
+    };
+    EXPECT_EQ(eval_after(0, 0), "[%eval #-1]") << r.out;  // 1. Kg1, Rd1# follows
+    EXPECT_EQ(eval_after(1, 0), "[%eval #1]") << r.out;   // 1... Kg8, Rd8# follows
+    EXPECT_EQ(eval_after(2, 9), "[%eval #2]") << r.out;   // 5... Bxd1, Bxf7+ Ke7 Nd5#
+    EXPECT_EQ(eval_after(2, 10), "[%eval #1]") << r.out;  // 6. Bxf7+
+    EXPECT_EQ(eval_after(2, 11), "[%eval #1]") << r.out;  // 6... Ke7
+    EXPECT_EQ(eval_after(3, 10), "[%eval #-2]") << r.out;  // 6. Bxd8, Bxf2+ Ke2 Nd4#
+    EXPECT_EQ(eval_after(3, 11), "[%eval #-1]") << r.out;  // 6... Bxf2+
+    EXPECT_EQ(eval_after(3, 12), "[%eval #-1]") << r.out;  // 7. Ke2
+    const Analysed j = analyse({data("mates.pgn"), "--json"});
+    ASSERT_EQ(j.status, 0) << j.err;
+    EXPECT_NE(j.out.find("\"san\": \"Kg1\", \"uci\": \"f1g1\", \"eval\": {\"white_mate\": -1}"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"san\": \"Kg8\", \"uci\": \"f8g8\", \"eval\": {\"white_mate\": 1}"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"san\": \"Bxd8\", \"uci\": \"g5d8\", \"eval\": {\"white_mate\": -2}"), std::string::npos) << j.out;
+    EXPECT_EQ(count_of(j.out, "{\"checkmate\": true}"), 4);
 }
 
 TEST(AnalyseGame, AnInterruptStopsTheRunningSearch) {
@@ -199,6 +408,111 @@ TEST(AnalyseGame, AnInterruptWritesTheGamesFinishedBeforeIt) {
     EXPECT_EQ(count_of(buffer.str(), "\n"), 1) << buffer.str();
     EXPECT_EQ(buffer.str().rfind("{\"type\": \"game\", \"game\": 1,", 0), 0u);
     EXPECT_NE(err.str().find("interrupted in game 2"), std::string::npos) << err.str();
+}
+
+TEST(AnalyseGame, AnInterruptKeepsTheMovesJudgedSoFar) {
+    std::vector<game::Game> games;
+    game::PgnError e;
+    std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_TRUE(game::read_pgn(text, &games, &e)) << e.text();
+    search::Engine engine;
+    ASSERT_TRUE(engine.set_hash(4));
+    cli::GameBudget budget;
+    budget.limits.nodes = 20000;
+    std::atomic<bool> interrupt{false};
+    cli::GameAnalysis analysis;
+    // Interrupted as the sixth position begins: positions 1-5 have their scores, moves 1-4 their verdicts.
+    const bool complete = cli::analyse_game(games[0], engine, budget, &analysis,
+                                            [&](int i, int) { if (i == 5) interrupt.store(true); }, &interrupt);
+    EXPECT_FALSE(complete);
+    EXPECT_FALSE(analysis.complete);
+    ASSERT_EQ(analysis.moves.size(), 4u);
+    EXPECT_EQ(analysis.side[WHITE].moves + analysis.side[BLACK].moves, 4);
+    game::Game annotated = games[0];
+    cli::annotate(&annotated, analysis, "Quince");
+    EXPECT_EQ(annotated.tag("Analysis"), "partial: 4 of 14 moves");
+    ASSERT_EQ(annotated.moves.size(), 14u) << "every move of the game stays";
+    for (std::size_t i = 0; i < 14; ++i) {
+        const bool has_eval = !annotated.moves[i].comments.empty() && annotated.moves[i].comments[0].rfind("[%eval ", 0) == 0;
+        EXPECT_EQ(has_eval, i < 4) << "move " << i + 1;
+    }
+    EXPECT_NE(annotated.moves[3].comments.back().find("interrupted here"), std::string::npos);
+    const std::string json = cli::game_json(games[0], analysis, 1, budget.model);
+    EXPECT_NE(json.find("\"partial\": true"), std::string::npos) << json;
+    EXPECT_EQ(count_of(json, "\"ply\": "), 4);
+}
+
+namespace {
+
+// A stream buffer that sets `flag` once what was written contains `trigger` (a progress line).
+struct InterruptOnText : std::stringbuf {
+    std::atomic<bool>* flag = nullptr;
+    std::string trigger;
+    int sync() override {
+        if (str().find(trigger) != std::string::npos) flag->store(true);
+        return std::stringbuf::sync();
+    }
+};
+
+std::string file_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> files_in(const std::string& folder) {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+    return names;
+}
+
+}  // namespace
+
+TEST(AnalyseGame, OutIsReplacedOnlyByWhatWasAnalysed) {
+    const std::string folder = testing::TempDir() + "quince_analyse_out_dir";
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    const std::string path = folder + "/keep.pgn";
+    std::ofstream(path, std::ios::binary) << "precious\n";
+    std::vector<std::string> args = {data("constructs.pgn"), "--out", path};
+    args.insert(args.end(), BUDGET.begin(), BUDGET.end());
+
+    // Interrupted before anything is judged: the file is as it was, no temporary file is left.
+    std::atomic<bool> interrupt{true};
+    cli::AnalyseSettings settings;
+    settings.interrupt = &interrupt;
+    std::ostringstream out, err;
+    EXPECT_EQ(cli::run_analyse(args, out, err, settings), cli::EXIT_FAILED);
+    EXPECT_EQ(file_text(path), "precious\n");
+    EXPECT_EQ(files_in(folder), std::vector<std::string>{"keep.pgn"});
+    EXPECT_NE(err.str().find("nothing was analysed, '" + path + "' is unchanged"), std::string::npos) << err.str();
+
+    // --out naming the file read is refused before anything is written.
+    std::ofstream(folder + "/same.pgn", std::ios::binary) << file_text(data("queen_blunder.pgn"));
+    EXPECT_EQ(analyse({folder + "/same.pgn", "--out", folder + "/same.pgn"}).status, cli::EXIT_USAGE);
+    EXPECT_EQ(file_text(folder + "/same.pgn"), file_text(data("queen_blunder.pgn")));
+
+    // Interrupted inside game 2: game 1 whole, game 2 up to the last move judged, marked partial.
+    interrupt.store(false);
+    settings.progress = true;
+    InterruptOnText progress;
+    progress.flag = &interrupt;
+    progress.trigger = "game 2/4, position 4/";
+    std::ostream progress_stream(&progress);
+    EXPECT_EQ(cli::run_analyse(args, out, progress_stream, settings), cli::EXIT_FAILED);
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(file_text(path), &games, &e)) << e.text() << file_text(path);
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_EQ(games[0].tag("Analysis"), "");
+    EXPECT_EQ(games[1].tag("Analysis"), "partial: 2 of 7 moves");
+    EXPECT_EQ(games[1].moves.size(), 7u);
+    EXPECT_NE(progress.str().find("interrupted in game 2 after 2 of 7 moves; it is written up to 1... e5, marked partial; "
+                                  "2 games written to '" + path + "'"),
+              std::string::npos)
+        << progress.str();
+    EXPECT_EQ(files_in(folder).size(), 2u) << "keep.pgn and same.pgn, no temporary file";
+    std::filesystem::remove_all(folder);
 }
 
 TEST(AnalyseArguments, PastedMovesWithNumbersAndTheAnalyzeAlias) {

@@ -99,9 +99,11 @@ for side in game["sides"].values():
     check(set(side) == {"moves", "acpl", "accuracy", "inaccuracies", "mistakes", "blunders"}, f"side fields: {side}")
 check([m["ply"] for m in game["moves"]] == list(range(1, 10)), "one entry per ply")
 for m in game["moves"]:
-    check(set(m) == {"ply", "color", "san", "uci", "eval", "cp_loss", "chances_lost", "accuracy", "judgement", "best"},
+    check(set(m) == {"ply", "color", "san", "uci", "eval", "cp_loss", "chances_lost", "accuracy", "judgement", "mate",
+                     "best"},
           f"move fields: {m}")
     check(m["judgement"] in (None, "inaccuracy", "mistake", "blunder"), f"judgement: {m['judgement']}")
+    check(m["mate"] in (None, "allowed", "lost") and (m["mate"] is None or m["judgement"]), f"mate: {m['mate']}")
 qh4 = game["moves"][7]
 check(qh4["san"] == "Qh4" and qh4["judgement"] == "blunder" and qh4["best"]["san"] != "Qh4", f"Qh4 is a blunder: {qh4}")
 error = objects[1]

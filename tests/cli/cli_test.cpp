@@ -10,6 +10,7 @@
 #include "board/notation.h"
 #include "cli/analyse.h"
 #include "cli/cli.h"
+#include "search/params.h"
 #include "core/text.h"
 #include "quince_version.h"
 #include "support/run_command.h"
@@ -194,12 +195,29 @@ TEST(Cli, OtherFirstWordsAreUciCommandLinesRunInOrder) {
     ASSERT_NE(best, std::string::npos) << r.out;
     ASSERT_NE(board, std::string::npos) << r.out;
     EXPECT_LT(best, board) << "the search finishes before the next line runs";
-    // quit ends the list; an unknown command is answered in UCI fashion and fails the run.
+    // quit ends the list; an unknown command after the first is answered in UCI fashion and fails the run.
     auto q = run_command(ENGINE, {"isready", "quit", "d"});
     EXPECT_EQ(q.out, "readyok\n");
-    auto bad = run_command(ENGINE, {"frobnicate"});
+    auto bad = run_command(ENGINE, {"isready", "frobnicate"});
     EXPECT_EQ(bad.status, 1);
-    EXPECT_EQ(bad.out, "info string error: unknown command 'frobnicate'\n");
+    EXPECT_EQ(bad.out, "readyok\ninfo string error: unknown command 'frobnicate'\n");
+}
+
+TEST(Cli, AFirstWordThatIsNoCommandPointsToHelp) {
+    // A mistyped subcommand is a usage error naming the nearest one; nothing runs.
+    auto typo = run_command(ENGINE, {"anlyse", "startpos"});
+    EXPECT_EQ(typo.status, cli::EXIT_USAGE);
+    EXPECT_TRUE(typo.out.empty()) << typo.out;
+    EXPECT_EQ(typo.err, "quince: unknown subcommand 'anlyse'; did you mean 'analyse'? (see 'quince --help')\n");
+    auto far = run_command(ENGINE, {"frobnicate"});
+    EXPECT_EQ(far.status, cli::EXIT_USAGE);
+    EXPECT_EQ(far.err, "quince: unknown subcommand 'frobnicate' (see 'quince --help')\n");
+    // `quince help` is --help; --help lists spsa only in the tuning build, which has it.
+    auto help = run_command(ENGINE, {"help"});
+    EXPECT_EQ(help.status, 0);
+    EXPECT_EQ(help.out, run_command(ENGINE, {"--help"}).out);
+    EXPECT_NE(help.out.find("subcommands:"), std::string::npos);
+    EXPECT_EQ(help.out.find("  spsa") != std::string::npos, search::param::TUNABLE) << "a normal build refuses spsa";
 }
 
 TEST(Cli, UciLinesStopAtTheFirstError) {

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """README.md's examples are real: every fenced block that shows a command (`$ build/quince …`) or a UCI
-session (`> uci` …) is run, and its output must have the shape the README shows: the same words, with
-numbers, moves (UCI or SAN, a line of them counting as one) and FENs free to differ; `…` stands for any
-number of lines. Exits non-zero naming the first line that differs in each example.
+session (`> uci` …) is run, and its output must be what the README shows; `…` stands for any number of
+lines. A deterministic example (a fixed depth or node count, one thread: every example without
+--movetime) must match word for word, times and speeds excepted (the word after `time` and `nps`, a
+number of seconds like `0.07s`, and the nodes-per-second column after it): its scores, node counts and
+moves change only with the search, and are regenerated with `bench`'s signature. Others need only the
+same shape: numbers, moves (UCI or SAN, a line of them counting as one) and FENs free to differ. Exits
+non-zero naming the first line that differs in each example.
 
     python3 tests/docs/readme_examples_test.py build/quince README.md
 """
@@ -48,7 +52,26 @@ def shape(line):
     return out
 
 
-def compare(name, shown, got):
+SECONDS = re.compile(r"^\d+(\.\d+)?s[,:;)]*$")
+
+
+def exact(line):
+    """The words of a line with the timing ones (which change from run to run) blanked."""
+    words = line.split()
+    free = set()
+    for i, w in enumerate(words):
+        if i > 0 and words[i - 1] in ("nps", "time"):
+            free.add(i)
+        if SECONDS.match(w):
+            free.add(i)
+            # The analyse table: time, nodes, nodes per second.
+            if i + 2 < len(words) and NUMBER.match(words[i + 1]) and NUMBER.match(words[i + 2]):
+                free.add(i + 2)
+    return [("<time>" if i in free else w) for i, w in enumerate(words)]
+
+
+def compare(name, shown, got, strict=False):
+    shape_of = exact if strict else shape
     """shown: README lines (with '…' gaps); got: output lines. The first differing line, or None."""
     parts, part = [], []
     for line in shown:
@@ -63,13 +86,13 @@ def compare(name, shown, got):
         if i == 0:
             window = got[:len(part)]
         else:  # after a gap: the lines that follow, found by their first line's shape
-            starts = [j for j in range(at, len(got) - len(part) + 1) if part and shape(got[j]) == shape(part[0])]
+            starts = [j for j in range(at, len(got) - len(part) + 1) if part and shape_of(got[j]) == shape_of(part[0])]
             if part and not starts:
                 return f"{name}: no output line after '…' has the shape of {part[0]!r}"
             window = got[starts[-1]:starts[-1] + len(part)] if part else []
             at = starts[-1] if part else at
         for want, have in zip(part, window):
-            if shape(want) != shape(have):
+            if shape_of(want) != shape_of(have):
                 return f"{name}: README shows {want!r}\n    the program printed {have!r}"
         if len(window) < len(part):
             return f"{name}: the output ended before {part[len(window)]!r}"
@@ -89,7 +112,7 @@ for block in blocks:
         if run.returncode != 0:
             failures.append(f"{lines[0]}: exit status {run.returncode}: {run.stderr.strip()}")
             continue
-        failure = compare(lines[0], lines[1:], run.stdout.rstrip("\n").split("\n"))
+        failure = compare(lines[0], lines[1:], run.stdout.rstrip("\n").split("\n"), strict="--movetime" not in argv)
     elif len(lines) == 1 and lines[0].startswith("build/quince ") and " > " in lines[0]:
         # A command whose output goes to a file (`… --svg … > board.svg`): it runs and writes that kind of file.
         command, _, target = lines[0].rpartition(" > ")
@@ -122,7 +145,8 @@ for block in blocks:
         e.close_input()
         got += [l for l in e.rest() if not l.startswith("option ")]
         e.proc.wait(timeout=60)
-        failure = compare("the UCI session", shown, got)
+        deterministic = not any(l.startswith("> go") and "movetime" in l for l in lines)
+        failure = compare("the UCI session", shown, got, strict=deterministic)
     else:
         continue
     checked += 1

@@ -168,13 +168,87 @@ TEST(PgnReaderErrors, VariationsNestedTooDeeplyAreRefusedNotRecursedInto) {
 }
 
 TEST(PgnReaderErrors, TruncatedFiles) {
-    EXPECT_EQ(error_of(TAGS + "1. e4 e5 2. Nf3").text(),
-              "game 1, line 4: the file ends inside the game (no result 1-0, 0-1, 1/2-1/2 or *): truncated?");
     EXPECT_EQ(error_of(TAGS + "1. e4 {never closed\n e5 *").text(), "game 1, line 4: a comment '{' is never closed");
     EXPECT_EQ(error_of(TAGS + "1. e4 (1. d4 d5\n").text(),
               "game 1, line 5: the file ends inside a variation (a ')' is missing)");
-    EXPECT_EQ(error_of(TAGS + "1. e4 e5\n\n" + TAGS + "1. d4 *").text(),
-              "game 1, line 6: no result (1-0, 0-1, 1/2-1/2 or *) before the next game's tags");
+}
+
+TEST(PgnReader, MoveListsWithoutAResult) {
+    // What people paste, and what a truncated file holds: the game ends at the file's end or the next tags.
+    std::vector<Game> games;
+    PgnError e;
+    ASSERT_TRUE(read_pgn("1. e4 e5 2. Nf3", &games, &e)) << e.text();
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(sans(games[0].moves), (std::vector<std::string>{"e4", "e5", "Nf3"}));
+    EXPECT_EQ(games[0].result, "*");
+    games.clear();
+    ASSERT_TRUE(read_pgn("[Result \"1-0\"]\n\n1. e4 e5 {the end}\n\n" + TAGS + "1. d4 d5\n", &games, &e)) << e.text();
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_EQ(games[0].result, "1-0") << "the Result tag when the movetext has none";
+    EXPECT_EQ(games[0].moves.back().comments, std::vector<std::string>{"the end"});
+    EXPECT_EQ(games[1].result, "*");
+    EXPECT_EQ(games[1].first_line, 5);
+    EXPECT_EQ(sans(games[1].moves), (std::vector<std::string>{"d4", "d5"}));
+    games.clear();
+    ASSERT_TRUE(read_pgn(TAGS, &games, &e)) << e.text();
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_TRUE(games[0].moves.empty());
+    games.clear();
+    ASSERT_TRUE(read_pgn("1. d4 d5 \xC2\xBD-\xC2\xBD", &games, &e)) << e.text();
+    EXPECT_EQ(games[0].result, "1/2-1/2");
+}
+
+TEST(PgnReader, LongAlgebraic) {
+    std::vector<Game> games;
+    PgnError e;
+    ASSERT_TRUE(read_pgn("1. e2-e4 d7-d5 2. e4xd5 Ng8-f6 3. Bf1-b5+ c7-c6 4. d5:c6 Qd8-b6 5. c6xb7+ Bc8-d7 "
+                         "6. Ng1-f3 Qb6-c5 7. e1-g1 Nb8-a6 8. b7xa8=Q+ Na6-b8 9. d2d4 g7-g6 10. d4-d5 e7-e5 11. d5xe6 e.p. 1-0",
+                         &games, &e))
+        << e.text();
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(sans(games[0].moves),
+              (std::vector<std::string>{"e4", "d5", "exd5", "Nf6", "Bb5+", "c6", "dxc6", "Qb6", "cxb7+", "Bd7", "Nf3",
+                                        "Qc5", "O-O", "Na6", "bxa8=Q+", "Nb8", "d4", "g6", "d5", "e5", "dxe6"}));
+    // A wrong piece letter or an illegal move in long form is an error as in SAN.
+    EXPECT_EQ(error_of("1. Bg1-f3 *").text(), "game 1, line 1: illegal move '1. Bg1-f3' in " + Position().fen());
+    EXPECT_EQ(error_of("1. e2-e5 *").text(), "game 1, line 1: illegal move '1. e2-e5' in " + Position().fen());
+}
+
+TEST(PgnReader, ABadGameIsSkippedAndTheOthersRead) {
+    const std::string text = "[Event \"one\"]\n\n1. e4 e5 1-0\n\n"            // lines 1-3
+                             "[Event \"two\"]\n\n1. e4 e5 2. Ke3 Nc6 0-1\n\n"   // 5-7: illegal move
+                             "[Event \"three]\n[Site \"x\"]\n\n1. d4 *\n\n"       // 9-12: malformed tag
+                             "[Event \"four\"]\n\n1. c4 (1. d4 \n\n"             // 14-16: variation not closed
+                             "[Event \"five\"]\n\n1. Nf3 d5 *\n";                // 18-20
+    std::vector<Game> games;
+    const std::vector<PgnError> errors = read_pgn_games(text, &games);
+    ASSERT_EQ(games.size(), 2u);
+    EXPECT_EQ(games[0].tag("Event"), "one");
+    EXPECT_EQ(games[0].number, 1);
+    EXPECT_EQ(games[1].tag("Event"), "five");
+    EXPECT_EQ(games[1].number, 5);
+    EXPECT_EQ(games[1].first_line, 18);
+    EXPECT_EQ(sans(games[1].moves), (std::vector<std::string>{"Nf3", "d5"}));
+    ASSERT_EQ(errors.size(), 3u);
+    EXPECT_EQ(errors[0].text().rfind("game 2, line 7: illegal move '2. Ke3' in ", 0), 0u) << errors[0].text();
+    EXPECT_EQ(errors[1].text(), "game 3, line 9: malformed tag [Event]: the value's closing quote is missing");
+    EXPECT_EQ(errors[2].text(), "game 4, line 18: the game's next tags come inside a variation (a ')' is missing)");
+    // The strict reader stops at the first of them.
+    games.clear();
+    EXPECT_EQ(error_of(text, &games).game, 2);
+    EXPECT_EQ(games.size(), 1u);
+    // Binary garbage after a game: reported, the game before kept; errors on the tags name the tag's line.
+    games.clear();
+    const std::vector<PgnError> garbage = read_pgn_games(TAGS + "1. e4 *\n\n\x01\x02 garbage\n\n" + TAGS + "1. d4 *", &games);
+    ASSERT_EQ(garbage.size(), 1u);
+    EXPECT_EQ(garbage[0].line, 6);
+    EXPECT_EQ(games.size(), 2u);
+    games.clear();
+    const std::vector<PgnError> fen = read_pgn_games("[Event \"a\"]\n[FEN \"8/8 w\"]\n\n1. e4 *\n\n" + TAGS + "1. d4 *", &games);
+    ASSERT_EQ(fen.size(), 1u);
+    EXPECT_EQ(fen[0].line, 2);
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(games[0].first_line, 6);
 }
 
 TEST(PgnReaderErrors, BinaryGarbage) {

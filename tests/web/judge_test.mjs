@@ -2,7 +2,8 @@
 // the annotated PGN it exports.  node --test tests/web/judge_test.mjs
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { annotatedPgn, clampedCp, evalText, moveAccuracy, moveLoss, sideSummary, THRESHOLDS, verdict, winningChances } from '../../web/judge.js';
+import { annotatedPgn, clampedCp, evalText, gameAccuracy, mateSequence, moveAccuracy, moveLoss, sideSummary, THRESHOLDS, verdict,
+  winningChances } from '../../web/judge.js';
 
 test('winning chances follow lichess formula, clamped at 1000 cp', () => {
   assert.equal(winningChances({ white_cp: 0 }), 0);
@@ -43,9 +44,10 @@ test('annotated PGN: evals, NAGs, better line, move numbers after comments', () 
 });
 
 test('average loss and accuracy as the command line counts them', () => {
-  // The command line's accuracy of a move (src/cli/analyse_game.cpp move_accuracy), winning percentages.
-  assert.ok(Math.abs(moveAccuracy(60, 60) - 99.9999) < 1e-9);  // 103.1668 - 3.1669, as the command line gives
-  assert.ok(Math.abs(moveAccuracy(80, 40) - (103.1668 * Math.exp(-0.04354 * 40) - 3.1669)) < 1e-12);
+  // The command line's accuracy of a move (src/cli/analyse_game.cpp move_accuracy): lichess's, with its +1.
+  assert.equal(moveAccuracy(60, 60), 100);
+  assert.ok(Math.abs(moveAccuracy(60, 50) - 64.57982845372067) < 1e-9);  // the command line's test's value
+  assert.ok(Math.abs(moveAccuracy(80, 40) - (103.1668100711649 * Math.exp(-0.04354415386753951 * 40) - 3.166924740191411 + 1)) < 1e-12);
   assert.equal(moveAccuracy(100, 0), 0);
   assert.equal(clampedCp({ white_cp: 2500 }), 1000);
   assert.equal(clampedCp({ white_mate: -2 }), -1000);
@@ -63,10 +65,50 @@ test('average loss and accuracy as the command line counts them', () => {
   assert.equal(moveLoss({ white_cp: 100 }, { white_cp: 20 }, 'w', false).cpLoss, 80);
   // Mates count as 1000 cp.
   assert.equal(moveLoss({ white_cp: 200 }, { white_mate: -1 }, 'w', false).cpLoss, 1200);
-  const sum = sideSummary([{ color: 'w', cpLoss: 10, accuracy: 90 }, { color: 'b', cpLoss: 30, accuracy: 60 },
-                           { color: 'w', cpLoss: 30, accuracy: 80 }]);
-  assert.deepEqual(sum, { w: { moves: 2, acpl: 20, accuracy: 85 }, b: { moves: 1, acpl: 30, accuracy: 60 } });
-  assert.equal(sideSummary([{ color: 'w', cpLoss: 0, accuracy: 99 }]).b, null);
+  const losses = [{ color: 'w', cpLoss: 10, accuracy: 90 }, { color: 'b', cpLoss: 30, accuracy: 60 },
+                  { color: 'w', cpLoss: 30, accuracy: 80 }];
+  const whiteWin = [50, 55, 40, 45];
+  const sum = sideSummary(losses, whiteWin);
+  const game = gameAccuracy(whiteWin, [90, 60, 80], 'w');
+  assert.deepEqual(sum, { w: { moves: 2, acpl: 20, accuracy: game.w }, b: { moves: 1, acpl: 30, accuracy: game.b } });
+  assert.equal(sideSummary([{ color: 'w', cpLoss: 0, accuracy: 99 }], [50, 50]).b, null);
+});
+
+test('game accuracy is lichess formula, as the command line computes it', () => {
+  // The reference values of the command line's test (tests/cli/analyse_game_test.cpp), from an independent
+  // implementation of lichess's formulas: 35 moves (windows of 3 positions), and 4 with Black first.
+  const ws = [];
+  for (let k = 0; k < 36; k++) ws.push(50 + 45 * Math.sin(0.37 * k) * Math.cos(0.11 * k));
+  const accuracies = ws.slice(0, -1).map((w, i) => (i % 2 === 0 ? moveAccuracy(w, ws[i + 1]) : moveAccuracy(100 - w, 100 - ws[i + 1])));
+  const a = gameAccuracy(ws, accuracies, 'w');
+  assert.ok(Math.abs(a.w - 82.02603757304092) < 1e-9, String(a.w));
+  assert.ok(Math.abs(a.b - 82.853588857132) < 1e-9, String(a.b));
+  const short = [50, 55, 20, 80, 5];
+  const acc = short.slice(0, -1).map((w, i) => (i % 2 === 1 ? moveAccuracy(w, short[i + 1]) : moveAccuracy(100 - w, 100 - short[i + 1])));
+  const b = gameAccuracy(short, acc, 'b');
+  assert.ok(Math.abs(b.w - 7.147617196527337) < 1e-9, String(b.w));
+  assert.ok(Math.abs(b.b - 14.262227702065665) < 1e-9, String(b.b));
+});
+
+test('a forced mate allowed or thrown away is judged by lichess mate rules', () => {
+  // Allowed: ?? unless the mover stood below -7 pawns (?) or -10 (?!) before it.
+  assert.equal(mateSequence({ white_cp: -200 }, { white_mate: -4 }, 'w'), 'allowed');
+  assert.equal(verdict({ white_cp: -200 }, { white_mate: -4 }, 'w'), '??');
+  assert.equal(verdict({ white_cp: -701 }, { white_mate: -4 }, 'w'), '?');
+  assert.equal(verdict({ white_cp: -1000 }, { white_mate: -4 }, 'w'), '?!');
+  assert.equal(verdict({ white_cp: 667 }, { white_mate: 1 }, 'b'), '??');  // 7. Be2 Nf3#, from Black's side
+  // Lost: ?? unless the mover still stands above +7 (?) or +10 (?!).
+  assert.equal(mateSequence({ white_mate: 3 }, { white_cp: 300 }, 'w'), 'lost');
+  assert.equal(verdict({ white_mate: 3 }, { white_cp: 300 }, 'w'), '??');
+  assert.equal(verdict({ white_mate: 3 }, { white_cp: 701 }, 'w'), '?');
+  assert.equal(verdict({ white_mate: -3 }, { white_cp: -1200 }, 'b'), '?!');
+  assert.equal(verdict({ white_mate: 3 }, { white_mate: -2 }, 'w'), '??');
+  // A slower mate, or being mated either way: no verdict; the search's own move: none.
+  assert.equal(verdict({ white_mate: 2 }, { white_mate: 5 }, 'w'), '');
+  assert.equal(verdict({ white_mate: -2 }, { white_mate: -1 }, 'w'), '');
+  assert.equal(verdict({ white_cp: 0 }, { white_cp: -500 }, 'w', true), '');
+  // The mating move itself: the position after it is mate on the board (white_mate 0).
+  assert.equal(verdict({ white_mate: 1 }, { white_mate: 0, mated: 'b' }, 'w'), '');
 });
 
 test('annotated PGN: the variations played instead of a move follow it', () => {

@@ -153,9 +153,21 @@ try {
   // A bad PGN is reported and leaves the game loaded.
   await page.fill('#pgn-text', '1. e4 e5 2. Ke3 Nc6 3. Kxe8');
   await page.click('#pgn-load');
-  check((await page.$eval('#error', (e) => e.textContent)).startsWith('PGN not loaded'), 'a bad PGN is reported');
+  const illegal = await page.$eval('#error', (e) => e.textContent);
+  check(illegal.startsWith("PGN not loaded: illegal move '2. Ke3' in "), 'a bad PGN is reported with the move numbered: ' + illegal);
   check((await sans(page)).length === 7, 'a bad PGN leaves the game as it was');
+  await page.fill('#pgn-text', '   ');
+  await page.click('#pgn-load');
+  check((await page.$eval('#error', (e) => e.textContent)).includes('the text is empty'), 'an empty PGN is reported');
+  await page.fill('#pgn-text', '}}} {{{ %%% ###');
+  await page.click('#pgn-load');
+  const garbage = await page.$eval('#error', (e) => e.textContent);
+  check(garbage.startsWith('PGN not loaded: ') && !/Expected/.test(garbage) && garbage.length < 200,
+    'a garbage PGN gets a short message, not the parser\'s grammar: ' + garbage);
   await page.locator('body').click({ position: { x: 5, y: 5 } });
+  // The error of an earlier action goes with the next one.
+  await page.keyboard.press('ArrowLeft'); await page.keyboard.press('ArrowRight');
+  check(!(await page.$eval('#error', (e) => e.textContent)), 'an old error goes with the next action');
   await page.keyboard.press('ArrowLeft'); await page.keyboard.press('ArrowLeft');
   check(await currentPly(page) === 5, 'ArrowLeft steps back');
   check(await page.$eval('#moves .move.current', (e) => e.dataset.san) === 'Qh5', 'the current move is highlighted');
@@ -276,6 +288,19 @@ try {
   // The board above the fold at 1280x800.
   const box = await page.locator('#board').boundingBox();
   check(box.y + box.height <= 800 && box.width >= 400, `the board is above the fold at 1280x800: ${JSON.stringify(box)}`);
+  // Tags given in the address's pgn= stay for the export.
+  const tagged = await open(BASE + 'index.html?pgn=' + encodeURIComponent('[White "Morphy"]\n[Black "Duke"]\n\n1. e4 e5 *'), { width: 1280, height: 800 });
+  const [tagDownload] = await Promise.all([tagged.page.waitForEvent('download'), tagged.page.click('#pgn-export')]);
+  const taggedPgn = fs.readFileSync(await tagDownload.path(), 'utf8');
+  check(taggedPgn.includes('[White "Morphy"]') && taggedPgn.includes('[Black "Duke"]'), 'the address\'s tags are exported: ' + taggedPgn);
+  // A depth or a number of lines out of range is put right and said.
+  await tagged.page.fill('#depth', '999');
+  await tagged.page.dispatchEvent('#depth', 'change');
+  await tagged.page.check('#live').catch(() => {});
+  await tagged.page.click('#moves .move[data-ply="1"]');
+  await tagged.page.waitForFunction(() => document.getElementById('depth').value === '60', null, { timeout: 10000 }).catch(() => {});
+  check(await tagged.page.$eval('#depth', (e) => e.value) === '60' &&
+        (await tagged.page.$eval('#error', (e) => e.textContent)).includes('from 1 to 60'), 'depth 999 is put right and said');
   // The old ?fen=&moves= address still works; a bad one is reported.
   const third = await open(BASE + 'index.html?fen=startpos&moves=e2e4%20e7e5%20Nf3', { width: 1280, height: 800 });
   check(JSON.stringify(await sans(third.page)) === '["e4","e5","Nf3"]', '?fen=&moves= is read');
@@ -310,6 +335,12 @@ try {
     'Chess960: the export carries the variant, the FEN and the moves: ' + exported960);
   const fourth = await open(BASE + 'index.html?fen=8/8/8/8%20w%20-%20-%200%201', { width: 1280, height: 800 });
   check((await fourth.page.$eval('#error', (e) => e.textContent)).includes('not used'), 'a bad FEN in the address is reported');
+  // Opened from disk the page cannot run (module and workers refused): it says how to serve it.
+  const disk = await browser.newPage();
+  await disk.goto('file://' + path.join(WEB, 'index.html'));
+  const diskStatus = await disk.$eval('#status', (e) => e.textContent);
+  check(diskStatus.includes('must be served over http') && diskStatus.includes('python3 -m http.server'),
+    'opened as file:// the page says it must be served: ' + diskStatus);
 
   for (const name of ['web_board_1280x800.png', 'web_board_analysed_1280x800.png', 'web_board_390x844.png']) {
     const file = path.join(OUT, name);
