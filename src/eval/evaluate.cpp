@@ -11,6 +11,7 @@
 #include "eval/king.h"
 #include "eval/king_danger.h"
 #include "eval/material_table.h"
+#include "eval/nnue/accumulator.h"
 #include "eval/weights.h"
 #include "eval/passers.h"
 #include "eval/pawn_ending.h"
@@ -41,6 +42,16 @@ struct Evaluator::Impl {
     PawnHash pawns;
     EvalCache cache;
     bool cache_on = true;
+    nnue::NnueState nnue;  // profile nnue: the accumulators, updated from the pieces moved since the last call
+
+    // The network's score; no lazy window (the network has no cheap material-only part).
+    Value network(const Position& pos, bool cached) {
+        Value v;
+        if (cached && cache.probe(pos.key(), v)) return v;
+        v = nnue.evaluate(*prof->net, pos);
+        if (cached) cache.store(pos.key(), v);
+        return v;
+    }
 
     // Lazy bounds in D units, cached for the last White-view window (it changes once per iteration).
     Value cached_lower = 0, cached_upper = 0;
@@ -244,6 +255,8 @@ Evaluator::~Evaluator() = default;
 Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
     if (impl_->prof->simple) [[unlikely]]
         return simple_evaluate(pos);
+    if (impl_->prof->net) [[unlikely]]
+        return impl_->network(pos, impl_->cache_on);
     if (!impl_->cache_on) [[unlikely]] {
         if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
         return impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr);
@@ -264,6 +277,10 @@ Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWi
         trace.final_cp = simple_evaluate(pos);
         return trace.final_cp;
     }
+    if (impl_->prof->net) {
+        trace.final_cp = impl_->network(pos, false);
+        return trace.final_cp;
+    }
     // Coefficients: always the general path, so that weights the Rybka 1.0 path fixes at 0 are seen too.
     if (impl_->prof->path == Path::General || coef) return impl_->run<Tracing::On, Path::General>(pos, window, &trace);
     return impl_->run<Tracing::On, Path::Fast>(pos, window, &trace);
@@ -271,6 +288,11 @@ Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWi
 
 Value Evaluator::evaluate_general(const Position& pos, Trace* trace, const LazyWindow& window) {
     if (impl_->prof->simple) return simple_evaluate(pos);
+    if (impl_->prof->net) {
+        const Value v = impl_->network(pos, false);
+        if (trace) *trace = Trace{}, trace->final_cp = v;
+        return v;
+    }
     if (!trace) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
     CoefTrace* coef = trace->coef;
     SquareTrace* squares = trace->squares;
@@ -303,6 +325,7 @@ void Evaluator::set_profile(std::shared_ptr<const Profile> profile) {
     impl_->cached_wsum = -1;
     impl_->pawns.clear();
     impl_->cache.clear();  // its values are the old profile's
+    impl_->nnue.reset();   // its accumulators too
 }
 
 const std::string& Evaluator::profile() const { return impl_->name; }

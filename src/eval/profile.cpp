@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "eval/material_table.h"
+#include "eval/nnue/network.h"
 #include "eval/weights.h"
 #include "eval/profiles_embedded.h"
 #include "eval/pawns.h"
@@ -140,10 +141,23 @@ std::shared_ptr<const Profile> build_profile(const Weights& w) { return build(w,
 std::vector<std::string> profile_names() {
     std::vector<std::string> v;
     for (auto& r : builtin_profiles) v.push_back(r.name);
+    if (nnue::embedded_network()) v.push_back("nnue");  // a build without a default net has no profile nnue
     return v;
 }
 
+std::shared_ptr<const Profile> nnue_profile(std::shared_ptr<const nnue::Network> net) {
+    if (!net) return nullptr;
+    auto p = std::make_shared<Profile>(*find_profile_shared("quince"));
+    p->w.name = "nnue";
+    p->net = std::move(net);
+    return p;
+}
+
 std::shared_ptr<const Profile> find_profile_shared(const std::string& name) {
+    if (name == "nnue") {
+        static const std::shared_ptr<const Profile> embedded = nnue_profile(nnue::embedded_network());
+        return embedded;
+    }
     for (auto& r : builtin_profiles)
         if (name == r.name) {
             std::call_once(r.once, [&r] {
@@ -192,6 +206,11 @@ std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::s
     if (text.size() > MAX_WEIGHTS_FILE_BYTES) {
         if (error) *error = "weights file '" + path + "' is larger than 16 MB";
         return nullptr;
+    }
+    if (nnue::has_network_magic(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())) {
+        auto net = nnue::parse_network(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), error);
+        if (!net && error) *error = path + ": " + *error;
+        return nnue_profile(std::move(net));
     }
     return profile_from_text(text, path, error);
 }

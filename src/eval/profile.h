@@ -13,6 +13,10 @@
 
 namespace quince::eval {
 
+namespace nnue {
+struct Network;
+}
+
 // W[65][2]: linear, the three-section shape guess for Rybka 1.0 (§3.2), or an explicit table
 // (phase_table_eg; a tuned profile).
 enum class PhaseCurve { Linear, ThreeSection, Table };
@@ -68,6 +72,9 @@ constexpr std::uint8_t MAT_BLACK_KING_FLAG = 0x80;
 struct Profile {
     Weights w;
     bool simple = false;  // profile "simple": the baseline simple_evaluate()
+    // Profile `nnue`: the network evaluates (eval/nnue/); the weights are `quince`'s, only for what reads
+    // weights beside the evaluation (traces print the hand-crafted terms next to the network's output).
+    std::shared_ptr<const nnue::Network> net;
 
     // PST: [piece type 1..6][square], White's view; Black uses [sq ^ 56] and subtracts.
     int pst_op[7][64], pst_eg[7][64];
@@ -105,12 +112,15 @@ std::vector<std::string> profile_names();
 // live forever.
 const Profile* find_profile(const std::string& name);
 std::shared_ptr<const Profile> find_profile_shared(const std::string& name);
+// Profile `nnue` with this network (nullptr for a null net).
+std::shared_ptr<const Profile> nnue_profile(std::shared_ptr<const nnue::Network> net);
 // The weights of a built-in profile; false for an unknown name.
 bool builtin_weights(const std::string& name, Weights& out);
 // A profile from weights (derived tables built), e.g. a tuner's current weights.
 std::shared_ptr<const Profile> build_profile(const Weights& w);
 // A profile from the text of a weight file (format: eval/weights.h) or from a file; nullptr and *error
-// ("FILE:LINE: what") when it does not parse.
+// ("FILE:LINE: what") when it does not parse. A file that starts with the net magic ("QNN1") is a net
+// file (eval/nnue/network.h): the result is profile `nnue` with that network.
 std::shared_ptr<const Profile> profile_from_text(const std::string& text, const std::string& source, std::string* error);
 std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::string* error);
 

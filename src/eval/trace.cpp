@@ -1,6 +1,7 @@
 // Trace output. The numbers come from Evaluator::evaluate_traced, i.e. the evaluation's own code
 // path compiled with the trace switch on; nothing here recomputes a term.
 #include "eval/trace.h"
+#include "eval/nnue/network.h"
 
 #include <cmath>
 #include <cstdio>
@@ -69,7 +70,7 @@ TraceReport trace_report(const Position& pos, const std::shared_ptr<const Profil
 TraceReport trace_report(const Position& pos, const Profile& prof, Evaluator& ev, SquareTrace* squares) {
     TraceReport r;
     r.profile = prof.w.name;
-    r.simple = prof.simple;
+    r.simple = prof.simple || prof.net;  // no terms: one output
     r.tempo = prof.w.tempo;
     r.stm = pos.side_to_move();
     r.t.squares = squares;
@@ -120,6 +121,14 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
     const TraceReport r = trace_report(pos, prof);
     const std::string& profile = r.profile;
     std::ostringstream os;
+    if (prof->net) {
+        char hash[17];
+        std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(prof->net->checksum));
+        os << "profile nnue (network " << nnue::INPUTS << "->" << nnue::HIDDEN << "x2->1, checksum " << hash
+           << "): " << r.t.final_cp << " cp, side to move's view\n\nthe hand-crafted terms beside it:\n"
+           << trace_text(pos, find_profile_shared(default_profile()));
+        return os.str();
+    }
     if (r.simple) {
         os << "profile simple (baseline material + PST): " << r.t.final_cp << " cp, side to move's view\n";
         return os.str();

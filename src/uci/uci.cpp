@@ -107,8 +107,9 @@ Uci::Uci(std::ostream& out) : out_(out) {
                                           "') stays in force until EvalFile is set to <empty>");
                                  return true;
                              }));
-    // A weights file (format: `quince weights NAME`); empty = the EvalProfile's built-in weights. A file
-    // that does not load leaves the weights in force unchanged.
+    // A weights file (format: `quince weights NAME`) or a net file (`QNN1`: profile nnue with that net,
+    // src/eval/nnue/README.md); empty = the EvalProfile's built-in weights. A file that does not load leaves
+    // the evaluation in force unchanged.
     add_option(Option::string("EvalFile", [this](const std::string& v, std::string* err) {
         if (v.empty() || v == "<empty>") {
             eval_file_.reset();
