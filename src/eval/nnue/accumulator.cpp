@@ -2,8 +2,8 @@
 // (bmi2 builds get -mavx2, popcnt builds -msse4.1, x86-64 has SSE2; see CMakeLists.txt) and a scalar
 // path. Both compute exactly the same integers: the loader's bounds (network.cpp) keep every int16 sum
 // and every activation x weight product in range, the SIMD lanes' int32 partial sums cannot overflow
-// (at most 64 products of |255 * 255 * 128| per lane), and the lanes are added in 64 bits, as the scalar
-// path sums.
+// (at most 128 products of at most 255 * 255 * 128 per lane, 1.07e9 < 2^31), and the lanes are added in
+// 64 bits, as the scalar path sums.
 #include "eval/nnue/accumulator.h"
 
 #include <algorithm>
