@@ -416,7 +416,14 @@ void activations(const Network& qnet, const Sample& s, std::int32_t* act) {
 bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
               const std::vector<std::size_t>& check, const std::string& description, std::string& bytes,
               QuantiseCheck& report, std::string* error) {
-    auto q = [](float x, double mul, double lim) { return std::clamp(std::lround(double(x) * mul), long(-lim), long(lim)); };
+    for (float x : net.p)
+        if (!std::isfinite(x)) {
+            if (error) *error = "the float net has a weight that is not a finite number (training diverged: a lower --lr?)";
+            return false;
+        }
+    auto q = [](float x, double mul, double lim) {
+        return std::clamp(std::llround(std::clamp(double(x) * mul, -lim, lim)), (long long)(-lim), (long long)(lim));
+    };
     std::vector<std::int16_t> ft_w(FloatNet::FT_B - FloatNet::FT_W), ft_b(HIDDEN), out_w(2 * HIDDEN);
     for (std::size_t i = 0; i < ft_w.size(); ++i) ft_w[i] = std::int16_t(q(net.p[FloatNet::FT_W + i], QA, 32767));
     for (int i = 0; i < HIDDEN; ++i) ft_b[std::size_t(i)] = std::int16_t(q(net.p[FloatNet::FT_B + std::size_t(i)], QA, 32767));
