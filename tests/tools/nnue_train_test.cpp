@@ -4,6 +4,7 @@
 // reader tells games apart and names a bad line.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -71,6 +72,54 @@ TEST(NnueTrain, FixedSeedGivesTheSameNetWhateverTheThreads) {
     ASSERT_TRUE(quantise(one.net, d, calibration_indices(d, o), check, "x", a, qa, &error)) << error;
     ASSERT_TRUE(quantise(two.net, d, calibration_indices(d, o), check, "x", b, qb, &error)) << error;
     EXPECT_EQ(a, b);
+}
+
+// The analytic gradient is the loss's: a small step against it lowers the summed loss by |g|^2 times the step
+// (to first order), on a young net and on a trained one, for lambda 0 and 0.5.
+TEST(NnueTrain, GradientMatchesTheLoss) {
+    const Dataset d = load_sample();
+    for (int trained = 0; trained < 2; ++trained) {
+        for (double lambda : {0.0, 0.5}) {
+            Options o = small_options();
+            o.lambda = lambda;
+            o.epochs = trained ? 2 : 0;
+            Result r;
+            std::string error;
+            if (trained) ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
+            else r.net.init(o.seed);
+            auto loss = [&](const FloatNet& net) {
+                double sum = 0;
+                for (std::size_t i = 0; i < 300; ++i) {
+                    const Sample& s = d.samples()[i * 7];
+                    const double pred = 1 / (1 + std::exp(-net.evaluate(s) / o.scale));
+                    const double teacher = s.black_to_move ? -s.teacher : s.teacher;
+                    const double result = s.black_to_move ? 1.0 - s.result : s.result;
+                    const double target = (1 - lambda) / (1 + std::exp(-teacher / o.scale)) + lambda * result;
+                    sum += (pred - target) * (pred - target);
+                }
+                return sum;
+            };
+            std::vector<float> g(FloatNet::SIZE, 0.0f);
+            double reported = 0;
+            for (std::size_t i = 0; i < 300; ++i) reported += backprop(r.net, d.samples()[i * 7], o, g);
+            const double before = loss(r.net);
+            EXPECT_NEAR(reported, before, 1e-6 * before);
+            // Block by block (input weights, input biases, output layer), so that an error in one cannot hide
+            // behind another.
+            const std::size_t blocks[4] = {FloatNet::FT_W, FloatNet::FT_B, FloatNet::OUT_W, FloatNet::SIZE};
+            for (int b = 0; b < 3; ++b) {
+                double norm2 = 0;
+                for (std::size_t i = blocks[b]; i < blocks[b + 1]; ++i) norm2 += double(g[i]) * g[i];
+                ASSERT_GT(norm2, 0.0);
+                const double step = 1e-3 * before / norm2;  // a predicted fall of 0.1 %
+                FloatNet moved = r.net;
+                for (std::size_t i = blocks[b]; i < blocks[b + 1]; ++i) moved.p[i] -= float(step * g[i]);
+                const double ratio = (before - loss(moved)) / (step * norm2);
+                EXPECT_GT(ratio, 0.9) << "block " << b << " trained " << trained << " lambda " << lambda;
+                EXPECT_LT(ratio, 1.1) << "block " << b << " trained " << trained << " lambda " << lambda;
+            }
+        }
+    }
 }
 
 TEST(NnueTrain, LossFallsAndValidationIsHeldOutByGame) {

@@ -54,7 +54,8 @@ struct Gradient {
     double loss = 0;
 };
 
-// Forward and backward pass of one sample, the gradient added to `grad`; returns the squared error.
+}  // namespace
+
 double backprop(const FloatNet& net, const Sample& s, const Options& o, std::vector<float>& grad) {
     const float* p = net.p.data();
     int in[2][MAX_ACTIVE];
@@ -106,6 +107,8 @@ double backprop(const FloatNet& net, const Sample& s, const Options& o, std::vec
     }
     return err * err;
 }
+
+namespace {
 
 double loss_of(const FloatNet& net, const Sample& s, const Options& o) {
     const double pred = sigmoid(net.evaluate(s) / o.scale);

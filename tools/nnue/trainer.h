@@ -80,6 +80,10 @@ struct FloatNet {
     double evaluate(const Sample& s) const;
 };
 
+// Forward and backward pass of one sample: its gradient is added to `grad` (FloatNet::SIZE entries); returns
+// its loss, (sigmoid(out / scale) - target)^2.
+double backprop(const FloatNet& net, const Sample& s, const Options& o, std::vector<float>& grad);
+
 struct EpochReport {
     int epoch;
     double train_loss, validation_loss;
