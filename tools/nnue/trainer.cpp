@@ -397,8 +397,9 @@ std::vector<std::size_t> calibration_indices(const Dataset& data, const Options&
 
 namespace {
 
-// The integer activations clamp(acc, 0, QA)^2 of both perspectives (side to move's first) of a sample.
-void activations(const Network& qnet, const Sample& s, std::int32_t* act) {
+// The integer accumulators of both perspectives (side to move's first) of a sample, and their activations
+// clamp(acc, 0, QA)^2.
+void activations(const Network& qnet, const Sample& s, std::int16_t* accs, std::int32_t* act) {
     int in[2][MAX_ACTIVE];
     perspectives(s, in[0], in[1]);
     Accumulator acc;
@@ -409,9 +410,67 @@ void activations(const Network& qnet, const Sample& s, std::int32_t* act) {
         const std::int16_t* a = acc.v[side == 0 ? us : ~us];
         for (int i = 0; i < HIDDEN; ++i) {
             const std::int32_t x = std::clamp<int>(a[i], 0, QA);
+            accs[side * HIDDEN + i] = a[i];
             act[side * HIDDEN + i] = x * x;
         }
     }
+}
+
+// The output weights (units 1/QB) and bias (units 1/(QA*QB)) that best fit `target` (units of the integer sum
+// S + QA * bias) from the integer activations `act` (n rows of 512), in the least-squares sense: the normal
+// equations with a small ridge, solved by Cholesky in double precision. Unchanged if the system is singular.
+void refit_output(const std::vector<std::int32_t>& act, const std::vector<double>& target, std::size_t n,
+                  std::vector<std::int16_t>& out_w, std::int32_t& out_b) {
+    const std::size_t m = 2 * HIDDEN, k = m + 1;  // the weights, then the bias column (QA per unit of bias)
+    std::vector<double> a(k * k, 0.0), r(k, 0.0), row(k);
+    for (std::size_t p = 0; p < n; ++p) {
+        std::size_t nz = 0;
+        std::vector<std::size_t> idx;
+        idx.reserve(k);
+        for (std::size_t j = 0; j < m; ++j)
+            if (act[p * m + j]) idx.push_back(j), row[j] = act[p * m + j];
+        idx.push_back(m), row[m] = QA;
+        nz = idx.size();
+        for (std::size_t u = 0; u < nz; ++u) {
+            const std::size_t i = idx[u];
+            r[i] += row[i] * target[p];
+            double* ai = &a[i * k];
+            for (std::size_t v = 0; v <= u; ++v) ai[idx[v]] += row[i] * row[idx[v]];
+        }
+    }
+    double trace = 0;
+    for (std::size_t i = 0; i < k; ++i) trace += a[i * k + i];
+    for (std::size_t i = 0; i < k; ++i) a[i * k + i] += 1e-9 * trace / double(k) + 1e-12;
+    // Cholesky of the lower triangle, in place.
+    for (std::size_t j = 0; j < k; ++j) {
+        double d = a[j * k + j];
+        for (std::size_t q = 0; q < j; ++q) d -= a[j * k + q] * a[j * k + q];
+        if (!(d > 0)) return;
+        d = std::sqrt(d);
+        a[j * k + j] = d;
+        for (std::size_t i = j + 1; i < k; ++i) {
+            double x = a[i * k + j];
+            for (std::size_t q = 0; q < j; ++q) x -= a[i * k + q] * a[j * k + q];
+            a[i * k + j] = x / d;
+        }
+    }
+    std::vector<double> y(k);
+    for (std::size_t i = 0; i < k; ++i) {
+        double x = r[i];
+        for (std::size_t q = 0; q < i; ++q) x -= a[i * k + q] * y[q];
+        y[i] = x / a[i * k + i];
+    }
+    for (std::size_t i = k; i-- > 0;) {
+        double x = y[i];
+        for (std::size_t q = i + 1; q < k; ++q) x -= a[q * k + i] * y[q];
+        y[i] = x / a[i * k + i];
+    }
+    for (double v : y)
+        if (!std::isfinite(v)) return;
+    for (std::size_t j = 0; j < m; ++j)
+        out_w[j] = std::int16_t(std::clamp<long long>(std::llround(y[j]), -MAX_OUT_WEIGHT, MAX_OUT_WEIGHT));
+    const double bias_limit = double(QA) * QB * 64;
+    out_b = std::int32_t(std::llround(std::clamp(y[m], -bias_limit, bias_limit)));
 }
 
 }  // namespace
@@ -454,11 +513,23 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
             for (std::size_t j = 0; j < m; ++j) sum += std::int64_t(act[p * m + j]) * out_w[j];
             return double(sum) + double(out_b) * QA;
         };
+        std::vector<double> target(n);  // the float net's output, in units of the integer sum
+        std::vector<std::int16_t> accs(n * m);
+        // Which calibration positions have input f, and on which side: (position << 1 | side).
+        std::vector<std::vector<std::uint32_t>> users(INPUTS);
         for (std::size_t p = 0; p < n; ++p) {
             const Sample& s = data.samples()[calibration[p]];
-            activations(*qnet, s, &act[p * m]);
-            resid[p] = net.evaluate(s) * unit - integer_sum(p);
+            activations(*qnet, s, &accs[p * m], &act[p * m]);
+            target[p] = net.evaluate(s) * unit;
+            int in[2][MAX_ACTIVE];
+            perspectives(s, in[0], in[1]);
+            for (int side = 0; side < 2; ++side)
+                for (int k = 0; k < s.count; ++k) users[std::size_t(in[side][k])].push_back(std::uint32_t(p << 1 | std::size_t(side)));
         }
+        // First the output layer is refitted (least squares) to the quantised activations, which absorbs most of
+        // what rounding the input weights changed; then rounded to the nearest.
+        refit_output(act, target, n, out_w, out_b);
+        for (std::size_t p = 0; p < n; ++p) resid[p] = target[p] - integer_sum(p);
         auto recentre = [&] {  // the bias step (QA units of the sum) that best centres the residuals
             std::vector<double> r(resid);
             std::nth_element(r.begin(), r.begin() + std::ptrdiff_t(n / 2), r.end());
@@ -467,6 +538,41 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
             for (double& x : resid) x -= double(shift) * QA;
         };
         recentre();
+        // Input weights, the same way: a step of one (1/QA) where it lowers the summed |residual| of the positions
+        // with that input, at most ±1000 so that the loader's bound holds (32 * 1000 + |bias| <= 32767).
+        for (int pass = 0; pass < 2; ++pass) {
+            for (int f = 0; f < INPUTS; ++f) {
+                const auto& list = users[std::size_t(f)];
+                if (list.empty()) continue;
+                for (int h = 0; h < HIDDEN; ++h) {
+                    std::int16_t& w = ft_w[std::size_t(f) * HIDDEN + std::size_t(h)];
+                    for (int step : {1, -1}) {
+                        if (std::abs(w + step) > 1000) continue;
+                        double before = 0, after = 0;
+                        for (std::uint32_t e : list) {
+                            const std::size_t p = e >> 1, j = (e & 1) * HIDDEN + std::size_t(h);
+                            const int a = accs[p * m + j];
+                            const int x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
+                            if (x == x2) continue;
+                            before += std::abs(resid[p]);
+                            after += std::abs(resid[p] - double(out_w[j]) * (x2 * x2 - x * x));
+                        }
+                        if (after < before * (1 - 1e-9)) {
+                            w = std::int16_t(w + step);
+                            for (std::uint32_t e : list) {
+                                const std::size_t p = e >> 1, j = (e & 1) * HIDDEN + std::size_t(h);
+                                const int a = accs[p * m + j], x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
+                                resid[p] -= double(out_w[j]) * (x2 * x2 - x * x);
+                                accs[p * m + j] = std::int16_t(a + step);
+                                act[p * m + j] = x2 * x2;
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            recentre();
+        }
         for (int pass = 0; pass < 4; ++pass) {
             bool changed = false;
             for (std::size_t j = 0; j < m; ++j) {
