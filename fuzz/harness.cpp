@@ -18,6 +18,7 @@
 #include "eval/profile.h"
 #include "eval/weights.h"
 #include "game/pgn.h"
+#include "training/game_format.h"
 #include "uci/uci.h"
 
 namespace quince::fuzz {
@@ -223,6 +224,20 @@ bool book(const std::uint8_t* data, std::size_t size) {
     return true;
 }
 
+bool shard(const std::uint8_t* data, std::size_t size) {
+    training::ShardHeader header;
+    std::vector<training::TrainingGame> games;
+    std::string why;
+    if (!training::decode_shard(text_of(data, size), &header, &games, &why)) return !why.empty();
+    // What decodes encodes again (the games are legal: the decoder replayed them) and decodes to the same.
+    std::string bytes;
+    if (!training::encode_shard(header, games, &bytes, &why)) return false;
+    training::ShardHeader header2;
+    std::vector<training::TrainingGame> games2;
+    return training::decode_shard(bytes, &header2, &games2, &why) && games2 == games &&
+           header2.fields == header.fields && header2.has_teacher == header.has_teacher;
+}
+
 namespace {
 
 // A parsed net writes back to the same bytes and evaluates positions; a refused one says why.
@@ -256,9 +271,8 @@ bool nnue(const std::uint8_t* data, std::size_t size) {
 }
 
 const std::vector<Target>& targets() {
-    static const std::vector<Target> all = {{"fen", fen}, {"uci", uci},         {"epd", epd},
-                                            {"pgn", pgn}, {"weights", weights}, {"book", book},
-                                            {"nnue", nnue}};
+    static const std::vector<Target> all = {{"fen", fen},         {"uci", uci},   {"epd", epd},    {"pgn", pgn},
+                                            {"weights", weights}, {"book", book}, {"shard", shard}, {"nnue", nnue}};
     return all;
 }
 

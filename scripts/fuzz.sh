@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang, ASan+UBSan) and runs each for a while, one at a time.
 #
-# usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 300 s; targets: fen uci epd pgn weights book)
+# usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 300 s; targets: fen uci epd pgn weights book shard nnue)
 #   QUINCE_FUZZ_BUILD=dir   build directory (default build-fuzz)
 #   QUINCE_FUZZ_JOBS=n      compile jobs (default 2)
 #   QUINCE_FUZZ_NICE=n      nice level of the fuzz processes (default 10)
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 shift || true
-targets=${*:-"fen uci epd pgn weights book"}
+targets=${*:-"fen uci epd pgn weights book shard nnue"}
 build=${QUINCE_FUZZ_BUILD:-build-fuzz}
 jobs=${QUINCE_FUZZ_JOBS:-2}
 nice_level=${QUINCE_FUZZ_NICE:-10}

@@ -22,6 +22,7 @@
 #include "cli/analyse.h"
 #include "cli/cli.h"
 #include "core/text.h"
+#include "datagen/data_cli.h"
 #include "datagen/datagen_cli.h"
 #include "eval/weights.h"
 #include "eval/profile.h"
@@ -159,7 +160,14 @@ const Subcommand SUBCOMMANDS[] = {
      [](const cli::Args& a) { return with_argv("tune", a, tune::run_tune_cli); }, nullptr, true},
     {"datagen", "--out DIR (--games N | --positions N) [options] | --from-pgn FILE... --out DIR",
      "training data: self-play at a fixed node budget, or PGNs with score comments ('quince datagen --help')",
-     [](const cli::Args& a) { return with_argv("datagen", a, datagen::run_datagen_cli); }, nullptr, true},
+     [](const cli::Args& a) {
+         datagen::set_bench_signature(QUINCE_BENCH_SIGNATURE);
+         return with_argv("datagen", a, datagen::run_datagen_cli);
+     }, nullptr, true},
+    {"data", "info|dump [--json] [--limit N] [DIR|FILE...]",
+     "the training set (default data/training): 'info' counts games, positions and bytes and checks every shard; "
+     "'dump' prints 'FEN | teacher score | result' a line",
+     [](const cli::Args& a) { return with_argv("data", a, datagen::run_data_cli); }, nullptr, true},
     {"wdlfit", "[--degree N] [--max-score CP] [--test DATA] DATA...",
      "fit the UCI_ShowWDL model (win/draw/loss from score and material) to Quince's games (a training file, datagen folder or .list each); --test: log-loss on other games",
      [](const cli::Args& a) { return wdlfit::run_wdlfit_cli(a, std::cout, std::cerr); }},

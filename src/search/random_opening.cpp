@@ -15,22 +15,28 @@ std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t index) {
 }
 
 bool random_opening(Engine& engine, const std::vector<std::string>& book, const RandomOpeningConfig& cfg,
-                    SplitMix64& rng, Position* out, std::string* error) {
+                    SplitMix64& rng, Position* out, std::string* error, std::string* book_fen,
+                    std::vector<Move>* moves) {
     SearchOptions options;
     options.silent = true;
     Limits limits;
     limits.nodes = cfg.verify_nodes;
     for (int attempt = 0; attempt < cfg.max_attempts; ++attempt) {
         Position pos;
+        std::string fen;
         if (!book.empty()) {
-            const std::string& fen = book[rng.below(book.size())];
+            fen = book[rng.below(book.size())];
             if (!pos.set_fen(fen, false, error)) return false;
         }
+        std::vector<Move> played;
         bool ok = true;
         for (int ply = 0; ply < cfg.random_plies && ok; ++ply) {
-            MoveList<LEGAL> moves(pos);
-            if (moves.size() == 0) ok = false;
-            else pos.do_move(moves.begin()[rng.below(moves.size())].move);
+            MoveList<LEGAL> legal(pos);
+            if (legal.size() == 0) ok = false;
+            else {
+                played.push_back(legal.begin()[rng.below(legal.size())].move);
+                pos.do_move(played.back());
+            }
         }
         if (!ok || !pos.has_legal_move() || pos.has_insufficient_material() || pos.rule50() >= 100) continue;
         // A fresh position: the opening is what a FEN carries, nothing of the random moves' history.
@@ -41,6 +47,8 @@ bool random_opening(Engine& engine, const std::vector<std::string>& book, const 
             if (r.score == VALUE_NONE || std::abs(r.score) > cfg.max_score) continue;
         }
         *out = fresh;
+        if (book_fen) *book_fen = fen;
+        if (moves) *moves = played;
         return true;
     }
     if (error) *error = "no balanced opening found in " + std::to_string(cfg.max_attempts) + " attempts";

@@ -29,8 +29,11 @@ struct RandomOpeningConfig {
 // the opening as a fresh position (no game history) and true is returned; false + *error after
 // cfg.max_attempts rejections in a row. Deterministic for a given rng state and engine state (the caller
 // clears the engine with new_game() when it needs results independent of earlier searches).
+// When given, *book_fen receives the book position chosen ("" for the start position) and *moves the random
+// plies played from it, so that a caller can store the opening as a start position plus moves.
 bool random_opening(Engine& engine, const std::vector<std::string>& book, const RandomOpeningConfig& cfg,
-                    SplitMix64& rng, Position* out, std::string* error);
+                    SplitMix64& rng, Position* out, std::string* error, std::string* book_fen = nullptr,
+                    std::vector<Move>* moves = nullptr);
 
 // Reads an opening file for genfens: EPD lines or one FEN per line (blank and # lines skipped). Every
 // position must be legal; false + *error names the file and line otherwise, or when there is none.

@@ -12,6 +12,7 @@
 
 #include "board/position.h"
 #include "datagen/datagen.h"
+#include "training/game_format.h"
 #include "training/sample.h"
 
 namespace fs = std::filesystem;
@@ -32,11 +33,41 @@ std::string read_all(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// Every shard concatenated in order: the data set.
+// Every shard concatenated in order: the data set (text shards of --from-pgn and --relabel).
 std::string read_shards(const std::string& dir) {
     std::string all;
     for (int i = 0; fs::exists(shard_path(dir, i)); ++i) all += read_all(shard_path(dir, i));
     return all;
+}
+
+// Self-play shards (QTD) are named shard-00000.qtd.xz, …
+std::string qtd_path(const std::string& dir, int i) { return shard_path(dir, i, ".qtd.xz"); }
+
+// Their compressed bytes concatenated in order.
+std::string read_qtd_shards(const std::string& dir) {
+    std::string all;
+    for (int i = 0; fs::exists(qtd_path(dir, i)); ++i) all += read_all(qtd_path(dir, i));
+    return all;
+}
+
+// Their labelled positions as text lines "FEN | score | result | teacher" (teacher only when labelled).
+std::vector<std::string> qtd_lines(const std::string& dir, std::vector<Key>* keys = nullptr) {
+    std::vector<ShardFile> shards;
+    std::vector<std::string> out;
+    std::string error;
+    if (!fs::exists(dir) || !find_shards({dir}, &shards, &error)) return out;
+    EXPECT_TRUE(for_each_position(
+        shards,
+        [&](const LabeledPosition& lp) {
+            Sample s{lp.pos->fen(), lp.score, lp.result, std::nullopt};
+            if (lp.has_teacher) s.teacher = lp.teacher;
+            out.push_back(format_sample(s));
+            if (keys) keys->push_back(lp.pos->key());
+            return true;
+        },
+        &error))
+        << error;
+    return out;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -133,35 +164,57 @@ TEST(DatagenPgn, CommentScores) {
 }
 
 // The tuner's test: datagen output parses and replays legally.
-TEST(DatagenSelfPlay, OutputParsesAndIsLegalAndQuiet) {
+TEST(DatagenSelfPlay, OutputDecodesAndIsLegalAndQuiet) {
     const std::string dir = temp_dir("legal");
     RunSummary summary;
     std::string error;
     ASSERT_TRUE(run_selfplay(tiny_config(dir), &summary, &error)) << error;
     EXPECT_EQ(summary.shards, 2);
     EXPECT_EQ(summary.games, 4);
-    const std::vector<std::string> lines = lines_of(read_shards(dir));
-    ASSERT_GT(lines.size(), 10u);
-    EXPECT_EQ(std::int64_t(lines.size()), summary.positions);
+    std::vector<ShardFile> shards;
+    ASSERT_TRUE(find_shards({dir}, &shards, &error)) << error;
+    ASSERT_EQ(shards.size(), 2u);
     std::set<Key> keys;
-    search::Engine probe;
-    probe.set_hash(1);
-    for (const std::string& line : lines) {
-        Sample s;
-        ASSERT_TRUE(parse_sample(line, s, &error)) << line << ": " << error;
-        Position pos;
-        ASSERT_TRUE(pos.set_fen(s.fen, false, &error)) << line;
-        EXPECT_FALSE(pos.in_check()) << line;
-        EXPECT_TRUE(pos.has_legal_move()) << line;
-        EXPECT_TRUE(s.result == 0.0 || s.result == 0.5 || s.result == 1.0) << line;
-        EXPECT_LT(std::abs(s.score), VALUE_MATE_IN_MAX_PLY) << line;
-        EXPECT_FALSE(s.teacher.has_value());
-        EXPECT_TRUE(keys.insert(pos.key()).second) << "duplicate position " << line;
-        EXPECT_TRUE(is_quiet(probe, pos)) << line;
-    }
+    std::int64_t n = 0, games = 0, last_game = 0;
+    ASSERT_TRUE(for_each_position(
+        shards,
+        [&](const LabeledPosition& lp) {
+            const Position& pos = *lp.pos;
+            EXPECT_FALSE(pos.in_check()) << pos.fen();
+            EXPECT_TRUE(pos.has_legal_move()) << pos.fen();
+            EXPECT_FALSE(pos.is_capture_or_promotion(lp.move)) << pos.fen();  // a quiet best move
+            EXPECT_TRUE(lp.result == 0.0 || lp.result == 0.5 || lp.result == 1.0);
+            EXPECT_LT(std::abs(lp.score), QTD_MATE_BOUND);
+            EXPECT_FALSE(lp.has_teacher);
+            EXPECT_TRUE(keys.insert(pos.key()).second) << "duplicate position " << pos.fen();
+            games += lp.game != last_game;
+            last_game = lp.game;
+            ++n;
+            return true;
+        },
+        &error))
+        << error;
+    EXPECT_GT(n, 10);
+    EXPECT_EQ(n, summary.positions);
+    EXPECT_EQ(games, 4);
+    // The manifest: the settings, then one line per shard whose SHA-256 is the file's.
     const std::string manifest = read_all(dir + "/manifest.txt");
     EXPECT_NE(manifest.find("seed=7 nodes=300"), std::string::npos) << manifest;
-    EXPECT_EQ(shards_sha256(dir).size(), 64u);
+    for (const ShardFile& sf : shards) {
+        const std::string line = fs::path(sf.path).filename().string() + " games=2 positions=";
+        ASSERT_NE(manifest.find(line), std::string::npos) << manifest;
+        EXPECT_NE(manifest.find("sha256=" + file_sha256(sf.path)), std::string::npos) << manifest;
+    }
+    // Every shard names what made it.
+    std::string raw;
+    ShardHeader header;
+    std::vector<TrainingGame> decoded;
+    ASSERT_TRUE(read_shard_file(shards[0].path, &raw, &error)) << error;
+    ASSERT_TRUE(decode_shard(raw, &header, &decoded, &error)) << error;
+    EXPECT_EQ(decoded.size(), 2u);
+    EXPECT_NE(header.get("settings").find("selfplay seed=7 nodes=300"), std::string::npos);
+    EXPECT_EQ(header.get("engine sha256").size(), 64u);
+    EXPECT_EQ(header.get("games"), "0..1 of the run");
     fs::remove_all(dir);
 }
 
@@ -173,17 +226,19 @@ TEST(DatagenSelfPlay, SameSeedSameBytesWithAnyThreadCountAndAfterResume) {
     std::string error;
     ASSERT_TRUE(run_selfplay(c1, &s1, &error)) << error;
     ASSERT_TRUE(run_selfplay(c2, &s2, &error)) << error;
-    const std::string data = read_shards(one);
-    EXPECT_EQ(data, read_shards(two));
+    const std::string data = read_qtd_shards(one);
+    ASSERT_GT(data.size(), 0u);
+    EXPECT_EQ(data, read_qtd_shards(two));
 
-    // An interrupted run: the last shard is gone, a stray temporary file is left. The rerun continues.
-    fs::remove(shard_path(two, 1));
-    std::ofstream(shard_path(two, 1) + ".tmp") << "half a shard";
+    // An interrupted run: the last shard is gone (and its manifest line with it), a stray temporary file is
+    // left. The rerun continues.
+    fs::remove(qtd_path(two, 1));
+    std::ofstream(qtd_path(two, 1) + ".tmp") << "half a shard";
     RunSummary s3;
     ASSERT_TRUE(run_selfplay(c2, &s3, &error)) << error;
     EXPECT_EQ(s3.games_this_run, 2);
-    EXPECT_EQ(read_shards(two), data);
-    EXPECT_FALSE(fs::exists(shard_path(two, 1) + ".tmp"));
+    EXPECT_EQ(read_qtd_shards(two), data);
+    EXPECT_FALSE(fs::exists(qtd_path(two, 1) + ".tmp"));
 
     // A rerun of a finished run does nothing; a longer one continues the same sequence of games.
     RunSummary s4;
@@ -192,7 +247,7 @@ TEST(DatagenSelfPlay, SameSeedSameBytesWithAnyThreadCountAndAfterResume) {
     c1.games = 6;
     ASSERT_TRUE(run_selfplay(c1, &s4, &error)) << error;
     EXPECT_EQ(s4.games_this_run, 2);
-    EXPECT_EQ(read_shards(one).substr(0, data.size()), data);
+    EXPECT_EQ(read_qtd_shards(one).substr(0, data.size()), data);
 
     // Other settings in the same directory are refused; another seed gives other games.
     SelfPlayConfig other = tiny_config(one);
@@ -203,7 +258,7 @@ TEST(DatagenSelfPlay, SameSeedSameBytesWithAnyThreadCountAndAfterResume) {
     SelfPlayConfig c3 = tiny_config(three);
     c3.seed = 8;
     ASSERT_TRUE(run_selfplay(c3, &s4, &error)) << error;
-    EXPECT_NE(read_shards(three), data);
+    EXPECT_NE(read_qtd_shards(three), data);
     fs::remove_all(one);
     fs::remove_all(two);
     fs::remove_all(three);
@@ -219,12 +274,12 @@ TEST(DatagenSelfPlay, SampleKeepsAtMostKPositionsOfTheSameGames) {
     ASSERT_TRUE(run_selfplay(all, &s, &error)) << error;
     ASSERT_TRUE(run_selfplay(some, &s, &error)) << error;
     EXPECT_EQ(s.games, 4);
-    const std::vector<std::string> every = lines_of(read_shards(all_dir)), kept = lines_of(read_shards(some_dir));
+    const std::vector<std::string> every = qtd_lines(all_dir), kept = qtd_lines(some_dir);
     // Each game keeps at most 3 of its positions (4 games), taken from the same games in game order: the
     // sampled lines are a subsequence of the full run's.
     ASSERT_GT(every.size(), 12u);
     EXPECT_LE(kept.size(), 12u);
-    EXPECT_GE(kept.size(), 8u);  // every game of the tiny run has at least two quiet positions
+    EXPECT_GE(kept.size(), 8u);  // every game of the tiny run has at least two positions to label
     std::size_t at = 0;
     for (const std::string& line : kept) {
         while (at < every.size() && every[at] != line) ++at;
@@ -235,7 +290,7 @@ TEST(DatagenSelfPlay, SampleKeepsAtMostKPositionsOfTheSameGames) {
     EXPECT_EQ(read_all(all_dir + "/manifest.txt").find("sample="), std::string::npos);
     // Drawn from (seed, game): the same with two threads.
     ASSERT_TRUE(run_selfplay(two, &s, &error)) << error;
-    EXPECT_EQ(read_shards(two_dir), read_shards(some_dir));
+    EXPECT_EQ(read_qtd_shards(two_dir), read_qtd_shards(some_dir));
     // A folder made without sampling is not continued with it.
     SelfPlayConfig other = tiny_config(all_dir);
     other.sample = 3;
@@ -257,7 +312,7 @@ TEST(DatagenSelfPlay, PositionsTargetStopsAtTheShardThatReachesIt) {
     std::string error;
     ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
     EXPECT_EQ(s.shards, 1);
-    EXPECT_FALSE(fs::exists(shard_path(dir, 1)));
+    EXPECT_FALSE(fs::exists(qtd_path(dir, 1)));
     fs::remove_all(dir);
 }
 
@@ -273,9 +328,15 @@ TEST(DatagenSelfPlay, DuplicatesAreDroppedAcrossShards) {
     std::string error;
     ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
     EXPECT_EQ(s.shards, 3);
-    EXPECT_GT(read_all(shard_path(dir, 0)).size(), 0u);
-    EXPECT_EQ(read_all(shard_path(dir, 1)), "");
-    EXPECT_EQ(read_all(shard_path(dir, 2)), "");
+    // The games are stored (a game is data even without labels), their positions labelled once.
+    const std::vector<std::string> first = qtd_lines(dir);
+    EXPECT_GT(first.size(), 0u);
+    std::vector<ShardFile> shards;
+    ASSERT_TRUE(find_shards({dir}, &shards, &error)) << error;
+    ASSERT_EQ(shards.size(), 3u);
+    std::int64_t later = 0;
+    ASSERT_TRUE(for_each_position({shards[1], shards[2]}, [&](const LabeledPosition&) { return ++later, true; }, &error));
+    EXPECT_EQ(later, 0);
     // The one game alone may repeat a position itself (a repetition draw): those are dropped once per game.
     const std::string one_dir = temp_dir("dedupe-one");
     SelfPlayConfig one = c;
@@ -283,8 +344,8 @@ TEST(DatagenSelfPlay, DuplicatesAreDroppedAcrossShards) {
     one.games = 1;
     RunSummary s1;
     ASSERT_TRUE(run_selfplay(one, &s1, &error)) << error;
-    const std::int64_t written = std::int64_t(lines_of(read_all(shard_path(dir, 0))).size());
-    EXPECT_EQ(read_all(shard_path(one_dir, 0)), read_all(shard_path(dir, 0)));
+    const std::int64_t written = std::int64_t(first.size());
+    EXPECT_EQ(qtd_lines(one_dir), first);
     EXPECT_EQ(s.duplicates, s1.duplicates + 2 * (written + s1.duplicates));
     fs::remove_all(dir);
     fs::remove_all(one_dir);
@@ -333,7 +394,7 @@ TEST(DatagenSelfPlay, TeacherScoresFromWhitesView) {
     RunSummary s;
     std::string error;
     ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
-    const std::vector<std::string> lines = lines_of(read_shards(dir));
+    const std::vector<std::string> lines = qtd_lines(dir);
     ASSERT_FALSE(lines.empty());
     for (const std::string& line : lines) {
         Sample smp;
@@ -619,5 +680,49 @@ TEST(DatagenRelabel, TeacherTimeoutBoundsTheHandshake) {
     EXPECT_FALSE(run_relabel(silent, &s, &error));
     EXPECT_NE(error.find("no uciok within 200 ms"), std::string::npos) << error;
     for (const std::string& d : {src, out1, out2}) fs::remove_all(d);
+}
+#endif
+
+#ifdef QUINCE_FAKE_ENGINE_PATH
+TEST(DatagenRelabel, QtdGamesKeepTheirMovesAndGetTheNewTeachersLabels) {
+    // A self-play set without a teacher, relabelled: the same games and scores, the labels of White-to-move
+    // positions scored +25 by the new teacher, those of Black-to-move ones dropped (it sees a mate there).
+    const std::string src = temp_dir("relabel-qtd-src"), out = temp_dir("relabel-qtd-out"),
+                      out2 = temp_dir("relabel-qtd-out2");
+    RunSummary rs;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(tiny_config(src), &rs, &error)) << error;
+    RelabelSummary s;
+    ASSERT_TRUE(run_relabel(relabel_config(src, out, "--score 25 --mate-when b"), &s, &error)) << error;
+    EXPECT_EQ(s.shards, 2);
+    EXPECT_EQ(s.positions_read, rs.positions);
+    EXPECT_EQ(s.positions_written + s.teacher_mates, rs.positions);
+    const std::vector<std::string> before = qtd_lines(src), after = qtd_lines(out);
+    EXPECT_EQ(std::int64_t(after.size()), s.positions_written);
+    std::size_t at = 0;
+    for (const std::string& line : after) {
+        Sample smp;
+        ASSERT_TRUE(parse_sample(line, smp, &error)) << error;
+        EXPECT_NE(smp.fen.find(" w "), std::string::npos) << line;
+        EXPECT_EQ(smp.teacher, std::optional<int>(25)) << line;
+        // The same position, score and result as in the source, in the same order.
+        const std::string without_teacher = line.substr(0, line.rfind(" | "));
+        while (at < before.size() && before[at] != without_teacher) ++at;
+        EXPECT_LT(at, before.size()) << line;
+    }
+    const std::string manifest = read_all(out + "/manifest.txt");
+    EXPECT_NE(manifest.find("source settings: selfplay seed=7"), std::string::npos) << manifest;
+    EXPECT_NE(manifest.find("shard-00001.qtd.xz games=2"), std::string::npos) << manifest;
+    // Two teacher processes: the same labels (the headers name each run's own command); a rerun keeps what
+    // is done.
+    RelabelConfig two = relabel_config(src, out2, "--score 25 --mate-when b");
+    two.threads = 2;
+    ASSERT_TRUE(run_relabel(two, &s, &error)) << error;
+    EXPECT_EQ(qtd_lines(out2), after);
+    ASSERT_TRUE(run_relabel(two, &s, &error)) << error;
+    EXPECT_EQ(s.shards_skipped, 2);
+    fs::remove_all(src);
+    fs::remove_all(out);
+    fs::remove_all(out2);
 }
 #endif

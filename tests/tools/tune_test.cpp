@@ -10,6 +10,8 @@
 #include "eval/evaluate.h"
 #include "support/test_positions.h"
 #include "support/test_profiles.h"
+#include "board/notation.h"
+#include "training/game_format.h"
 #include "training/inputs.h"
 #include "tune/tuner.h"
 #include "support/sanitized.h"
@@ -458,4 +460,73 @@ TEST(TuneStart, ShippedStartHasTheProfilesSwitches) {
         }
     }
     EXPECT_TRUE(q.threats2 && q.pawns2 && q.pieces2 && q.complexity && q.scale_factors && q.mob_tables);
+}
+
+TEST(Tuner, ReadsQtdTrainingSetsAndKeepsTheirValidationShards) {
+    // Two QTD shards, the second numbered 19 (a validation shard of the set): the tuner streams their labelled
+    // positions (the teacher's score as the teacher column), one tuner shard per file, with the set's split.
+    const std::string dir = temp_folder("quince_tune_qtd");
+    std::filesystem::create_directories(dir + "/run");
+    std::ofstream(dir + "/run/manifest.txt") << "command: quince datagen --out data/training/run --seed 5\n"
+                                                "settings: selfplay seed=5\n";
+    training::TrainingGame game;
+    Position pos;
+    for (const char* m : {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"}) {
+        game.moves.push_back(uci_to_move(pos, m));
+        pos.do_move(game.moves.back());
+    }
+    game.opening_plies = 1;
+    game.scores = {10, 20, 30, 40, 50};
+    game.result = training::GameResult::WhiteWins;
+    game.labels = {{1, 15}, {3, -40}, {5, 60}};
+    training::ShardHeader h;
+    h.has_teacher = true;
+    std::string bytes, err;
+    ASSERT_TRUE(training::encode_shard(h, {game, game}, &bytes, &err)) << err;
+    ASSERT_TRUE(training::write_shard_file(dir + "/run/shard-00000.qtd.xz", bytes, training::Codec::Xz, &err)) << err;
+    ASSERT_TRUE(training::write_shard_file(dir + "/run/shard-00019.qtd.xz", bytes, training::Codec::Xz, &err)) << err;
+    std::vector<std::string> files;
+    ASSERT_TRUE(expand_data_args({dir}, files, &err)) << err;
+    ASSERT_EQ(files.size(), 2u);
+    TrainingData data;
+    ASSERT_TRUE(load_training_data(files, *eval::find_profile("quince"), 200, 0, 2, data, &err)) << err;
+    EXPECT_EQ(data.set.size(), 12u);
+    EXPECT_EQ(data.games, 4);
+    ASSERT_EQ(data.shards.size(), 2u);
+    EXPECT_EQ(data.shards[0].fixed, 0);
+    EXPECT_EQ(data.shards[1].fixed, 1);
+    EXPECT_EQ(data.folders[0].command, "quince datagen --out run --seed 5");
+    // The labels as the tuner sees them: Quince's score, the teacher's, the result, White's view.
+    EXPECT_EQ(data.set.head(0).score, 10);
+    EXPECT_EQ(data.set.head(0).teacher, 15);
+    EXPECT_TRUE(data.set.head(0).has_teacher);
+    EXPECT_EQ(data.set.head(1).teacher, -40);
+    EXPECT_EQ(data.set.head(2).score, 50);
+    EXPECT_FLOAT_EQ(data.set.head(2).result, 1.0f);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Tuner, TheSameQtdDataSeedAndThreadsGiveTheSameWeights) {
+    // The refit's promise on a committed sample: the first two shards of the training set (one held out),
+    // two threads, twice.
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    Options o;
+    o.data = {run + "shard-00000.qtd.xz", run + "shard-00001.qtd.xz"};
+    o.validation_shards = 1;
+    o.teacher = true;
+    o.lambda = 0;
+    o.K = 2.8494;
+    o.reg = 0.0001;
+    o.epochs = 2;
+    o.threads = 2;
+    o.seed = 1;
+    const eval::Weights start = eval::find_profile("quince")->w;
+    Report a, b;
+    std::string err;
+    ASSERT_TRUE(run_tune(o, start, {}, a, &err, nullptr)) << err;
+    ASSERT_TRUE(run_tune(o, start, {}, b, &err, nullptr)) << err;
+    EXPECT_GT(a.train_positions, 5000u);
+    EXPECT_GT(a.valid_positions, 5000u);
+    EXPECT_EQ(eval::format_weights(a.weights), eval::format_weights(b.weights));
+    EXPECT_NE(eval::format_weights(a.weights), eval::format_weights(start));  // it did fit
 }

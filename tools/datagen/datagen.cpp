@@ -72,7 +72,7 @@ bool holds_shards(const std::string& dir) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         const std::string name = entry.path().filename().string();
-        if (name.rfind("shard-", 0) == 0 && entry.path().extension() == ".txt") return true;
+        if (name.rfind("shard-", 0) == 0 && entry.path().extension() != ".tmp") return true;
     }
     return false;
 }
@@ -81,7 +81,9 @@ bool check_or_write_manifest(const std::string& dir, const std::string& kind, co
                              const std::string& command_line, std::string* error,
                              const std::string& heading = "how the shards in this directory were made (rerun the "
                                                           "command to make them again)",
-                             const std::string& extra = "") {
+                             const std::string& extra = "",
+                             const std::string& format = "format: FEN | score | result [| teacher]  (centipawns and "
+                                                         "result from White's view)\nchecksum: cat shard-*.txt | sha256sum\n") {
     const std::string path = dir + "/manifest.txt";
     std::ifstream in(path);
     // Settings bind only once data exists: a run that failed before its first shard leaves nothing to keep.
@@ -101,9 +103,7 @@ bool check_or_write_manifest(const std::string& dir, const std::string& kind, co
     m << "# quince datagen: " << heading << "\n"
       << "command: " << command_line << "\n"
       << "settings: " << kind << " " << settings << "\n"
-      << "format: FEN | score | result [| teacher]  (centipawns and result from White's view)\n"
-      << "checksum: cat shard-*.txt | sha256sum\n"
-      << extra;
+      << format << extra;
     return write_file_atomically(path, m.str(), error);
 }
 
@@ -119,37 +119,12 @@ std::vector<std::string> split_blanks(const std::string& s) {
     return out;
 }
 
-// Keys of the positions in an existing shard (for deduplication on resume), and its line count.
-bool load_shard_keys(const std::string& path, std::unordered_set<Key>* keys, std::int64_t* lines,
-                     std::string* error) {
-    std::ifstream in(path);
-    if (!in) {
-        if (error) *error = "cannot read " + path;
-        return false;
-    }
-    std::string line;
-    std::int64_t n = 0;
-    while (std::getline(in, line)) {
-        ++n;
-        Sample s;
-        std::string why;
-        Position pos;
-        if (!parse_sample(line, s, &why) || !pos.set_fen(s.fen, false, &why)) {
-            if (error) *error = path + ":" + std::to_string(n) + ": " + why;
-            return false;
-        }
-        keys->insert(pos.key());
-    }
-    *lines = n;
-    return true;
-}
-
 }  // namespace
 
-std::string shard_path(const std::string& dir, std::int64_t index) {
+std::string shard_path(const std::string& dir, std::int64_t index, const std::string& extension) {
     char name[32];
-    std::snprintf(name, sizeof name, "shard-%05lld.txt", static_cast<long long>(index));
-    return dir + "/" + name;
+    std::snprintf(name, sizeof name, "shard-%05lld", static_cast<long long>(index));
+    return dir + "/" + name + extension;
 }
 
 std::string shards_sha256(const std::string& dir) {
@@ -250,13 +225,14 @@ std::unique_ptr<GamePlayer::TeacherEngine> start_teacher(const std::string& comm
 // The teacher's score of pos in centipawns from White's view into sample.teacher; false with *error when
 // the teacher fails. A mate (or no score) leaves sample.teacher empty: such a position gives no label.
 bool teacher_label(GamePlayer::TeacherEngine& t, std::uint64_t nodes, const Position& pos, Sample& sample,
-                   std::string* error) {
+                   std::string* error, std::string* best = nullptr) {
     match::SearchResult r = t.engine.search("position fen " + sample.fen, "go nodes " + std::to_string(nodes),
                                             t.engine.config().search_timeout_ms);
     if (r.status != match::SearchResult::Status::Ok) {
         if (error) *error = "teacher: " + (r.error.empty() ? std::string("search failed") : r.error);
         return false;
     }
+    if (best) *best = r.bestmove;
     if (!r.score || r.score->is_mate || std::abs(r.score->value) > MAX_SAMPLE_SCORE) return true;
     sample.teacher = pos.side_to_move() == WHITE ? r.score->value : -r.score->value;
     return true;
@@ -270,14 +246,18 @@ bool GamePlayer::start(std::string* error) {
     return teacher_ != nullptr;
 }
 
+std::string GamePlayer::teacher_id() const { return teacher_ ? teacher_->engine.id_name() : ""; }
+
 bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
     *out = GameData{};
+    training::TrainingGame& game = out->game;
     SplitMix64 rng(search::stream_seed(config_.seed, index));
     engine_.new_game();
     Position opening;
-    if (!search::random_opening(engine_, book_, config_.opening, rng, &opening, error)) return false;
+    if (!search::random_opening(engine_, book_, config_.opening, rng, &opening, error, &game.start_fen, &game.moves))
+        return false;
+    game.opening_plies = int(game.moves.size());
     engine_.new_game();
-    probe_.new_game();
 
     match::Referee referee;
     if (!referee.reset(opening.fen(), false, error)) return false;
@@ -288,8 +268,9 @@ bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
     const Adjudication& adj = config_.adjudication;
 
     struct Candidate {
+        int ply;
         std::string fen;
-        int score;
+        Key key;
     };
     std::vector<Candidate> candidates;
     int white_winning = 0, black_winning = 0, drawish = 0;
@@ -308,9 +289,14 @@ bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
             return false;
         }
         const Color us = pos.side_to_move();
-        const int white_score = us == WHITE ? r.score : -r.score;
+        const int white_score = std::clamp(us == WHITE ? r.score : -r.score, -VALUE_MATE, int(VALUE_MATE));
         const bool mate = is_mate_score(r.score);
-        if (!mate && !pos.in_check()) candidates.push_back({pos.fen(), white_score});
+        // Kept: not in check, a quiet best move (the label belongs to the position, not to a pending
+        // capture), a score below the mate bound.
+        if (!pos.in_check() && !pos.is_capture_or_promotion(r.best) && std::abs(white_score) < training::QTD_MATE_BOUND)
+            candidates.push_back({int(game.moves.size()), pos.fen(), pos.key()});
+        game.scores.push_back(white_score);
+        game.moves.push_back(r.best);
 
         // Adjudication on the scores of consecutive plies (each side's own search in turn).
         white_winning = (mate ? white_score > 0 : white_score >= adj.win_score) ? white_winning + 1 : 0;
@@ -327,7 +313,8 @@ bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
         if (black_winning >= adj.win_plies) { result = 0.0; break; }
         if (drawish >= adj.draw_plies) { result = 0.5; break; }
     }
-    out->result = result;
+    game.result = result == 1.0 ? training::GameResult::WhiteWins
+                  : result == 0.0 ? training::GameResult::BlackWins : training::GameResult::Draw;
 
     if (teacher_) {
         std::string why;
@@ -336,34 +323,74 @@ bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
             return false;
         }
     }
-    std::vector<std::size_t> quiet;
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-        Position pos;
-        if (!pos.set_fen(candidates[i].fen, false, error)) return false;
-        if (is_quiet(probe_, pos)) quiet.push_back(i);
-    }
-    if (config_.sample > 0 && quiet.size() > std::size_t(config_.sample)) {
+    std::vector<std::size_t> chosen(candidates.size());
+    for (std::size_t i = 0; i < chosen.size(); ++i) chosen[i] = i;
+    if (config_.sample > 0 && chosen.size() > std::size_t(config_.sample)) {
         // A uniform choice (the first `sample` places of a Fisher-Yates shuffle), kept in game order.
         for (std::size_t i = 0; i < std::size_t(config_.sample); ++i)
-            std::swap(quiet[i], quiet[i + std::size_t(rng.below(quiet.size() - i))]);
-        quiet.resize(std::size_t(config_.sample));
-        std::sort(quiet.begin(), quiet.end());
+            std::swap(chosen[i], chosen[i + std::size_t(rng.below(chosen.size() - i))]);
+        chosen.resize(std::size_t(config_.sample));
+        std::sort(chosen.begin(), chosen.end());
     }
-    for (std::size_t i : quiet) {
+    for (std::size_t i : chosen) {
         const Candidate& c = candidates[i];
-        Position pos;
-        if (!pos.set_fen(c.fen, false, error)) return false;
-        Sample s{c.fen, c.score, result, std::nullopt};
+        training::TrainingGame::Label label{c.ply, 0};
         if (teacher_) {
-            if (!teacher_label(*teacher_, config_.teacher_nodes, pos, s, error)) return false;
-            // A teacher that sees a mate (or reports no score) gives no usable label: the position is dropped.
+            Position pos;
+            if (!pos.set_fen(c.fen, false, error)) return false;
+            Sample s{c.fen, game.score_at(c.ply), result, std::nullopt};
+            std::string best;
+            if (!teacher_label(*teacher_, config_.teacher_nodes, pos, s, error, &best)) return false;
+            // A teacher that sees a mate (or reports no score), or whose best move is a capture or a promotion,
+            // gives no label for a quiet position: the position is dropped.
             if (!s.teacher) continue;
+            const Move tm = uci_to_move(pos, best);
+            if (tm && pos.is_capture_or_promotion(tm)) continue;
+            label.teacher = *s.teacher;
         }
-        out->samples.push_back(std::move(s));
-        out->keys.push_back(pos.key());
+        game.labels.push_back(label);
+        out->keys.push_back(c.key);
     }
     return true;
 }
+
+namespace {
+
+// Keys of the labelled positions of QTD shards (for deduplication across the set), and their count.
+bool load_qtd_keys(const std::vector<training::ShardFile>& shards, std::unordered_set<Key>* keys,
+                   std::int64_t* positions, std::string* error) {
+    return training::for_each_position(
+        shards,
+        [&](const training::LabeledPosition& lp) {
+            keys->insert(lp.pos->key());
+            ++*positions;
+            return true;
+        },
+        error);
+}
+
+std::string quote_path(const std::string& p) {
+    std::string q = "'";
+    for (char c : p) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// SHA-256 of the executable a command line starts (PATH looked up), "" when it cannot be found.
+std::string command_sha256(const std::string& command) {
+    std::vector<std::string> words = split_blanks(command);
+    if (words.empty()) return "";
+    std::string path = words[0];
+    if (path.find('/') == std::string::npos) {
+        FILE* pipe = ::popen(("command -v " + quote_path(path) + " 2>/dev/null").c_str(), "r");
+        if (!pipe) return "";
+        char buf[4096] = {};
+        if (std::fgets(buf, sizeof buf, pipe)) path = std::string(buf).substr(0, std::string(buf).find('\n'));
+        ::pclose(pipe);
+    }
+    return training::file_sha256(path);
+}
+
+}  // namespace
 
 bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string* error) {
     *summary = RunSummary{};
@@ -400,20 +427,37 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     std::error_code ec;
     fs::create_directories(config.out_dir, ec);
     if (ec) return fail("cannot create " + config.out_dir + ": " + ec.message());
-    if (!check_or_write_manifest(config.out_dir, "selfplay", settings_line(config), config.command_line, error))
+    if (!check_or_write_manifest(config.out_dir, "selfplay", settings_line(config), config.command_line, error,
+                                 "how the shards in this directory were made (rerun the command to continue them)", "",
+                                 "format: QTD 1 (whole games; data/training/README.md); one line per finished shard "
+                                 "follows, with its SHA-256\n"))
         return false;
+    const std::string extension = config.codec == training::Codec::Xz ? ".qtd.xz" : ".qtd.zst";
 
-    // Complete shards from an earlier run are kept; unfinished temporary files are not.
-    std::unordered_set<Key> seen;
+    // Complete shards from an earlier run are kept; unfinished temporary files are not. The positions of
+    // every shard of the set (this folder and the dedup folders) are never labelled again.
     std::int64_t done_shards = 0, positions = 0;
-    while (fs::exists(shard_path(config.out_dir, done_shards))) {
-        std::int64_t lines = 0;
-        if (!load_shard_keys(shard_path(config.out_dir, done_shards), &seen, &lines, error)) return false;
-        positions += lines;
-        ++done_shards;
-    }
+    while (fs::exists(shard_path(config.out_dir, done_shards, extension))) ++done_shards;
     for (const auto& entry : fs::directory_iterator(config.out_dir, ec))
         if (entry.path().extension() == ".tmp") fs::remove(entry.path(), ec);
+    std::unordered_set<Key> seen;
+    {
+        std::vector<training::ShardFile> mine, others;
+        std::vector<std::string> dirs{config.out_dir};
+        if (!training::find_shards(dirs, &mine, error)) return false;
+        std::unordered_set<std::string> own;
+        for (const auto& s : mine) own.insert(fs::weakly_canonical(s.path).string());
+        for (const std::string& d : config.dedup_dirs) {
+            std::vector<training::ShardFile> found;
+            if (!fs::is_directory(d, ec)) continue;  // an empty set
+            if (!training::find_shards({d}, &found, error)) return false;
+            for (const auto& s : found)
+                if (!own.count(fs::weakly_canonical(s.path).string())) others.push_back(s);
+        }
+        if (!load_qtd_keys(mine, &seen, &positions, error)) return false;
+        std::int64_t other_positions = 0;
+        if (!load_qtd_keys(others, &seen, &other_positions, error)) return false;
+    }
 
     const std::int64_t G = config.games_per_shard;
     const std::int64_t target_shards = config.games > 0 ? (config.games + G - 1) / G : INT64_MAX / G;
@@ -424,6 +468,21 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     summary->games = done_shards * G;
     summary->positions = positions;
     if (target_reached(done_shards, positions)) return true;
+
+    // The header every shard of this run carries (plus its own game range).
+    training::ShardHeader base_header;
+    base_header.has_teacher = !config.teacher.empty();
+    base_header.set("command", config.command_line);
+    base_header.set("settings", "selfplay " + settings_line(config));
+    base_header.set("engine", config.engine);
+    base_header.set("engine sha256", training::file_sha256("/proc/self/exe"));
+    if (!config.teacher.empty()) {
+        GamePlayer probe_teacher(config, book);
+        if (!probe_teacher.start(error)) return false;
+        base_header.set("teacher", probe_teacher.teacher_id());
+        base_header.set("teacher nodes", std::to_string(config.teacher_nodes));
+        base_header.set("teacher sha256", command_sha256(config.teacher));
+    }
 
     // Workers take game indices in order; a shard is written (deduplicated in game order) once all of its
     // games are in and every earlier shard is written, so the output does not depend on --threads.
@@ -453,27 +512,45 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
             const std::int64_t first = next_shard * G;
             for (std::int64_t g = first; g < first + G; ++g)
                 if (!finished.count(g)) return true;
-            std::string text;
+            std::vector<training::TrainingGame> games;
+            std::int64_t shard_positions = 0, shard_plies = 0;
             for (std::int64_t g = first; g < first + G; ++g) {
-                GameData& game = finished[g];
-                for (std::size_t i = 0; i < game.samples.size(); ++i) {
-                    if (!seen.insert(game.keys[i]).second) {
+                GameData& data = finished[g];
+                std::vector<training::TrainingGame::Label> labels;
+                for (std::size_t i = 0; i < data.game.labels.size(); ++i) {
+                    if (!seen.insert(data.keys[i]).second) {
                         ++summary->duplicates;
                         continue;
                     }
-                    text += format_sample(game.samples[i]);
-                    text += '\n';
-                    ++positions;
-                    ++summary->positions_this_run;
+                    labels.push_back(data.game.labels[i]);
                 }
+                data.game.labels = std::move(labels);
+                shard_positions += std::int64_t(data.game.labels.size());
+                shard_plies += std::int64_t(data.game.moves.size());
+                games.push_back(std::move(data.game));
                 finished.erase(g);
             }
-            std::string why;
-            if (!write_file_atomically(shard_path(config.out_dir, next_shard), text, &why)) {
+            training::ShardHeader header = base_header;
+            header.set("games", std::to_string(first) + ".." + std::to_string(first + G - 1) + " of the run");
+            std::string bytes, why;
+            const std::string path = shard_path(config.out_dir, next_shard, extension);
+            bool ok = training::encode_shard(header, games, &bytes, &why) &&
+                      training::write_shard_file(path, bytes, config.codec, &why);
+            if (ok) {
+                std::ofstream man(config.out_dir + "/manifest.txt", std::ios::app);
+                man << fs::path(path).filename().string() << " games=" << G << " positions=" << shard_positions
+                    << " plies=" << shard_plies << " bytes=" << fs::file_size(path, ec)
+                    << " sha256=" << training::file_sha256(path) << "\n";
+                man.flush();
+                if (!man) why = "cannot append to " + config.out_dir + "/manifest.txt", ok = false;
+            }
+            if (!ok) {
                 if (first_error.empty()) first_error = why;
                 stop.store(true);
                 return false;
             }
+            positions += shard_positions;
+            summary->positions_this_run += shard_positions;
             ++next_shard;
             if (target_reached(next_shard, positions)) stop.store(true);
         }
@@ -503,7 +580,7 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
             if (stop.load()) break;
             ++games_this_run;
             summary->plies_this_run += data.plies;
-            kept_this_run += std::int64_t(data.samples.size());
+            kept_this_run += std::int64_t(data.game.labels.size());
             finished.emplace(g, std::move(data));
             flush_shards();
             const auto now = std::chrono::steady_clock::now();
@@ -682,6 +759,135 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
 
 namespace quince::datagen {
 
+namespace {
+
+// --relabel of a QTD folder: the same games, every label's teacher score from the new teacher; a label whose
+// teacher score is a mate, or whose teacher best move is a capture or a promotion, is dropped.
+bool relabel_qtd(const RelabelConfig& config, const std::vector<std::string>& names, RelabelSummary* summary,
+                 std::string* error) {
+    auto fail = [error](const std::string& what) {
+        if (error) *error = what;
+        return false;
+    };
+    std::error_code ec;
+    fs::create_directories(config.out_dir, ec);
+    if (ec) return fail("cannot create " + config.out_dir + ": " + ec.message());
+    std::string extra;
+    {
+        std::ifstream source_manifest(config.source_dir + "/manifest.txt");
+        for (std::string line; std::getline(source_manifest, line);)
+            if (line.rfind("command:", 0) == 0 || line.rfind("settings:", 0) == 0) extra += "source " + line + "\n";
+    }
+    const std::string settings =
+        "teacher='" + config.teacher + "' teacher-nodes=" + std::to_string(config.teacher_nodes);
+    if (!check_or_write_manifest(config.out_dir, "relabel", settings, config.command_line, error,
+                                 "the games of the source folder, every label scored again by the teacher below "
+                                 "(rerun the command to continue)",
+                                 extra, "format: QTD 1 (whole games; data/training/README.md); one line per finished "
+                                        "shard follows, with its SHA-256\n"))
+        return false;
+    for (const auto& entry : fs::directory_iterator(config.out_dir, ec))
+        if (entry.path().extension() == ".tmp") fs::remove(entry.path(), ec);
+    std::vector<std::string> todo;
+    for (const std::string& name : names) {
+        if (fs::exists(config.out_dir + "/" + name)) ++summary->shards_skipped;
+        else todo.push_back(name);
+    }
+    std::mutex mutex;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::atomic<std::int64_t> read{0}, written{0}, mates{0};
+    std::string first_error;
+    // Shards are finished in any order, but their manifest lines are appended in shard order.
+    std::map<std::size_t, std::string> pending_lines;
+    std::size_t next_line = 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto report = [&](const std::string& why) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (first_error.empty()) first_error = why;
+        stop.store(true);
+    };
+    auto worker = [&]() {
+        std::string why;
+        std::unique_ptr<GamePlayer::TeacherEngine> teacher =
+            start_teacher(config.teacher, config.teacher_timeout_ms, &why);
+        if (!teacher) return report(why);
+        while (!stop.load()) {
+            const std::size_t k = next.fetch_add(1);
+            if (k >= todo.size()) break;
+            const std::string src = config.source_dir + "/" + todo[k];
+            std::string bytes;
+            training::ShardHeader header;
+            std::vector<training::TrainingGame> games;
+            if (!training::read_shard_file(src, &bytes, &why)) return report(why);
+            if (!training::decode_shard(bytes, &header, &games, &why)) return report(src + ": " + why);
+            if (!teacher->engine.prepare_new_game(&why)) return report("teacher: " + why);
+            std::int64_t shard_positions = 0, shard_plies = 0;
+            for (training::TrainingGame& game : games) {
+                Position pos;
+                if (!game.start_fen.empty()) pos.set_fen(game.start_fen, false, nullptr);  // checked by decode
+                std::vector<training::TrainingGame::Label> kept;
+                std::size_t next_label = 0;
+                for (std::size_t ply = 0; ply < game.moves.size() && next_label < game.labels.size(); ++ply) {
+                    if (game.labels[next_label].ply == int(ply)) {
+                        if (stop.load()) return;
+                        Sample s{pos.fen(), game.score_at(int(ply)), game.white_result(), std::nullopt};
+                        std::string best;
+                        if (!teacher_label(*teacher, config.teacher_nodes, pos, s, &why, &best))
+                            return report(why + " (" + src + ")");
+                        ++read;
+                        const Move tm = uci_to_move(pos, best);
+                        if (!s.teacher || (tm && pos.is_capture_or_promotion(tm))) {
+                            ++mates;
+                        } else {
+                            kept.push_back({int(ply), *s.teacher});
+                            ++written;
+                        }
+                        ++next_label;
+                    }
+                    pos.do_move(game.moves[ply]);
+                }
+                game.labels = std::move(kept);
+                shard_positions += std::int64_t(game.labels.size());
+                shard_plies += std::int64_t(game.moves.size());
+            }
+            header.has_teacher = true;
+            header.set("relabel command", config.command_line);
+            header.set("teacher", teacher->engine.id_name());
+            header.set("teacher nodes", std::to_string(config.teacher_nodes));
+            header.set("teacher sha256", command_sha256(config.teacher));
+            const std::string path = config.out_dir + "/" + todo[k];
+            std::string out;
+            if (!training::encode_shard(header, games, &out, &why) ||
+                !training::write_shard_file(path, out, path.size() > 4 && path.substr(path.size() - 4) == ".zst"
+                                                           ? training::Codec::Zstd : training::Codec::Xz, &why))
+                return report(why);
+            std::lock_guard<std::mutex> lock(mutex);
+            pending_lines[k] = todo[k] + " games=" + std::to_string(games.size()) + " positions=" +
+                               std::to_string(shard_positions) + " plies=" + std::to_string(shard_plies) +
+                               " bytes=" + std::to_string(fs::file_size(path, ec)) + " sha256=" +
+                               training::file_sha256(path) + "\n";
+            std::ofstream man(config.out_dir + "/manifest.txt", std::ios::app);
+            while (pending_lines.count(next_line)) {
+                man << pending_lines[next_line];
+                pending_lines.erase(next_line++);
+            }
+        }
+        teacher->engine.quit();
+    };
+    std::vector<std::thread> threads;
+    for (int i = 0; i < std::min<int>(config.threads, int(todo.size())); ++i) threads.emplace_back(worker);
+    for (std::thread& t : threads) t.join();
+    summary->positions_read = read.load();
+    summary->positions_written = written.load();
+    summary->teacher_mates = mates.load();
+    summary->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!first_error.empty()) return fail(first_error);
+    return true;
+}
+
+}  // namespace
+
 bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::string* error) {
     *summary = RelabelSummary{};
     auto fail = [error](const std::string& what) {
@@ -706,6 +912,19 @@ bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::stri
             names.push_back(name);
     }
     std::sort(names.begin(), names.end());
+    {
+        std::vector<std::string> qtd;
+        for (const auto& entry : fs::directory_iterator(config.source_dir, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.rfind("shard-", 0) == 0 && training::is_shard_file(name) && entry.is_regular_file())
+                qtd.push_back(name);
+        }
+        std::sort(qtd.begin(), qtd.end());
+        if (!qtd.empty() && names.empty()) {
+            summary->shards = std::int64_t(qtd.size());
+            return relabel_qtd(config, qtd, summary, error);
+        }
+    }
     std::ifstream source_manifest(config.source_dir + "/manifest.txt");
     if (names.empty() || !source_manifest)
         return fail("--relabel: '" + config.source_dir +

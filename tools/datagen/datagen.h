@@ -1,6 +1,7 @@
-// `quince datagen`: training positions for the evaluation tuner, from self-play at a fixed node budget or
-// from PGN files with per-move score comments. Output: a directory of shards shard-00000.txt, … in the
-// format of training/sample.h, plus manifest.txt (the command and settings that made it).
+// `quince datagen`: training data. Self-play at a fixed node budget writes whole games in the compact QTD
+// format (training/game_format.h: shard-00000.qtd.xz, …, plus manifest.txt with the command, settings and
+// one line per finished shard); PGN files with per-move score comments give positions in the text format of
+// training/sample.h.
 #pragma once
 
 #include <cstdint>
@@ -12,17 +13,20 @@
 #include "board/position.h"
 #include "search/random_opening.h"
 #include "search/search.h"
+#include "training/game_format.h"
 #include "training/sample.h"
 
 namespace quince::datagen {
 
 // Self-play adjudication, both sides' scores seen from White.
 struct Adjudication {
-    int win_score = 1000;        // |score| ≥ this (or a mate score) ...
+    // Early enough to keep the stored games short (their moves and scores are most of the training set's
+    // bytes), late enough that the result is not in doubt.
+    int win_score = 800;         // |score| ≥ this (or a mate score) ...
     int win_plies = 4;           // ... for this many consecutive plies, both sides agreeing: a win
-    int draw_score = 10;         // |score| ≤ this ...
+    int draw_score = 15;         // |score| ≤ this ...
     int draw_plies = 8;          // ... for this many consecutive plies ...
-    int draw_move_number = 40;   // ... from this full move on: a draw
+    int draw_move_number = 32;   // ... from this full move on: a draw
 };
 
 // --teacher-timeout's default (milliseconds).
@@ -49,14 +53,17 @@ struct SelfPlayConfig {
     // teacher at nice 19 on a busy machine can take many seconds just to start.
     std::int64_t teacher_timeout_ms = DEFAULT_TEACHER_TIMEOUT_MS;
     std::string command_line;          // recorded in the manifest
+    std::string engine;                // "Quince 0.2, bench N": recorded in every shard's header
+    // Folders whose shards' positions are never labelled again (the whole training set), besides out_dir.
+    std::vector<std::string> dedup_dirs;
+    training::Codec codec = training::Codec::Xz;
     bool progress = true;              // progress line on stderr
 };
 
-// One finished game: its kept positions (not yet deduplicated) in game order, with their keys.
+// One finished game with its labelled positions (not yet deduplicated) and their keys.
 struct GameData {
-    std::vector<training::Sample> samples;
-    std::vector<Key> keys;
-    double result = 0.5;
+    training::TrainingGame game;
+    std::vector<Key> keys;             // one per label
     int plies = 0;
 };
 
@@ -75,6 +82,7 @@ public:
     bool play(std::uint64_t index, GameData* out, std::string* error);
 
     struct TeacherEngine;  // a teacher UCI process (also used by --from-pgn)
+    std::string teacher_id() const;  // the teacher's `id name` ("" without a teacher)
 
 private:
     const SelfPlayConfig& config_;
@@ -86,7 +94,7 @@ private:
 struct RunSummary {
     std::int64_t games = 0;             // games in the directory's shards
     std::int64_t shards = 0;
-    std::int64_t positions = 0;         // lines written in all shards
+    std::int64_t positions = 0;         // labelled positions in all shards
     std::int64_t duplicates = 0;        // kept positions dropped as duplicates in this run
     std::int64_t games_this_run = 0;
     std::int64_t positions_this_run = 0;
@@ -162,8 +170,8 @@ struct RelabelSummary {
 // written before stay complete and valid.
 bool run_relabel(const RelabelConfig& config, RelabelSummary* summary, std::string* error);
 
-// Shard file name: dir/shard-00012.txt
-std::string shard_path(const std::string& dir, std::int64_t index);
+// Shard file name: dir/shard-00012.txt (the text format) or dir/shard-00012.qtd.xz
+std::string shard_path(const std::string& dir, std::int64_t index, const std::string& extension = ".txt");
 // SHA-256 of the directory's shards concatenated in order (via sha256sum); "" when unavailable.
 std::string shards_sha256(const std::string& dir);
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "datagen.h"
+#include "quince_version.h"
 
 namespace quince::datagen {
 
@@ -17,7 +18,8 @@ const char* USAGE =
     "usage: quince datagen --out DIR (--games N | --positions N) [--seed S] [--nodes N] [--threads T]\n"
     "                      [--book FILE.epd[.xz]] [--random-plies K] [--max-opening-score CP]\n"
     "                      [--opening-nodes N] [--games-per-shard G] [--sample K] [--hash MB]\n"
-    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]] [--quiet]\n"
+    "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]]\n"
+    "                      [--dedup SETDIR] [--compress xz|zstd] [--quiet]\n"
     "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n"
     "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]]\n"
     "       quince datagen --relabel SRC --out DIR --teacher \"CMD [ARGS]\" --teacher-nodes N\n"
@@ -25,9 +27,9 @@ const char* USAGE =
 
 // `quince datagen --help`: the usage and what each option does.
 const char* OPTIONS =
-    "\nSelf-play at a fixed node budget, or the positions of PGNs with score comments, written as training\n"
-    "samples (FEN | score | result [| teacher]) in shards of DIR; a rerun with the same options continues\n"
-    "after the last complete shard.\n"
+    "\nSelf-play at a fixed node budget, written as whole games in the compact QTD format (shard-*.qtd.xz,\n"
+    "data/training/README.md), or the positions of PGNs with score comments, written as training samples\n"
+    "(FEN | score | result [| teacher]); a rerun with the same options continues after the last complete shard.\n"
     "  --out DIR              output directory (shards and a manifest)\n"
     "  --games N | --positions N   how much self-play (games rounded up to whole shards)\n"
     "  --seed S (1)           everything random in game i comes from (S, i)\n"
@@ -38,7 +40,9 @@ const char* OPTIONS =
     "  --max-opening-score CP (200)  openings scored beyond +-CP are rejected\n"
     "  --opening-nodes N (2000)      nodes of that verification search (0 = none)\n"
     "  --games-per-shard G (200)     games per shard file\n"
-    "  --sample K             keep at most K quiet positions per game, drawn at random (default: all)\n"
+    "  --sample K             label at most K quiet positions per game, drawn at random (default: all)\n"
+    "  --dedup SETDIR         never label a position already labelled in a shard under SETDIR (repeatable)\n"
+    "  --compress xz|zstd (xz)  the shards' compressor\n"
     "  --hash MB (8)          hash per game thread\n"
     "  --teacher \"CMD [ARGS]\" --teacher-nodes N   label every position with a UCI engine's score\n"
     "  --teacher-timeout S (120)     seconds the teacher may stay silent (starting, isready, a search)\n"
@@ -57,7 +61,11 @@ bool parse_number(const std::string& text, T* out) {
     return ec == std::errc() && ptr == text.data() + text.size() && !text.empty();
 }
 
+std::string g_bench_signature;
+
 }  // namespace
+
+void set_bench_signature(const char* signature) { g_bench_signature = signature ? signature : ""; }
 
 int run_datagen_cli(int argc, char** argv) {
     SelfPlayConfig sp;
@@ -142,6 +150,13 @@ int run_datagen_cli(int argc, char** argv) {
             std::int64_t seconds = 0;
             if (!number(&seconds, 1, 86400)) return bad("--teacher-timeout needs seconds 1..86400");
             sp.teacher_timeout_ms = seconds * 1000;
+        } else if (opt == "--dedup") {
+            std::string d;
+            if (!value(&d) || d.empty()) return bad("--dedup needs a folder");
+            sp.dedup_dirs.push_back(d);
+        } else if (opt == "--compress") {
+            if (!value(&v) || (v != "xz" && v != "zstd")) return bad("--compress needs xz or zstd");
+            sp.codec = v == "xz" ? training::Codec::Xz : training::Codec::Zstd;
         } else if (opt == "--quiet") {
             sp.progress = false;
         } else {
@@ -200,6 +215,8 @@ int run_datagen_cli(int argc, char** argv) {
     if (sp.games <= 0 && sp.positions <= 0) return bad("give a target: --games N or --positions N");
     if (!sp.teacher.empty() && sp.teacher_nodes == 0) return bad("--teacher needs --teacher-nodes N");
     if (sp.teacher.empty() && sp.teacher_nodes != 0) return bad("--teacher-nodes needs --teacher");
+    sp.engine = std::string("Quince ") + QUINCE_VERSION + ", bench " +
+                (g_bench_signature.empty() ? std::string("not computed") : g_bench_signature);
     RunSummary s;
     if (!run_selfplay(sp, &s, &error)) {
         std::cerr << "error: " << error << "\n";
@@ -211,9 +228,8 @@ int run_datagen_cli(int argc, char** argv) {
                 (long long)s.games_this_run, double(s.plies_this_run) / games, (long long)s.positions_this_run,
                 s.seconds, s.seconds > 0 ? double(s.positions_this_run) / s.seconds : 0.0,
                 double(s.positions_this_run) / games, (long long)s.duplicates);
-    std::printf("data: %lld games, %lld positions in %lld shards, sha256 %s  (cat %s/shard-*.txt | sha256sum)\n",
-                (long long)s.games, (long long)s.positions, (long long)s.shards,
-                shards_sha256(sp.out_dir).c_str(), sp.out_dir.c_str());
+    std::printf("data: %lld games, %lld positions in %lld shards of %s (manifest.txt lists each shard's SHA-256)\n",
+                (long long)s.games, (long long)s.positions, (long long)s.shards, sp.out_dir.c_str());
     return 0;
 }
 

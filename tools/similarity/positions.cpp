@@ -114,9 +114,22 @@ bool make_position_set(const PositionSetConfig& config, std::vector<std::string>
             }
             // Candidates past the opening with a moderate score, tried in an order drawn from the game's seed.
             std::vector<std::string> candidates;
-            for (const training::Sample& s : game.samples)
-                if (fullmove(s.fen) >= config.min_fullmove && std::abs(s.score) <= config.max_score_cp)
-                    candidates.push_back(s.fen);
+            {
+                Position at;
+                if (!game.game.start_fen.empty()) at.set_fen(game.game.start_fen);
+                std::size_t next = 0;
+                const auto& labels = game.game.labels;
+                for (std::size_t ply = 0; ply < game.game.moves.size() && next < labels.size(); ++ply) {
+                    if (labels[next].ply == int(ply)) {
+                        const std::string fen = at.fen();
+                        if (fullmove(fen) >= config.min_fullmove &&
+                            std::abs(game.game.score_at(int(ply))) <= config.max_score_cp)
+                            candidates.push_back(fen);
+                        ++next;
+                    }
+                    at.do_move(game.game.moves[ply]);
+                }
+            }
             SplitMix64 rng(search::stream_seed(config.seed ^ 0x5eed5eedULL, index));
             for (std::size_t i = candidates.size(); i > 1; --i) std::swap(candidates[i - 1], candidates[rng.below(i)]);
             std::vector<std::string> chosen;

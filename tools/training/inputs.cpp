@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/text.h"
+#include "training/game_format.h"
 
 namespace quince::training {
 
@@ -25,7 +26,13 @@ bool expand_data_args(const std::vector<std::string>& args, std::vector<std::str
                     shards.push_back(entry.path().string());
             }
             if (ec) return fail("cannot read the folder '" + a + "': " + ec.message());
-            if (shards.empty()) return fail("the folder '" + a + "' holds no shard-*.txt files");
+            if (shards.empty()) {
+                // A training set of QTD shards (data/training): every shard under the folder, in path order.
+                std::vector<ShardFile> qtd;
+                if (!find_shards({a}, &qtd, error)) return false;
+                for (const ShardFile& f : qtd) shards.push_back(f.path);
+            }
+            if (shards.empty()) return fail("the folder '" + a + "' holds no shard-*.txt files and no QTD shards");
             std::sort(shards.begin(), shards.end());
             files.insert(files.end(), shards.begin(), shards.end());
         } else if (a.size() > 5 && a.substr(a.size() - 5) == ".list") {

@@ -20,6 +20,7 @@
 #include "eval/scaling.h"
 #include "eval/terms.h"
 #include "training/inputs.h"
+#include "training/game_format.h"
 #include "training/sample.h"
 
 namespace quince::tune {
@@ -393,16 +394,11 @@ struct ParsedLine {
     bool blank = false;
 };
 
-void parse_line(const std::string& line, const Profile& profile, ParsedLine& out) {
-    if (trim(line).empty()) {
-        out.blank = true;
-        return;
-    }
-    training::Sample sample;
+void trace_sample(const training::Sample& sample, const Profile& profile, ParsedLine& out) {
     std::string err;
     Position pos;
-    if (!training::parse_sample(line, sample, &err) || !pos.set_fen(sample.fen, false, &err)) {
-        out.error = err.empty() ? "malformed line" : err;
+    if (!pos.set_fen(sample.fen, false, &err)) {
+        out.error = err.empty() ? "malformed FEN" : err;
         return;
     }
     try {
@@ -419,6 +415,39 @@ void parse_line(const std::string& line, const Profile& profile, ParsedLine& out
     out.pieces = popcount(pos.pieces());
 }
 
+void parse_line(const std::string& line, const Profile& profile, ParsedLine& out) {
+    if (trim(line).empty()) {
+        out.blank = true;
+        return;
+    }
+    training::Sample sample;
+    std::string err;
+    if (!training::parse_sample(line, sample, &err)) {
+        out.error = err.empty() ? "malformed line" : err;
+        return;
+    }
+    trace_sample(sample, profile, out);
+}
+
+// A QTD shard (training/game_format.h): its labelled positions as samples, with their game numbers. The
+// score is Quince's own, the teacher's when the shard has one.
+bool qtd_samples(const std::string& path, std::vector<training::Sample>* samples, std::vector<std::int64_t>* games,
+                 bool* validation, std::string* error) {
+    std::vector<training::ShardFile> shard;
+    if (!training::find_shards({path}, &shard, error)) return false;
+    *validation = shard[0].validation;
+    return training::for_each_position(
+        shard,
+        [&](const training::LabeledPosition& lp) {
+            training::Sample s{lp.pos->fen(), lp.score, lp.result, std::nullopt};
+            if (lp.has_teacher) s.teacher = lp.teacher;
+            samples->push_back(std::move(s));
+            games->push_back(lp.game);
+            return true;
+        },
+        error);
+}
+
 }  // namespace
 
 bool load_training_data(const std::vector<std::string>& files, const Profile& profile, int shard_games,
@@ -432,6 +461,10 @@ bool load_training_data(const std::vector<std::string>& files, const Profile& pr
     // Count the lines first: the position arrays are reserved once (no reallocation peak).
     std::size_t lines = 0;
     for (const std::string& f : files) {
+        if (training::is_shard_file(f)) {
+            lines += 6400;  // a 200-game shard's labels, about
+            continue;
+        }
         std::ifstream in(f, std::ios::binary);
         if (!in) return fail("cannot open training file '" + f + "'");
         char buf[1 << 16];
@@ -466,6 +499,36 @@ bool load_training_data(const std::vector<std::string>& files, const Profile& pr
         folder_info.files.push_back(path);
         d.files.push_back(path);
         d.file_folder.push_back(folder_index);
+        if (training::is_shard_file(path)) {
+            // A QTD shard: whole games, streamed from the compressed file, one tuner shard per file; whether it
+            // is held out is the set's decision (every twentieth shard), not the tuner's.
+            std::vector<training::Sample> samples;
+            std::vector<std::int64_t> game_of;
+            bool held_out = false;
+            std::string why;
+            if (!qtd_samples(path, &samples, &game_of, &held_out, &why)) return fail(why);
+            if (limit && samples.size() > limit - d.set.size()) samples.resize(limit - d.set.size());
+            parsed.assign(samples.size(), ParsedLine{});
+            parallel_for(samples.size(), threads, [&](std::size_t b, std::size_t e, int) {
+                for (std::size_t i = b; i < e; ++i) trace_sample(samples[i], profile, parsed[i]);
+            });
+            TrainingData::Shard shard{d.set.size(), d.set.size(), 0, int(fi), held_out ? 1 : 0};
+            std::int64_t last_game = -1;
+            for (std::size_t i = 0; i < parsed.size(); ++i) {
+                if (!parsed[i].error.empty()) return fail(path + ": " + samples[i].fen + ": " + parsed[i].error);
+                if (game_of[i] != last_game) ++shard.games, last_game = game_of[i];
+                d.set.push(parsed[i].p);
+            }
+            shard.end = d.set.size();
+            if (shard.end > shard.begin) d.shards.push_back(shard);
+            folder_info.games += shard.games;
+            folder_info.positions += long(shard.end - shard.begin);
+            d.games += shard.games;
+            if (log && (files.size() < 20 || fi + 1 == files.size() || (fi + 1) % 50 == 0))
+                log("loaded " + std::to_string(d.set.size()) + " positions (" + std::to_string(d.games) + " games) of " +
+                    std::to_string(fi + 1) + " of " + std::to_string(files.size()) + " files");
+            continue;
+        }
         std::ifstream in(path);
         if (!in) return fail("cannot open training file '" + path + "'");
         const std::size_t file_begin = d.set.size();
@@ -669,7 +732,12 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     const int free_count = int(std::count(mask.begin(), mask.end(), true));
 
     // Held-out validation: whole shards (whole games), chosen by a seeded shuffle of the shards.
-    const std::vector<bool> held = validation_shards(data.shards.size(), o);
+    std::vector<bool> held = validation_shards(data.shards.size(), o);
+    // QTD shards bring their own split: the set's validation shards are never trained on, whatever the seed
+    // (a set too small to have one yet is split by the seed like text data).
+    if (std::any_of(data.shards.begin(), data.shards.end(), [](const auto& sh) { return sh.fixed == 1; }))
+        for (std::size_t k = 0; k < data.shards.size(); ++k)
+            if (data.shards[k].fixed >= 0) held[k] = data.shards[k].fixed == 1;
     std::vector<std::uint32_t> train, valid;
     for (std::size_t k = 0; k < data.shards.size(); ++k) {
         auto& side = held[k] ? valid : train;

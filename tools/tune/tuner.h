@@ -169,6 +169,7 @@ struct TrainingData {
         std::size_t begin = 0, end = 0;  // positions [begin, end) of the set
         int games = 0;
         int file = 0;                    // index into files
+        int fixed = -1;                  // QTD shards: 1 = a validation shard of the set, 0 = training; -1 = split by seed
     };
     struct Folder {
         std::string name;      // the folder's base name

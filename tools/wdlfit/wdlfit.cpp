@@ -12,6 +12,7 @@
 #include "board/position.h"
 #include "cli/cli.h"
 #include "training/inputs.h"
+#include "training/game_format.h"
 #include "training/sample.h"
 
 namespace quince::wdlfit {
@@ -162,6 +163,24 @@ FitResult newton(const std::vector<Point>& points, Vec theta, int degree) {
 
 bool read_points(const std::string& path, int max_score, std::vector<Point>& out, ReadStats& stats,
                  std::string* error) {
+    if (training::is_shard_file(path)) {
+        // A QTD shard: Quince's own search score of every labelled position, streamed from the games.
+        std::vector<training::ShardFile> shard;
+        if (!training::find_shards({path}, &shard, error)) return false;
+        return training::for_each_position(
+            shard,
+            [&](const training::LabeledPosition& lp) {
+                ++stats.lines;
+                if (std::abs(lp.score) > max_score) {
+                    ++stats.beyond_max_score;
+                    return true;
+                }
+                out.push_back({double(lp.score), search::wdl_material(*lp.pos), lp.result});
+                ++stats.used;
+                return true;
+            },
+            error);
+    }
     std::ifstream in(path);
     if (!in) {
         *error = path + ": cannot read";

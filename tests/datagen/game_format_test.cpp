@@ -1,0 +1,214 @@
+// The QTD training-game format: round trips, the move order the format defines, and bad input (bad magic,
+// another version, truncation at every length, a move index beyond the legal moves, a corrupt file).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "board/notation.h"
+#include "board/position.h"
+#include "training/game_format.h"
+
+namespace fs = std::filesystem;
+using namespace quince;
+using namespace quince::training;
+
+namespace {
+
+TrainingGame game_from(const std::string& fen, const std::vector<std::string>& uci, int opening,
+                       GameResult result) {
+    TrainingGame g;
+    g.start_fen = fen;
+    Position pos;
+    if (!fen.empty()) {
+        EXPECT_TRUE(pos.set_fen(fen));
+    }
+    for (const std::string& m : uci) {
+        const Move mv = uci_to_move(pos, m);
+        EXPECT_TRUE(mv) << m;
+        g.moves.push_back(mv);
+        pos.do_move(mv);
+    }
+    g.opening_plies = opening;
+    for (std::size_t i = std::size_t(opening); i < uci.size(); ++i) g.scores.push_back(int(i) * 7 - 20);
+    g.result = result;
+    return g;
+}
+
+std::vector<TrainingGame> sample_games() {
+    std::vector<TrainingGame> games;
+    TrainingGame a = game_from("", {"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f6e4"}, 2,
+                               GameResult::WhiteWins);
+    a.scores[3] = 31990;  // a mate score is stored as it is
+    a.labels = {{2, 35}, {4, -1200}, {6, 0}};
+    games.push_back(a);
+    // A FEN start with a promotion and an en passant capture, no opening plies, no labels.
+    TrainingGame b = game_from("4k3/1P6/8/8/3p4/8/4P3/4K3 w - - 0 1", {"e2e4", "d4e3", "b7b8n", "e3e2"}, 0,
+                               GameResult::Draw);
+    games.push_back(b);
+    TrainingGame c = game_from("", {"d2d4"}, 0, GameResult::BlackWins);
+    c.labels = {{0, -32000}};
+    games.push_back(c);
+    return games;
+}
+
+std::string encoded(const std::vector<TrainingGame>& games, bool teacher) {
+    ShardHeader h;
+    h.has_teacher = teacher;
+    h.set("command", "quince datagen --out x");
+    h.set("teacher", "Stockfish 15.1");
+    std::string bytes, error;
+    EXPECT_TRUE(encode_shard(h, games, &bytes, &error)) << error;
+    return bytes;
+}
+
+}  // namespace
+
+TEST(TrainingFormat, RoundTripWithAndWithoutTeacher) {
+    const std::vector<TrainingGame> games = sample_games();
+    ShardHeader h;
+    std::vector<TrainingGame> back;
+    std::string error;
+    ASSERT_TRUE(decode_shard(encoded(games, true), &h, &back, &error)) << error;
+    EXPECT_EQ(back, games);
+    EXPECT_TRUE(h.has_teacher);
+    EXPECT_EQ(h.get("teacher"), "Stockfish 15.1");
+    EXPECT_EQ(h.get("command"), "quince datagen --out x");
+    // Without a teacher the labels keep their plies, and no teacher score.
+    std::vector<TrainingGame> no_teacher = games;
+    for (auto& g : no_teacher)
+        for (auto& l : g.labels) l.teacher = 0;
+    ASSERT_TRUE(decode_shard(encoded(games, false), &h, &back, &error)) << error;
+    EXPECT_FALSE(h.has_teacher);
+    EXPECT_EQ(back, no_teacher);
+}
+
+TEST(TrainingFormat, MovesAreIndicesInTheFormatsOrder) {
+    // The start position's legal moves sorted by from-square, to-square: b1a3 (b1 = 1) comes first, and
+    // g1h3 is the last of the knight moves before the pawn moves from a2 (square 8).
+    Position pos;
+    EXPECT_EQ(move_index(pos, uci_to_move(pos, "b1a3")), 0);
+    EXPECT_EQ(move_index(pos, uci_to_move(pos, "b1c3")), 1);
+    EXPECT_EQ(move_index(pos, uci_to_move(pos, "g1f3")), 2);
+    EXPECT_EQ(move_index(pos, uci_to_move(pos, "g1h3")), 3);
+    EXPECT_EQ(move_index(pos, uci_to_move(pos, "a2a3")), 4);
+    EXPECT_EQ(move_index(pos, uci_to_move(pos, "h2h4")), 19);
+    EXPECT_EQ(move_at_index(pos, 20), Move::none());
+    // Castling sorts as the king's two-square move; promotions knight, bishop, rook, queen.
+    Position p2;
+    ASSERT_TRUE(p2.set_fen("4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1"));
+    const int b8n = move_index(p2, uci_to_move(p2, "b7b8n"));
+    EXPECT_EQ(move_index(p2, uci_to_move(p2, "b7b8q")), b8n + 3);
+    const int e1c1 = move_index(p2, uci_to_move(p2, "e1c1")), e1d1 = move_index(p2, uci_to_move(p2, "e1d1"));
+    EXPECT_EQ(e1c1 + 1, e1d1);
+    for (int i = 0; i < 60; ++i) {
+        const Move m = move_at_index(p2, i);
+        if (!m) break;
+        EXPECT_EQ(move_index(p2, m), i);
+    }
+}
+
+TEST(TrainingFormat, BadBytesAreRefusedWithTheirReason) {
+    const std::string good = encoded(sample_games(), true);
+    std::string error;
+    std::string bad = good;
+    bad[0] = 'X';
+    EXPECT_FALSE(decode_shard(bad, nullptr, nullptr, &error));
+    EXPECT_NE(error.find("magic"), std::string::npos) << error;
+    bad = good;
+    bad[3] = 2;
+    EXPECT_FALSE(decode_shard(bad, nullptr, nullptr, &error));
+    EXPECT_NE(error.find("version 2"), std::string::npos) << error;
+    // Every truncation is refused (never a crash), and so are trailing bytes.
+    for (std::size_t n = 0; n < good.size(); ++n)
+        EXPECT_FALSE(decode_shard(std::string_view(good).substr(0, n), nullptr, nullptr, &error)) << n;
+    EXPECT_FALSE(decode_shard(good + "x", nullptr, nullptr, &error));
+    EXPECT_NE(error.find("trailing"), std::string::npos) << error;
+    // A move index beyond the legal moves names its game and ply. With an empty header the bytes are: magic and
+    // version (4), header length 0, game count 1, teacher flag, the game table (flags, plies 8, opening 2,
+    // labels 3), then the moves column.
+    ShardHeader empty;
+    empty.has_teacher = true;
+    std::string single;
+    ASSERT_TRUE(encode_shard(empty, {sample_games()[0]}, &single, &error)) << error;
+    const std::size_t moves_at = 4 + 1 + 1 + 1 + 4;
+    ASSERT_EQ(single.substr(7, 4), std::string("\x02\x08\x02\x03", 4));
+    Position start;
+    ASSERT_EQ(int(single[moves_at]), move_index(start, uci_to_move(start, "e2e4")));
+    single[moves_at + 1] = char(200);
+    EXPECT_FALSE(decode_shard(single, nullptr, nullptr, &error));
+    EXPECT_NE(error.find("game 1, ply 2"), std::string::npos) << error;
+    // The writer refuses an illegal game.
+    std::vector<TrainingGame> illegal = {sample_games()[0]};
+    illegal[0].moves[1] = illegal[0].moves[0];
+    ShardHeader h;
+    EXPECT_FALSE(encode_shard(h, illegal, &bad, &error));
+    EXPECT_NE(error.find("game 1: move 2"), std::string::npos) << error;
+}
+
+TEST(TrainingFormat, FilesAndSetsNameTheBadFile) {
+    const fs::path dir = fs::temp_directory_path() / ("quince_qtd_test_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "run");
+    std::string error;
+    const std::string good = encoded(sample_games(), true);
+    const std::string p0 = (dir / "run" / "shard-00000.qtd.xz").string(), p19 = (dir / "run" / "shard-00019.qtd.xz").string();
+    ASSERT_TRUE(write_shard_file(p0, good, Codec::Xz, &error)) << error;
+    ASSERT_TRUE(write_shard_file(p19, good, Codec::Xz, &error)) << error;
+    std::string back;
+    ASSERT_TRUE(read_shard_file(p0, &back, &error)) << error;
+    EXPECT_EQ(back, good);
+    std::vector<ShardFile> shards;
+    ASSERT_TRUE(find_shards({dir.string()}, &shards, &error)) << error;
+    ASSERT_EQ(shards.size(), 2u);
+    EXPECT_FALSE(shards[0].validation);
+    EXPECT_TRUE(shards[1].validation);  // every twentieth shard is held out
+    int n = 0;
+    std::int64_t last_game = 0;
+    ASSERT_TRUE(for_each_position(
+        shards,
+        [&](const LabeledPosition& lp) {
+            ++n;
+            EXPECT_TRUE(lp.has_teacher);
+            EXPECT_GE(lp.game, last_game);
+            last_game = lp.game;
+            return true;
+        },
+        &error))
+        << error;
+    EXPECT_EQ(n, 8);  // 4 labels a copy
+    EXPECT_EQ(last_game, 6);
+    // Every quiet scored ply: the labelled ones (with their teacher) and the others with Quince's score. Game 1
+    // (opening 2 plies): plies 2, 3, 4 and 6 (ply 5 has a mate score, Nxe4 is a capture); game 2: plies 0 and
+    // 3 (dxe3 e.p. and b8=N are not quiet); game 3: ply 0.
+    std::vector<int> quiet_scores;
+    int labelled = 0;
+    ASSERT_TRUE(for_each_position(
+        {shards[0]},
+        [&](const LabeledPosition& lp) {
+            quiet_scores.push_back(lp.score);
+            labelled += lp.has_teacher;
+            if (!lp.has_teacher) EXPECT_EQ(lp.teacher, lp.score);
+            return true;
+        },
+        &error, Plies::Quiet))
+        << error;
+    EXPECT_EQ(labelled, 4);
+    EXPECT_EQ(quiet_scores.size(), 7u);
+    // The labelled positions are the ones the plies say: game 1's first label is the position after 1. e4 e5.
+    std::string fen;
+    ASSERT_TRUE(for_each_position({shards[0]}, [&](const LabeledPosition& lp) { fen = lp.pos->fen(); return false; }, &error));
+    EXPECT_EQ(fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+
+    // A truncated file: the decompressor's checksum fails, the error names the file.
+    const std::string whole = [&] { std::ifstream in(p19, std::ios::binary); return std::string(std::istreambuf_iterator<char>(in), {}); }();
+    std::ofstream(p19, std::ios::binary | std::ios::trunc) << whole.substr(0, whole.size() / 2);
+    EXPECT_FALSE(for_each_position(shards, [](const LabeledPosition&) { return true; }, &error));
+    EXPECT_NE(error.find("shard-00019.qtd.xz"), std::string::npos) << error;
+    // A file that is no shard: named too.
+    EXPECT_FALSE(find_shards({(dir / "nothing.txt").string()}, &shards, &error));
+    EXPECT_NE(error.find("nothing.txt"), std::string::npos) << error;
+    fs::remove_all(dir);
+}

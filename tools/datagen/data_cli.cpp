@@ -1,0 +1,221 @@
+#include "data_cli.h"
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "board/notation.h"
+#include "training/game_format.h"
+
+namespace quince::datagen {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* USAGE =
+    "usage: quince data info [--json] [DIR|FILE...]          (default: data/training)\n"
+    "       quince data dump [--limit N] [--json] [--quiet-plies] [DIR|FILE...]\n";
+
+const char* HELP =
+    "\nThe training set: whole games in the QTD format (shard-*.qtd.xz; data/training/README.md).\n"
+    "  info   games, labelled positions, bytes (every file under the folders), bytes per position, teachers\n"
+    "         and sources; every shard is decoded and checked against its folder's manifest.txt (SHA-256)\n"
+    "  dump   one labelled position a line: FEN | teacher score | result (centipawns, White's view;\n"
+    "         1-0, 0-1, 1/2-1/2); --json adds Quince's own score and the move played; --quiet-plies prints\n"
+    "         every scored ply that could have been labelled, unlabelled ones with Quince's score\n";
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\', o += c;
+        else if (static_cast<unsigned char>(c) < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", c);
+            o += b;
+        } else o += c;
+    }
+    return o;
+}
+
+const char* result_text(double r) { return r == 1.0 ? "1-0" : r == 0.0 ? "0-1" : "1/2-1/2"; }
+
+// SHA-256 of each shard named in the manifest.txt of its folder: "shard-00012.qtd.xz … sha256=HEX".
+std::map<std::string, std::string> manifest_hashes(const std::string& folder) {
+    std::map<std::string, std::string> out;
+    std::ifstream in(folder + "/manifest.txt");
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t sp = line.find(' '), h = line.find(" sha256=");
+        if (sp == std::string::npos || h == std::string::npos) continue;
+        out[line.substr(0, sp)] = line.substr(h + 8, 64);
+    }
+    return out;
+}
+
+int info(const std::vector<std::string>& args, bool json) {
+    std::vector<training::ShardFile> shards;
+    std::string error;
+    if (!training::find_shards(args, &shards, &error)) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    std::int64_t games = 0, positions = 0, plies = 0, validation_positions = 0, bytes = 0, shard_bytes = 0;
+    std::map<std::string, std::int64_t> teachers, sources;
+    std::map<std::string, std::map<std::string, std::string>> hashes;
+    std::vector<std::string> problems;
+    std::string raw;
+    training::ShardHeader header;
+    std::vector<training::TrainingGame> decoded;
+    for (const training::ShardFile& s : shards) {
+        const std::string folder = fs::path(s.path).parent_path().string();
+        if (!hashes.count(folder)) hashes[folder] = manifest_hashes(folder);
+        const auto& known = hashes[folder];
+        const std::string name = fs::path(s.path).filename().string();
+        const auto it = known.find(name);
+        if (it == known.end()) problems.push_back(s.path + ": not listed in " + folder + "/manifest.txt");
+        else if (training::file_sha256(s.path) != it->second)
+            problems.push_back(s.path + ": SHA-256 differs from " + folder + "/manifest.txt");
+        if (!training::read_shard_file(s.path, &raw, &error) || !training::decode_shard(raw, &header, &decoded, &error)) {
+            problems.push_back(error.rfind(s.path, 0) == 0 ? error : s.path + ": " + error);
+            continue;
+        }
+        std::error_code ec;
+        shard_bytes += std::int64_t(fs::file_size(s.path, ec));
+        std::int64_t p = 0;
+        for (const auto& g : decoded) p += std::int64_t(g.labels.size()), plies += std::int64_t(g.moves.size());
+        games += std::int64_t(decoded.size());
+        positions += p;
+        if (s.validation) validation_positions += p;
+        const std::string teacher = header.has_teacher ? header.get("teacher") + " at " + header.get("teacher nodes") +
+                                                             " nodes"
+                                                       : "none (Quince's own scores)";
+        teachers[teacher] += p;
+        sources[header.get("settings")] += p;
+    }
+    // Bytes: everything under the folders given (shards, manifests, the README), as a clone holds them.
+    for (const std::string& a : args) {
+        std::error_code ec;
+        if (fs::is_directory(a, ec)) {
+            for (auto it = fs::recursive_directory_iterator(a, ec); !ec && it != fs::recursive_directory_iterator();
+                 it.increment(ec))
+                if (it->is_regular_file()) bytes += std::int64_t(it->file_size(ec));
+        } else {
+            bytes += std::int64_t(fs::file_size(a, ec));
+        }
+    }
+    const double per = positions > 0 ? double(bytes) / double(positions) : 0.0;
+    if (json) {
+        std::printf("{\"shards\": %zu, \"games\": %lld, \"positions\": %lld, \"validation_positions\": %lld, "
+                    "\"plies\": %lld, \"bytes\": %lld, \"shard_bytes\": %lld, \"bytes_per_position\": %.3f, \"teachers\": {",
+                    shards.size(), (long long)games, (long long)positions, (long long)validation_positions,
+                    (long long)plies, (long long)bytes, (long long)shard_bytes, per);
+        bool first = true;
+        for (const auto& [t, n] : teachers)
+            std::printf("%s\"%s\": %lld", first ? "" : ", ", json_escape(t).c_str(), (long long)n), first = false;
+        std::printf("}, \"sources\": {");
+        first = true;
+        for (const auto& [t, n] : sources)
+            std::printf("%s\"%s\": %lld", first ? "" : ", ", json_escape(t).c_str(), (long long)n), first = false;
+        std::printf("}, \"problems\": [");
+        first = true;
+        for (const auto& p : problems) std::printf("%s\"%s\"", first ? "" : ", ", json_escape(p).c_str()), first = false;
+        std::printf("]}\n");
+    } else {
+        std::printf("shards     %zu\ngames      %lld\npositions  %lld labelled (%lld of them in validation shards)\n"
+                    "plies      %lld\nbytes      %lld (shards %lld), %.2f bytes per position\n",
+                    shards.size(), (long long)games, (long long)positions, (long long)validation_positions,
+                    (long long)plies, (long long)bytes, (long long)shard_bytes, per);
+        for (const auto& [t, n] : teachers) std::printf("teacher    %s: %lld positions\n", t.c_str(), (long long)n);
+        for (const auto& [t, n] : sources) std::printf("source     %s: %lld positions\n", t.c_str(), (long long)n);
+        for (const auto& p : problems) std::printf("problem    %s\n", p.c_str());
+    }
+    for (const auto& p : problems) std::cerr << "error: " << p << "\n";
+    return problems.empty() ? 0 : 1;
+}
+
+int dump(const std::vector<std::string>& args, bool json, std::int64_t limit, training::Plies plies) {
+    std::vector<training::ShardFile> shards;
+    std::string error;
+    if (!training::find_shards(args, &shards, &error)) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    std::int64_t n = 0;
+    const bool ok = training::for_each_position(
+        shards,
+        [&](const training::LabeledPosition& lp) {
+            if (limit >= 0 && n >= limit) return false;
+            ++n;
+            const std::string fen = lp.pos->fen();
+            if (json)
+                std::printf("{\"fen\": \"%s\", \"teacher\": %d, \"result\": \"%s\", \"score\": %d, \"move\": \"%s\", "
+                            "\"game\": %lld, \"validation\": %s, \"labelled\": %s}\n",
+                            fen.c_str(), lp.teacher, result_text(lp.result), lp.score,
+                            move_to_uci(lp.move, false).c_str(), (long long)lp.game, lp.validation ? "true" : "false",
+                            lp.has_teacher ? "true" : "false");
+            else
+                std::printf("%s | %d | %s\n", fen.c_str(), lp.teacher, result_text(lp.result));
+            return true;
+        },
+        &error, plies);
+    std::fflush(stdout);
+    if (!ok) {
+        std::cerr << "error: " << error << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int run_data_cli(int argc, char** argv) {
+    if (argc < 3) {
+        std::cerr << USAGE;
+        return 2;
+    }
+    const std::string what = argv[2];
+    if (what == "--help" || what == "-h" || what == "help") {
+        std::cout << USAGE << HELP;
+        return 0;
+    }
+    bool json = false;
+    training::Plies plies = training::Plies::Labelled;
+    std::int64_t limit = -1;
+    std::vector<std::string> paths;
+    for (int i = 3; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--json") json = true;
+        else if (a == "--quiet-plies" && what == "dump") plies = training::Plies::Quiet;
+        else if (a == "--limit" && what == "dump") {
+            if (i + 1 >= argc) {
+                std::cerr << "error: --limit needs a number\n" << USAGE;
+                return 2;
+            }
+            const std::string v = argv[++i];
+            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), limit);
+            if (ec != std::errc() || p != v.data() + v.size() || limit < 0) {
+                std::cerr << "error: --limit needs a number 0 or more, not '" << v << "'\n" << USAGE;
+                return 2;
+            }
+        } else if (a == "--help" || a == "-h") {
+            std::cout << USAGE << HELP;
+            return 0;
+        } else if (!a.empty() && a[0] == '-') {
+            std::cerr << "error: unknown option '" << a << "'\n" << USAGE;
+            return 2;
+        } else paths.push_back(a);
+    }
+    if (paths.empty()) paths.push_back("data/training");
+    if (what == "info") return info(paths, json);
+    if (what == "dump") return dump(paths, json, limit, plies);
+    std::cerr << "error: unknown 'data' command '" << what << "'\n" << USAGE;
+    return 2;
+}
+
+}  // namespace quince::datagen

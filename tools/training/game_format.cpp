@@ -1,0 +1,477 @@
+#include "training/game_format.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "board/movegen.h"
+
+namespace quince::training {
+
+namespace fs = std::filesystem;
+
+std::string ShardHeader::get(const std::string& key) const {
+    for (const auto& [k, v] : fields)
+        if (k == key) return v;
+    return "";
+}
+
+void ShardHeader::set(const std::string& key, const std::string& value) {
+    for (auto& [k, v] : fields)
+        if (k == key) {
+            v = value;
+            return;
+        }
+    fields.emplace_back(key, value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moves as indices: the legal moves sorted by (from, to, promotion), squares a1 = 0 … h8 = 63, castling as
+// the king's two-square move, promotions knight < bishop < rook < queen. The order is the format's, not
+// the move generator's, so a new generator cannot change what old shards mean.
+
+namespace {
+
+int order_key(const Position& pos, Move m) {
+    int to = m.to();
+    if (m.type() == CASTLING) {  // stored as "king takes rook": the key uses the king's destination
+        const int rank = int(m.from()) / 8;
+        to = rank * 8 + (int(m.to()) > int(m.from()) ? 6 : 2);
+    }
+    const int promo = m.type() == PROMOTION ? 1 + int(m.promotion_type()) - int(KNIGHT) : 0;
+    (void)pos;
+    return (int(m.from()) * 64 + to) * 8 + promo;
+}
+
+int sorted_legal(const Position& pos, Move* out) {
+    MoveList<LEGAL> list(pos);
+    int n = 0;
+    int keys[MAX_MOVES];
+    for (const ScoredMove& s : list) {
+        // insertion sort: about 35 moves
+        const int k = order_key(pos, s.move);
+        int i = n++;
+        while (i > 0 && keys[i - 1] > k) {
+            keys[i] = keys[i - 1];
+            out[i] = out[i - 1];
+            --i;
+        }
+        keys[i] = k;
+        out[i] = s.move;
+    }
+    return n;
+}
+
+}  // namespace
+
+int move_index(const Position& pos, Move m) {
+    Move moves[MAX_MOVES];
+    const int n = sorted_legal(pos, moves);
+    for (int i = 0; i < n; ++i)
+        if (moves[i] == m) return i;
+    return -1;
+}
+
+Move move_at_index(const Position& pos, int index) {
+    Move moves[MAX_MOVES];
+    const int n = sorted_legal(pos, moves);
+    return index >= 0 && index < n ? moves[index] : Move::none();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Varints (LEB128, 7 bits a byte, low first) and zigzag for signed values.
+
+namespace {
+
+void put_varint(std::string& out, std::uint64_t v) {
+    while (v >= 0x80) {
+        out += char((v & 0x7F) | 0x80);
+        v >>= 7;
+    }
+    out += char(v);
+}
+
+void put_signed(std::string& out, std::int64_t v) {
+    put_varint(out, (std::uint64_t(v) << 1) ^ std::uint64_t(v >> 63));
+}
+
+struct Reader {
+    std::string_view s;
+    std::size_t at = 0;
+    bool ok = true;
+    std::uint64_t varint() {
+        std::uint64_t v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (at >= s.size()) {
+                ok = false;
+                return 0;
+            }
+            const std::uint8_t b = std::uint8_t(s[at++]);
+            v |= std::uint64_t(b & 0x7F) << shift;
+            if (!(b & 0x80)) return v;
+        }
+        ok = false;  // more than ten bytes
+        return 0;
+    }
+    std::int64_t signed_varint() {
+        const std::uint64_t z = varint();
+        return std::int64_t(z >> 1) ^ -std::int64_t(z & 1);
+    }
+    std::uint8_t byte() {
+        if (at >= s.size()) {
+            ok = false;
+            return 0;
+        }
+        return std::uint8_t(s[at++]);
+    }
+    std::string_view bytes(std::uint64_t n) {
+        if (n > s.size() - at) {
+            ok = false;
+            return {};
+        }
+        std::string_view r = s.substr(at, n);
+        at += n;
+        return r;
+    }
+};
+
+constexpr char MAGIC[3] = {'Q', 'T', 'D'};
+constexpr std::uint64_t MAX_PLIES = 4096;   // a game longer than this is a corrupt stream
+constexpr std::int64_t MAX_SCORE = 32000;
+
+}  // namespace
+
+bool encode_shard(const ShardHeader& header, const std::vector<TrainingGame>& games, std::string* out,
+                  std::string* error) {
+    auto fail = [&](std::size_t g, const std::string& what) {
+        if (error) *error = "game " + std::to_string(g + 1) + ": " + what;
+        return false;
+    };
+    std::string head, table, moves, scores, labels;
+    for (const auto& [k, v] : header.fields) head += k + ": " + v + "\n";
+    for (std::size_t g = 0; g < games.size(); ++g) {
+        const TrainingGame& game = games[g];
+        const std::size_t plies = game.moves.size();
+        if (plies > MAX_PLIES) return fail(g, "more than " + std::to_string(MAX_PLIES) + " plies");
+        if (game.opening_plies < 0 || std::size_t(game.opening_plies) > plies ||
+            game.scores.size() != plies - std::size_t(game.opening_plies))
+            return fail(g, "the scores do not cover the plies after the opening");
+        std::uint8_t flags = std::uint8_t(game.result);
+        if (!game.start_fen.empty()) flags |= 4;
+        table += char(flags);
+        if (!game.start_fen.empty()) {
+            put_varint(table, game.start_fen.size());
+            table += game.start_fen;
+        }
+        put_varint(table, plies);
+        put_varint(table, std::uint64_t(game.opening_plies));
+        put_varint(table, game.labels.size());
+        Position pos;
+        std::string why;
+        if (!game.start_fen.empty() && !pos.set_fen(game.start_fen, false, &why)) return fail(g, "start FEN: " + why);
+        for (std::size_t i = 0; i < plies; ++i) {
+            const int idx = move_index(pos, game.moves[i]);
+            if (idx < 0) return fail(g, "move " + std::to_string(i + 1) + " is not legal");
+            moves += char(idx);
+            pos.do_move(game.moves[i]);
+        }
+        int prev = 0;
+        for (int s : game.scores) {
+            if (std::abs(s) > MAX_SCORE) return fail(g, "a score beyond ±32000");
+            put_signed(scores, std::int64_t(s) - prev);
+            prev = s;
+        }
+        int prev_ply = -1;
+        for (const TrainingGame::Label& l : game.labels) {
+            if (l.ply <= prev_ply || l.ply < game.opening_plies || std::size_t(l.ply) >= plies)
+                return fail(g, "labels out of order or outside the scored plies");
+            put_varint(labels, std::uint64_t(l.ply - prev_ply - 1));
+            if (header.has_teacher) {
+                if (std::abs(l.teacher) > MAX_SCORE) return fail(g, "a teacher score beyond ±32000");
+                put_signed(labels, std::int64_t(l.teacher) - game.score_at(l.ply));
+            }
+            prev_ply = l.ply;
+        }
+    }
+    std::string& o = *out;
+    o.assign(MAGIC, 3);
+    o += char(QTD_VERSION);
+    put_varint(o, head.size());
+    o += head;
+    put_varint(o, games.size());
+    o += char(header.has_teacher ? 1 : 0);
+    // Columns one after another: the compressor models each kind of value on its own.
+    o += table;
+    o += moves;
+    o += scores;
+    o += labels;
+    return true;
+}
+
+bool decode_shard(std::string_view bytes, ShardHeader* header, std::vector<TrainingGame>* games, std::string* error) {
+    auto fail = [&](const std::string& what) {
+        if (error) *error = what;
+        return false;
+    };
+    Reader r{bytes};
+    if (bytes.size() < 4 || bytes.substr(0, 3) != std::string_view(MAGIC, 3)) return fail("not a QTD shard (bad magic)");
+    r.at = 3;
+    const int version = r.byte();
+    if (version != QTD_VERSION)
+        return fail("QTD format version " + std::to_string(version) + " (this build reads version " +
+                    std::to_string(QTD_VERSION) + ")");
+    const std::uint64_t head_len = r.varint();
+    const std::string_view head = r.bytes(head_len);
+    const std::uint64_t count = r.varint();
+    const std::uint8_t flags = r.byte();
+    if (!r.ok) return fail("truncated header");
+    if (flags > 1) return fail("unknown header flags");
+    if (count > bytes.size()) return fail("game count beyond the stream's size");
+    ShardHeader h;
+    h.has_teacher = flags & 1;
+    for (std::size_t a = 0; a < head.size();) {
+        std::size_t e = head.find('\n', a);
+        if (e == std::string_view::npos) return fail("header line without its newline");
+        const std::string_view line = head.substr(a, e - a);
+        const std::size_t colon = line.find(": ");
+        if (colon == std::string_view::npos) return fail("header line without 'key: value'");
+        h.fields.emplace_back(std::string(line.substr(0, colon)), std::string(line.substr(colon + 2)));
+        a = e + 1;
+    }
+    std::vector<TrainingGame> out(count);
+    std::vector<std::uint64_t> label_counts(count);
+    for (std::size_t g = 0; g < count; ++g) {
+        TrainingGame& game = out[g];
+        const std::uint8_t f = r.byte();
+        if (!r.ok) return fail("game " + std::to_string(g + 1) + ": truncated game table");
+        if ((f & 3) == 3 || f > 7) return fail("game " + std::to_string(g + 1) + ": bad flags");
+        game.result = GameResult(f & 3);
+        if (f & 4) {
+            const std::uint64_t n = r.varint();
+            if (n > 128) return fail("game " + std::to_string(g + 1) + ": FEN too long");
+            game.start_fen = std::string(r.bytes(n));
+        }
+        const std::uint64_t plies = r.varint(), opening = r.varint(), labels = r.varint();
+        if (!r.ok) return fail("game " + std::to_string(g + 1) + ": truncated game table");
+        if (plies > MAX_PLIES || opening > plies || labels > plies)
+            return fail("game " + std::to_string(g + 1) + ": inconsistent counts");
+        game.moves.resize(plies);
+        game.opening_plies = int(opening);
+        label_counts[g] = labels;
+    }
+    for (std::size_t g = 0; g < count; ++g) {
+        TrainingGame& game = out[g];
+        Position pos;
+        std::string why;
+        if (!game.start_fen.empty() && !pos.set_fen(game.start_fen, false, &why))
+            return fail("game " + std::to_string(g + 1) + ": start FEN: " + why);
+        for (std::size_t i = 0; i < game.moves.size(); ++i) {
+            const int idx = r.byte();
+            if (!r.ok) return fail("game " + std::to_string(g + 1) + ": truncated moves");
+            const Move m = move_at_index(pos, idx);
+            if (!m) return fail("game " + std::to_string(g + 1) + ", ply " + std::to_string(i + 1) + ": move index " +
+                                std::to_string(idx) + " beyond the legal moves");
+            game.moves[i] = m;
+            pos.do_move(m);
+        }
+    }
+    for (std::size_t g = 0; g < count; ++g) {
+        TrainingGame& game = out[g];
+        game.scores.resize(game.moves.size() - std::size_t(game.opening_plies));
+        std::int64_t prev = 0;
+        for (int& s : game.scores) {
+            prev += r.signed_varint();
+            if (!r.ok || prev < -MAX_SCORE || prev > MAX_SCORE)
+                return fail("game " + std::to_string(g + 1) + ": truncated or out-of-range scores");
+            s = int(prev);
+        }
+    }
+    for (std::size_t g = 0; g < count; ++g) {
+        TrainingGame& game = out[g];
+        std::int64_t ply = -1;
+        for (std::uint64_t k = 0; k < label_counts[g]; ++k) {
+            ply += std::int64_t(r.varint()) + 1;
+            if (!r.ok || ply < game.opening_plies || ply >= std::int64_t(game.moves.size()))
+                return fail("game " + std::to_string(g + 1) + ": truncated labels or a label outside the game");
+            TrainingGame::Label l;
+            l.ply = int(ply);
+            if (h.has_teacher) {
+                const std::int64_t t = game.score_at(l.ply) + r.signed_varint();
+                if (!r.ok || t < -MAX_SCORE || t > MAX_SCORE)
+                    return fail("game " + std::to_string(g + 1) + ": truncated or out-of-range teacher score");
+                l.teacher = int(t);
+            }
+            game.labels.push_back(l);
+        }
+    }
+    if (r.at != bytes.size()) return fail("trailing bytes after the last game");
+    if (header) *header = std::move(h);
+    if (games) *games = std::move(out);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+}  // namespace
+
+bool is_shard_file(const std::string& path) { return ends_with(path, ".qtd.xz") || ends_with(path, ".qtd.zst"); }
+
+bool write_shard_file(const std::string& path, const std::string& bytes, Codec codec, std::string* error) {
+    auto fail = [&](const std::string& what) {
+        if (error) *error = what;
+        return false;
+    };
+    const std::string raw = path + ".raw.tmp", tmp = path + ".tmp";
+    {
+        std::ofstream out(raw, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), std::streamsize(bytes.size()));
+        if (!out.flush()) return fail("cannot write " + raw);
+    }
+    // -T1 and fixed levels: the bytes depend on the input only (xz's single-threaded output is reproducible).
+    const std::string cmd = codec == Codec::Xz
+                                ? "xz -9e -T1 -c -- " + shell_quote(raw) + " > " + shell_quote(tmp)
+                                : "zstd -q -19 -f -o " + shell_quote(tmp) + " -- " + shell_quote(raw);
+    const int rc = std::system(cmd.c_str());
+    std::error_code ec;
+    fs::remove(raw, ec);
+    if (rc != 0) {
+        fs::remove(tmp, ec);
+        return fail(std::string("cannot compress ") + path + " (is " + (codec == Codec::Xz ? "xz" : "zstd") +
+                    " installed? it comes with Debian's xz-utils / zstd)");
+    }
+    fs::rename(tmp, path, ec);
+    if (ec) return fail("cannot rename " + tmp + " to " + path + ": " + ec.message());
+    return true;
+}
+
+bool read_shard_file(const std::string& path, std::string* bytes, std::string* error) {
+    auto fail = [&](const std::string& what) {
+        if (error) *error = path + ": " + what;
+        return false;
+    };
+    if (!fs::is_regular_file(path)) return fail("no such shard file");
+    const bool xz = ends_with(path, ".xz");
+    const std::string cmd = std::string(xz ? "xz" : "zstd -q") + " -dc -- " + shell_quote(path) + " 2>/dev/null";
+    FILE* pipe = ::popen(cmd.c_str(), "r");
+    if (!pipe) return fail("cannot start the decompressor");
+    bytes->clear();
+    char buf[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) bytes->append(buf, n);
+    const int status = ::pclose(pipe);
+    if (status != 0)
+        return fail(std::string("cannot decompress: the file is truncated or corrupt (its ") + (xz ? "xz" : "zstd") +
+                    " checksum does not match), or " + (xz ? "xz" : "zstd") + " is not installed");
+    return true;
+}
+
+std::string file_sha256(const std::string& path) {
+    FILE* pipe = ::popen(("sha256sum -- " + shell_quote(path) + " 2>/dev/null").c_str(), "r");
+    if (!pipe) return "";
+    char buf[128] = {};
+    std::string out;
+    if (std::fgets(buf, sizeof buf, pipe)) out = buf;
+    if (::pclose(pipe) != 0) return "";
+    out = out.substr(0, out.find_first_of(" \n"));
+    return out.size() == 64 ? out : "";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sets
+
+bool find_shards(const std::vector<std::string>& args, std::vector<ShardFile>* shards, std::string* error) {
+    auto fail = [&](const std::string& e) {
+        if (error) *error = e;
+        return false;
+    };
+    std::vector<std::string> paths;
+    for (const std::string& a : args) {
+        std::error_code ec;
+        if (fs::is_directory(a, ec)) {
+            std::vector<std::string> found;
+            for (auto it = fs::recursive_directory_iterator(a, ec); !ec && it != fs::recursive_directory_iterator();
+                 it.increment(ec))
+                if (it->is_regular_file() && is_shard_file(it->path().string())) found.push_back(it->path().string());
+            if (ec) return fail("cannot read the folder '" + a + "': " + ec.message());
+            std::sort(found.begin(), found.end());
+            paths.insert(paths.end(), found.begin(), found.end());
+        } else if (fs::is_regular_file(a, ec) && is_shard_file(a)) {
+            paths.push_back(a);
+        } else {
+            return fail("'" + a + "' is neither a folder nor a shard file (*.qtd.xz, *.qtd.zst)");
+        }
+    }
+    shards->clear();
+    for (const std::string& p : paths) {
+        ShardFile s;
+        s.path = p;
+        const std::string name = fs::path(p).filename().string();
+        if (name.rfind("shard-", 0) == 0) s.index = std::atoi(name.c_str() + 6);
+        s.validation = s.index % 20 == 19;
+        shards->push_back(s);
+    }
+    return true;
+}
+
+bool for_each_position(const std::vector<ShardFile>& shards, const std::function<bool(const LabeledPosition&)>& visit,
+                       std::string* error, Plies plies) {
+    std::int64_t game_number = 0;
+    std::string bytes;
+    ShardHeader header;
+    std::vector<TrainingGame> games;
+    for (const ShardFile& shard : shards) {
+        std::string why;
+        if (!read_shard_file(shard.path, &bytes, &why)) {
+            if (error) *error = why;
+            return false;
+        }
+        if (!decode_shard(bytes, &header, &games, &why)) {
+            if (error) *error = shard.path + ": " + why;
+            return false;
+        }
+        for (const TrainingGame& game : games) {
+            ++game_number;
+            Position pos;
+            if (!game.start_fen.empty()) pos.set_fen(game.start_fen, false, nullptr);  // checked by decode_shard
+            LabeledPosition lp;
+            lp.pos = &pos;
+            lp.result = game.white_result();
+            lp.game = game_number;
+            lp.validation = shard.validation;
+            std::size_t next = 0;
+            for (std::size_t ply = 0; ply < game.moves.size(); ++ply) {
+                const bool labelled = next < game.labels.size() && game.labels[next].ply == int(ply);
+                if (!labelled && plies == Plies::Labelled && next >= game.labels.size()) break;
+                const bool quiet = plies == Plies::Quiet && int(ply) >= game.opening_plies && !pos.in_check() &&
+                                   !pos.is_capture_or_promotion(game.moves[ply]) &&
+                                   std::abs(game.score_at(int(ply))) < QTD_MATE_BOUND;
+                if (labelled || quiet) {
+                    lp.score = game.score_at(int(ply));
+                    lp.has_teacher = labelled && header.has_teacher;
+                    lp.teacher = lp.has_teacher ? game.labels[next].teacher : lp.score;
+                    lp.move = game.moves[ply];
+                    if (!visit(lp)) return true;
+                }
+                next += labelled;
+                pos.do_move(game.moves[ply]);
+            }
+        }
+    }
+    return true;
+}
+
+}  // namespace quince::training
