@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "nnue/trainer.h"
+#include "training/game_format.h"
 #include "training/inputs.h"
 
 namespace quince::nnue_train {
@@ -15,8 +16,9 @@ namespace {
 const char* const USAGE =
     "usage: quince train-nnue --out NET.nnue [options] DATA...\n"
     "Trains the network of profile nnue on labelled positions and writes it in the engine's net format.\n"
-    "DATA: training files (FEN | score | result [| teacher]; the teacher's score is used, the search\n"
-    "score when a line has none), datagen folders or .list files.\n"
+    "DATA: a QTD training set (data/training, or its shard files; its validation shards are held out),\n"
+    "training files (FEN | score | result [| teacher]; the teacher's score is used, the search score when\n"
+    "a line has none), datagen folders or .list files.\n"
     "  --epochs N        passes over the training positions (default 10)\n"
     "  --batch N         positions per Adam step (default 16384)\n"
     "  --lr X            Adam's step size (default 0.001)\n"
@@ -87,7 +89,17 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     }
     Dataset data;
     std::size_t read = 0;
+    // QTD shards (data/training/): read as one set, its validation shards held out.
+    std::vector<std::string> shards;
+    for (const std::string& f : files)
+        if (training::is_shard_file(f)) shards.push_back(f);
+    if (!shards.empty() && !read_qtd_positions(shards, data, &error)) {
+        err << "quince train-nnue: " << error << "\n";
+        return cli::EXIT_FAILED;
+    }
+    read = data.samples().size() + data.skipped();
     for (const std::string& f : files) {
+        if (training::is_shard_file(f)) continue;
         if (limit && read >= std::size_t(limit)) break;
         const bool loaded = read_text_positions(
             f,

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iomanip>
@@ -13,6 +14,7 @@
 
 #include "core/random.h"
 #include "eval/nnue/accumulator.h"
+#include "training/game_format.h"
 #include "training/sample.h"
 
 namespace quince::nnue_train {
@@ -45,8 +47,9 @@ inline void perspectives(const Sample& s, int* us, int* them) {
 
 std::uint64_t game_hash(std::uint64_t game) { return SplitMix64(game ^ 0x6a09e667f3bcc909ull).next(); }
 
-bool is_validation(std::uint64_t game, double fraction) {
-    return double(game_hash(game) % 1000000) < fraction * 1e6;
+// Held out: a game of the data's own validation part, or one the hash of its id picks.
+bool is_validation(const Sample& s, double fraction) {
+    return s.held_out || double(game_hash(s.game) % 1000000) < fraction * 1e6;
 }
 
 struct Gradient {
@@ -245,7 +248,19 @@ bool read_text_positions(const std::string& path, const PositionSink& sink, std:
     return true;
 }
 
-bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint64_t game) {
+bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error) {
+    std::vector<training::ShardFile> shards;
+    if (!training::find_shards(paths, &shards, error)) return false;
+    return training::for_each_position(
+        shards,
+        [&data](const training::LabeledPosition& lp) {
+            data.add(*lp.pos, lp.teacher, lp.result, std::uint64_t(lp.game), lp.validation);
+            return true;
+        },
+        error);
+}
+
+bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out) {
     Sample s{};
     Bitboard b = pos.pieces();
     if (popcount(b) > MAX_ACTIVE) {
@@ -261,6 +276,7 @@ bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint6
     s.teacher = float(teacher_cp);
     s.result = float(result);
     s.game = game;
+    s.held_out = held_out;
     samples_.push_back(s);
     return true;
 }
@@ -298,7 +314,7 @@ double FloatNet::evaluate(const Sample& s) const {
 std::vector<std::size_t> validation_indices(const Dataset& data, const Options& options) {
     std::vector<std::size_t> v;
     for (std::size_t i = 0; i < data.samples().size(); ++i)
-        if (is_validation(data.samples()[i].game, options.validation)) v.push_back(i);
+        if (is_validation(data.samples()[i], options.validation)) v.push_back(i);
     return v;
 }
 
@@ -306,7 +322,7 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
     const auto& samples = data.samples();
     std::vector<std::size_t> train_idx, val_idx;
     for (std::size_t i = 0; i < samples.size(); ++i)
-        (is_validation(samples[i].game, o.validation) ? val_idx : train_idx).push_back(i);
+        (is_validation(samples[i], o.validation) ? val_idx : train_idx).push_back(i);
     if (train_idx.empty()) {
         if (error) *error = "no training positions (" + std::to_string(samples.size()) + " read, " +
                             std::to_string(val_idx.size()) + " held out for validation)";
@@ -388,7 +404,7 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
 std::vector<std::size_t> calibration_indices(const Dataset& data, const Options& options, std::size_t most) {
     std::vector<std::size_t> train;
     for (std::size_t i = 0; i < data.samples().size(); ++i)
-        if (!is_validation(data.samples()[i].game, options.validation)) train.push_back(i);
+        if (!is_validation(data.samples()[i], options.validation)) train.push_back(i);
     if (train.size() <= most) return train;
     std::vector<std::size_t> v;
     for (std::size_t k = 0; k < most; ++k) v.push_back(train[k * train.size() / most]);

@@ -20,6 +20,8 @@ namespace quince::nnue_train {
 
 // What the trainer needs of one position: the position, the teacher's score (centipawns, White's view),
 // the game's result (White's view: 1, 0.5, 0) and an identifier of its game (validation is held out by game).
+class Dataset;
+
 using PositionSink = std::function<void(const Position& pos, int teacher_cp, double result, std::uint64_t game)>;
 
 // The text training format (tools/training/sample.h): one sink call per line. The teacher is the line's
@@ -27,11 +29,16 @@ using PositionSink = std::function<void(const Position& pos, int teacher_cp, dou
 // number does not grow, pieces appear or the result changes). False + *error ("FILE:LINE: what").
 bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error);
 
+// The QTD training set (tools/training/game_format.h: data/training/, or shard files): every labelled position
+// into `data`, its game number as the game id, the set's validation shards held out. False + *error.
+bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error);
+
 // Positions in memory, compact: the pieces as White-perspective input indices.
 struct Sample {
     std::uint16_t features[eval::nnue::MAX_ACTIVE];
     std::uint8_t count;
     std::uint8_t black_to_move;
+    std::uint8_t held_out;  // of the data's own validation part (QTD: its validation shards)
     float teacher;  // centipawns, White's view
     float result;   // White's view
     std::uint64_t game;
@@ -40,7 +47,8 @@ struct Sample {
 class Dataset {
 public:
     // False (position skipped, counted) for more than 32 pieces, which the net's bounds do not cover.
-    bool add(const Position& pos, int teacher_cp, double result, std::uint64_t game);
+    // held_out: the position is only ever validated on.
+    bool add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out = false);
     const std::vector<Sample>& samples() const { return samples_; }
     std::size_t skipped() const { return skipped_; }
 
