@@ -249,7 +249,7 @@ bool one_net(const std::uint8_t* data, std::size_t size) {
                                                             net->out_bias, net->description);
     if (again.size() != size || std::memcmp(again.data(), data, size) != 0) return false;
     eval::Evaluator ev;
-    ev.set_profile(eval::nnue_profile(net));
+    ev.set_eval(eval::nnue::network_evaluation(net));
     Position pos;
     for (const char* fen : {Position::START_FEN, "4k3/8/8/8/8/8/8/4K2R w K - 0 1"}) {
         if (!pos.set_fen(fen)) return false;

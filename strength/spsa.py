@@ -100,7 +100,7 @@ SCORE_RE = re.compile(r"Score of plus vs minus: (\d+) - (\d+) - (\d+)")
 
 def match_command(args, plus, minus):
     """The quince-match command of one iteration: the two settings, then what both sides share (the time
-    control, Hash 16, one thread and the fixed --option settings, e.g. SearchEnable=captlmr to tune the
+    control, Hash 16, one thread and the fixed --option settings, e.g. SearchEnable=NAME to tune the
     constant of a candidate that is off by default). With --nodes, every move gets that many nodes instead of
     a clock: the games do not depend on the machine's load, so they can share the cores with other work."""
     cmd = [args.match]
@@ -261,7 +261,7 @@ def main(argv=None):
                     help="multiplies every parameter's r_end: OpenBench's rates suit tens of thousands of "
                          "iterations; a run of a few hundred moves nothing at 1 (try 10)")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                    help="a UCI option set for both sides (repeatable), e.g. SearchEnable=captlmr")
+                    help="a UCI option set for both sides (repeatable), e.g. SearchEnable=NAME")
     ap.add_argument("--start", default="", metavar="FILE",
                     help="start a new state file from the text a run prints (values, and with its header the "
                          "iteration, schedule, seed and rate scale); refused when the state file exists")

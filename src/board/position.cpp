@@ -6,7 +6,6 @@
 #include <cstring>
 #include <sstream>
 
-#include "board/cuckoo.h"
 #include "core/text.h"
 #include "core/zobrist.h"
 
@@ -31,7 +30,6 @@ bool fail(std::string* error, const std::string& msg) {
 Position::Position() {
     attacks::init();
     zobrist::init();
-    cuckoo::init();
     history_.reserve(512);
     set_fen(START_FEN);
 }
@@ -145,7 +143,6 @@ void Position::set_castling_right(Color c, Square rook_from) {
 bool Position::set_fen(const std::string& fen, bool chess960, std::string* error) {
     attacks::init();
     zobrist::init();
-    cuckoo::init();
     Position saved(*this);
     std::istringstream in(fen);
     std::string board, side, castling, ep, half = "0", full = "1";
@@ -691,29 +688,6 @@ bool Position::has_repeated() const {
         const int window = std::min(s.rule50, s.plies_from_null);
         for (int i = 4; i <= window && n - back - i >= 0; i += 2)
             if (history_[n - back - i].key == s.key) return true;
-    }
-    return false;
-}
-
-bool Position::has_game_cycle(int ply) const {
-    const StateInfo& cur = st();
-    const int end = std::min(cur.rule50, cur.plies_from_null);
-    const int n = int(history_.size()) - 1;
-    // An odd number of plies back the other side was to move: one move of ours can restore that position.
-    for (int i = 3; i <= end && n - i >= 0; i += 2) {
-        const Key target = history_[n - i].key;
-        const Move m = cuckoo::lookup(cur.key ^ target);
-        if (!m) continue;
-        const Square a = m.from(), b = m.to();
-        if ((between_bb(a, b) ^ b) & pieces()) continue;  // the way back is blocked
-        if (empty(a) == empty(b)) continue;               // not one piece moved (a key collision)
-        // The table holds both directions; the piece standing on one of the squares must be ours.
-        if (color_of(piece_on(empty(a) ? b : a)) != side_) continue;
-        if (i < ply) return true;  // a repetition inside the tree is a draw at once
-        // Before the root the target position needs an earlier occurrence too (a threefold); nearer ones
-        // would have been found first with the same move.
-        for (int k = i + 2; k <= end && n - k >= 0; k += 2)
-            if (history_[n - k].key == target) return true;
     }
     return false;
 }

@@ -133,10 +133,6 @@ public:
     // Some position since the last capture, pawn move or null move has occurred before (a repetition
     // already happened in the game: one more would draw).
     bool has_repeated() const;
-    // Upcoming repetition: the side to move has a reversible move back to a position of the line that
-    // is_repetition would then call a draw (inside the tree once, before the root a third time), found by
-    // the cuckoo table of board/cuckoo.h without generating moves. ply as for is_draw.
-    bool has_game_cycle(int ply) const;
     bool has_insufficient_material() const;
     bool has_legal_move() const;  // defined in movegen.cpp  // no mating material for either side (KvK, KNvK, KBvK, KB..vKB same colour)
 

@@ -160,13 +160,8 @@ bool read_engine_settings(const ParsedArgs& a, EngineSettings* s, std::string* e
     if (a.has("threads") && !parse_number(a.options.at("threads"), 1, 256, "--threads", &s->threads, error)) return false;
     if (a.has("hash") && !parse_number(a.options.at("hash"), 1, 65536, "--hash", &s->hash_mb, error)) return false;
     s->profile = a.has("profile") ? a.options.at("profile") : eval::default_profile();
-    if (!eval::Evaluator().set_profile(s->profile)) {
-        std::string known;
-        for (const std::string& n : eval::profile_names()) known += (known.empty() ? "" : ", ") + n;
-        *error = "unknown profile '" + printable(s->profile) + "' (known: " + known + ")";
-        return false;
-    }
-    return true;
+    s->evaluation = eval::builtin_evaluation(s->profile, error);
+    return s->evaluation != nullptr;
 }
 
 bool set_up_engine(search::Engine& engine, const EngineSettings& s, std::ostream& err) {
@@ -175,8 +170,7 @@ bool set_up_engine(search::Engine& engine, const EngineSettings& s, std::ostream
         return false;
     }
     engine.set_threads(int(s.threads));
-    const std::string profile = s.profile;
-    engine.set_evaluator_setting("profile", [profile](eval::Evaluator& e) { e.set_profile(profile); });
+    engine.set_eval(s.evaluation);
     return true;
 }
 

@@ -46,7 +46,8 @@ struct AnalyseSettings {
 // What both analyses (one position, whole games) set up their engine with: --hash, --threads, --profile.
 struct EngineSettings {
     long long hash_mb = 64, threads = 1;
-    std::string profile;  // an evaluation profile's name (the default profile when not given)
+    std::string profile;       // an evaluation profile's name (the default profile when not given)
+    eval::EvalPtr evaluation;  // that profile's evaluation
 };
 // Reads and checks those options; false with *error (for a usage error) on a bad value or an unknown profile.
 bool read_engine_settings(const ParsedArgs& args, EngineSettings* settings, std::string* error);

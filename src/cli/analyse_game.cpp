@@ -16,7 +16,7 @@
 #include "core/text.h"
 #include "eval/evaluate.h"
 #include "quince_version.h"
-#include "search/wdl.h"
+#include "eval/wdl.h"
 #include "workbench/json.h"
 
 namespace quince::cli {
@@ -68,15 +68,14 @@ bool search_position(search::Engine& engine, const Position& pos, const search::
 
 }  // namespace
 
-double winning_chances(ChancesModel model, Value v, int material) {
+double winning_chances(ChancesModel model, Value v, int material, const eval::WdlModel& wdl) {
     if (v >= VALUE_TB_WIN_IN_MAX_PLY) return 1;
     if (v <= VALUE_TB_LOSS_IN_MAX_PLY) return -1;
     if (model == ChancesModel::LICHESS) {
         const double cp = std::clamp(double(v), -double(CP_CLAMP), double(CP_CLAMP));
         return 2 / (1 + std::exp(-0.00368208 * cp)) - 1;
     }
-    const search::WdlModel& m = search::wdl_model();
-    return search::wdl_win_rate(m, v, material) - search::wdl_win_rate(m, -double(v), material);
+    return eval::wdl_win_rate(wdl, v, material) - eval::wdl_win_rate(wdl, -double(v), material);
 }
 
 Judgement judge(double drop) {
@@ -133,7 +132,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     for (int i = 0; i <= n; ++i) {
         if (interrupt && interrupt->load()) return false;
         if (on_position) on_position(i, n + 1);
-        material[std::size_t(i)] = search::wdl_material(pos);
+        material[std::size_t(i)] = eval::wdl_material(pos);
         if (!pos.has_legal_move()) {
             score[std::size_t(i)] = pos.in_check() ? mated_in(0) : VALUE_DRAW;
         } else if (pos.is_draw(0) || pos.has_insufficient_material()) {
@@ -163,8 +162,9 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         // thought (a deeper look after it) loses nothing either.
         if (pm.move == r.best || !r.best) before = std::min(before, after);
         v.best_score = before;
-        const double chances_before = winning_chances(budget.model, before, material[std::size_t(i)]);
-        const double chances_after = winning_chances(budget.model, after, material[std::size_t(i) + 1]);
+        const eval::WdlModel& wdl = engine.evaluation()->wdl;  // the model of the evaluation that scored them
+        const double chances_before = winning_chances(budget.model, before, material[std::size_t(i)], wdl);
+        const double chances_after = winning_chances(budget.model, after, material[std::size_t(i) + 1], wdl);
         v.drop = std::max(0.0, chances_before - chances_after);
         v.cp_loss = std::max(0, clamped_cp(before) - clamped_cp(after));
         v.accuracy = move_accuracy(50 + 50 * chances_before, 50 + 50 * std::min(chances_after, chances_before));

@@ -20,12 +20,13 @@ namespace quince::cli {
 
 // How a score becomes the mover's winning chances (-1 lost .. +1 won), which the verdicts compare.
 enum class ChancesModel {
-    WDL,      // Quince's WDL model (search/wdl.h): win - loss rate, fitted to Quince's own scores and material
+    WDL,      // the evaluation's WDL model (eval/wdl.h): win - loss rate, fitted to Quince's own scores and material
     LICHESS,  // lichess's 2 / (1 + exp(-0.00368208 cp)) - 1, fitted to Stockfish's scores in lichess games
 };
 
 // Winning chances of a score (side to move's view) in a position with `material` (wdl_material()).
-double winning_chances(ChancesModel model, Value v, int material);
+double winning_chances(ChancesModel model, Value v, int material,
+                       const eval::WdlModel& wdl = eval::fitted_wdl_model());
 
 // Lichess's thresholds on the drop in the mover's winning chances.
 inline constexpr double INACCURACY_DROP = 0.1, MISTAKE_DROP = 0.2, BLUNDER_DROP = 0.3;

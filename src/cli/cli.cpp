@@ -150,12 +150,12 @@ int run_bench(const Args& args, std::ostream& out, std::ostream& err) {
     long long depth = 13;
     if (!a.positional.empty() && !parse_number(a.positional[0], 1, 64, "DEPTH", &depth, &error))
         return usage_error(err, "bench", error);
-    std::shared_ptr<const eval::Profile> profile;
-    if (a.has("weights") && !(profile = eval::load_profile_file(a.options.at("weights"), &error))) {
+    eval::EvalPtr evaluation;
+    if (a.has("weights") && !(evaluation = eval::load_evaluation(a.options.at("weights"), &error))) {
         err << "quince bench: " << error << "\n";
         return EXIT_FAILED;
     }
-    uci::run_bench(int(depth), [&out](const std::string& line) { out << line << std::endl; }, nullptr, profile);
+    uci::run_bench(int(depth), [&out](const std::string& line) { out << line << std::endl; }, nullptr, evaluation);
     return EXIT_OK;
 }
 
@@ -166,18 +166,23 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
         return usage_error(err, "eval", error);
     if (a.has("json") && a.has("svg")) return usage_error(err, "eval", "--json and --svg exclude each other");
     const std::string name = a.has("profile") ? a.options.at("profile") : eval::default_profile();
-    std::shared_ptr<const eval::Profile> profile = eval::find_profile_shared(name);
-    if (!profile) {
-        std::string known;
-        for (const std::string& n : eval::profile_names()) known += (known.empty() ? "" : ", ") + n;
-        return usage_error(err, "eval", "unknown profile '" + printable(name) + "' (known: " + known + ")");
-    }
-    if (a.has("weights") && !(profile = eval::load_profile_file(a.options.at("weights"), &error))) {
+    eval::EvalPtr evaluation = eval::builtin_evaluation(name, &error);
+    if (!evaluation) return usage_error(err, "eval", error);
+    if (a.has("weights") && !(evaluation = eval::load_evaluation(a.options.at("weights"), &error))) {
         err << "quince eval: " << error << "\n";
         return EXIT_FAILED;
     }
     Position pos;
     if (!read_position(a.positional, &pos, &error)) return usage_error(err, "eval", error);
+    if (!evaluation->profile) {  // a network: its score, no terms to list or picture
+        if (a.has("json") || a.has("svg")) {
+            err << "quince eval: " << evaluation->source << " is a network: it has no terms for --json or --svg\n";
+            return EXIT_FAILED;
+        }
+        out << eval::trace_text(pos, *evaluation);
+        return EXIT_OK;
+    }
+    const std::shared_ptr<const eval::Profile>& profile = evaluation->profile;
     if (a.has("svg")) {
         const std::string label = a.has("weights") ? profile->w.name : name;
         out << workbench::board_svg(workbench::compare(pos, {{label, profile}}, true));

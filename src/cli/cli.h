@@ -1,7 +1,7 @@
 // The `quince` command line for people: subcommands (perft, bench, eval, analyse) and UCI command
 // lines given as arguments. Each runner takes the words after its name and writes to `out` (results)
 // and `err` (errors, progress); it returns the exit status: 0 done, 1 failed, 2 usage error.
-// main.cpp dispatches to them from one table; they live in the library so that tests run them too.
+// app/main.cpp dispatches to them from one table; they live in the library so that tests run them too.
 #pragma once
 
 #include <atomic>

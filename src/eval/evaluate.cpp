@@ -1,17 +1,17 @@
-// Assembly of the Rybka 1.0 Beta evaluation in the seeds' order (spec §14):
+// The Evaluator: one dispatch per call to what it evaluates with, and the hand-crafted evaluation's
+// assembly, in the seeds' order for Rybka 1.0 Beta (spec §14) with every profile's groups in it:
 // material entry -> lazy test -> material + PST -> White pieces (attacks, mobility, rooks/queens,
-// king attack) -> pawn entry -> Black pieces -> king shelter -> passers -> patterns ->
-// opposite-bishop halving -> phase interpolation -> side to move + tempo.
-// (The additions commute; only the halving and the final shift are order-sensitive.)
+// king attack) -> pawn entry -> Black pieces -> the general path's groups (safe checks, threats, pieces2)
+// -> king shelter -> passers -> patterns -> endgame scaling or opposite-bishop halving -> phase
+// interpolation -> side to move + tempo. (The additions commute; only the scaling, the halving and the
+// final shift are order-sensitive.)
 #include "eval/evaluate.h"
 
 #include <cstdint>
 #include <cstdlib>
 
 #include "eval/king.h"
-#include "eval/king_danger.h"
 #include "eval/material_table.h"
-#include "eval/nnue/accumulator.h"
 #include "eval/weights.h"
 #include "eval/passers.h"
 #include "eval/pawn_ending.h"
@@ -35,22 +35,23 @@ int material_units(const Position& pos, Color c) {
 }  // namespace
 
 struct Evaluator::Impl {
-    const Profile* prof = nullptr;
-    std::shared_ptr<const Profile> holder;  // keeps a loaded profile alive
-    std::string name;
+    // What evaluate() runs, decided once per set_eval / set_cache: the profile's path with or without the
+    // cache, the baseline, or a network.
+    enum class Mode : std::uint8_t { Fast, General, FastUncached, GeneralUncached, Simple, Network };
+    Mode mode = Mode::Fast;
+    EvalPtr eval;
+    const Profile* prof = nullptr;            // eval->profile, or null for a network
+    std::unique_ptr<NetworkState> network;  // this thread's state of eval->network
     bool lazy_on = true;
     PawnHash pawns;
     EvalCache cache;
     bool cache_on = true;
-    nnue::NnueState nnue;  // profile nnue: the accumulators, updated from the pieces moved since the last call
 
-    // The network's score; no lazy window (the network has no cheap material-only part).
-    Value network(const Position& pos, bool cached) {
-        Value v;
-        if (cached && cache.probe(pos.key(), v)) return v;
-        v = nnue.evaluate(*prof->net, pos);
-        if (cached) cache.store(pos.key(), v);
-        return v;
+    void set_mode() {
+        if (network) mode = Mode::Network;
+        else if (prof->simple) mode = Mode::Simple;
+        else if (prof->path == Path::General) mode = cache_on ? Mode::General : Mode::GeneralUncached;
+        else mode = cache_on ? Mode::Fast : Mode::FastUncached;
     }
 
     // Lazy bounds in D units, cached for the last White-view window (it changes once per iteration).
@@ -169,10 +170,6 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
         if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
         if (w.threats2) eval_threats2<WHITE, T>(st, acc), eval_threats2<BLACK, T>(st, acc);
         if (w.pieces2) eval_pieces2<WHITE, T>(st, acc), eval_pieces2<BLACK, T>(st, acc);
-        if (w.king_danger) {
-            eval_king_danger<WHITE, T, Route>(st, st.maps, acc);
-            eval_king_danger<BLACK, T, Route>(st, st.maps, acc);
-        }
     }
     eval_king_shelter<BLACK, T, Route>(st, acc);
     eval_king_shelter<WHITE, T, Route>(st, acc);
@@ -253,16 +250,16 @@ Evaluator::Evaluator(const std::string& profile) : Evaluator() { set_profile(pro
 Evaluator::~Evaluator() = default;
 
 Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
-    if (impl_->prof->simple) [[unlikely]]
-        return simple_evaluate(pos);
-    if (impl_->prof->net) [[unlikely]]
-        return impl_->network(pos, impl_->cache_on);
-    if (!impl_->cache_on) [[unlikely]] {
-        if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
-        return impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr);
+    using Mode = Impl::Mode;
+    switch (impl_->mode) {
+    case Mode::Fast: return impl_->run<Tracing::Off, Path::Fast, true>(pos, window, nullptr);
+    case Mode::General: return impl_->run<Tracing::Off, Path::General, true>(pos, window, nullptr);
+    case Mode::FastUncached: return impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr);
+    case Mode::GeneralUncached: return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
+    case Mode::Simple: return simple_evaluate(pos);
+    case Mode::Network: return impl_->network->evaluate(pos);
     }
-    if (impl_->prof->path == Path::General) return impl_->run<Tracing::Off, Path::General, true>(pos, window, nullptr);
-    return impl_->run<Tracing::Off, Path::Fast, true>(pos, window, nullptr);
+    return VALUE_ZERO;  // not reached: every mode is a case
 }
 
 Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
@@ -273,12 +270,9 @@ Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWi
     trace.squares = squares;
     if (coef) coef->reset();
     if (squares) *squares = SquareTrace{};
-    if (impl_->prof->simple) {
-        trace.final_cp = simple_evaluate(pos);
-        return trace.final_cp;
-    }
-    if (impl_->prof->net) {
-        trace.final_cp = impl_->network(pos, false);
+    // The baseline and a network have no terms: the score alone.
+    if (impl_->mode == Impl::Mode::Simple || impl_->mode == Impl::Mode::Network) {
+        trace.final_cp = impl_->mode == Impl::Mode::Simple ? simple_evaluate(pos) : impl_->network->evaluate(pos);
         return trace.final_cp;
     }
     // Coefficients: always the general path, so that weights the Rybka 1.0 path fixes at 0 are seen too.
@@ -287,9 +281,8 @@ Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWi
 }
 
 Value Evaluator::evaluate_general(const Position& pos, Trace* trace, const LazyWindow& window) {
-    if (impl_->prof->simple) return simple_evaluate(pos);
-    if (impl_->prof->net) {
-        const Value v = impl_->network(pos, false);
+    if (impl_->mode == Impl::Mode::Simple || impl_->mode == Impl::Mode::Network) {
+        const Value v = impl_->mode == Impl::Mode::Simple ? simple_evaluate(pos) : impl_->network->evaluate(pos);
         if (trace) *trace = Trace{}, trace->final_cp = v;
         return v;
     }
@@ -307,30 +300,40 @@ Value Evaluator::evaluate_general(const Position& pos, Trace* trace, const LazyW
 void Evaluator::clear() {
     impl_->pawns.clear();
     impl_->cache.clear();
+    if (impl_->network) impl_->network->clear();
 }
 
+void Evaluator::set_eval(EvalPtr evaluation) {
+    if (!evaluation) return;
+    Impl& i = *impl_;
+    i.eval = std::move(evaluation);
+    i.prof = i.eval->profile.get();
+    i.network = i.eval->network ? i.eval->network->new_state() : nullptr;
+    i.set_mode();
+    i.cached_wsum = -1;
+    i.pawns.clear();
+    i.cache.clear();  // its values are the old evaluation's
+}
+
+const EvalPtr& Evaluator::eval() const { return impl_->eval; }
+
 bool Evaluator::set_profile(const std::string& name) {
-    std::shared_ptr<const Profile> p = find_profile_shared(name);
-    if (!p) return false;
-    set_profile(std::move(p));
-    impl_->name = name;
+    EvalPtr e = builtin_evaluation(name, nullptr);
+    if (!e) return false;
+    set_eval(std::move(e));
     return true;
 }
 
 void Evaluator::set_profile(std::shared_ptr<const Profile> profile) {
-    if (!profile) return;
-    impl_->holder = std::move(profile);
-    impl_->prof = impl_->holder.get();
-    impl_->name = impl_->prof->w.name;
-    impl_->cached_wsum = -1;
-    impl_->pawns.clear();
-    impl_->cache.clear();  // its values are the old profile's
-    impl_->nnue.reset();   // its accumulators too
+    if (profile) set_eval(profile_evaluation(std::move(profile)));
 }
 
-const std::string& Evaluator::profile() const { return impl_->name; }
+const std::string& Evaluator::profile() const { return impl_->eval->name; }
 const EvalCache& Evaluator::cache() const { return impl_->cache; }
-void Evaluator::set_cache(bool on) { impl_->cache_on = on; }
+void Evaluator::set_cache(bool on) {
+    impl_->cache_on = on;
+    impl_->set_mode();
+}
 void Evaluator::set_lazy(bool on) { impl_->lazy_on = on; }
 bool Evaluator::lazy() const { return impl_->lazy_on; }
 
@@ -339,7 +342,6 @@ std::string default_profile() { return "quince"; }
 void CoefTrace::reset() {
     for (auto& v : c) v.assign(std::size_t(weight_count()), 0.0);
     for (auto& k : king_attack) k = KingAttack{};
-    for (auto& k : king_danger) k = KingDanger{};
     drawish[WHITE] = drawish[BLACK] = 0;
     scaling = Scaling{};
 }

@@ -1,9 +1,10 @@
-// The evaluation entry point the search calls. One Evaluator per search thread: it owns the
-// thread's caches (pawn hash), so threads never share mutable evaluation state.
+// The evaluation entry point the search calls. One Evaluator per search thread: it evaluates with the
+// Evaluation it is given (eval/evaluation.h: a hand-crafted profile or a network) and owns the thread's
+// caches (pawn hash, evaluation cache, a network's state), so threads never share mutable evaluation state.
 //
 // Profiles: "quince" (default: rybka1's terms plus Quince's own toward Ethereal 12's breadth, weights
 // fitted by `quince tune`; profiles/quince.txt gives its strength), "rybka1" (Rybka 1.0 Beta evaluation, spec docs/eval-spec.md),
-// "rybka1-curve" (same with the experimental three-section phase curve), "rybka232" (Rybka 2.3.2a as
+// "rybka1-curve" (same with the three-section phase curve), "rybka232" (Rybka 2.3.2a as
 // far as the seeds document it), "fruit21" (Fruit 2.1's values), "simple" (the baseline material +
 // PST evaluation). See profile_names() and src/eval/README.md.
 #pragma once
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "board/position.h"
+#include "eval/evaluation.h"
 
 namespace quince::eval {
 
@@ -114,11 +116,14 @@ public:
     // needs to time the evaluation itself).
     void set_cache(bool on);
 
-    // Select the weight profile; false (and no change) for an unknown name. Clears the pawn hash.
+    // What to evaluate with (ignored when null). Empties the caches: their values are the old one's.
+    void set_eval(EvalPtr evaluation);
+    const EvalPtr& eval() const;
+    // A built-in profile by name; false (and no change) for an unknown name.
     bool set_profile(const std::string& name);
     // A profile built elsewhere (a weights file, the tuner); ignored when null.
     void set_profile(std::shared_ptr<const Profile> profile);
-    const std::string& profile() const;  // the profile's name
+    const std::string& profile() const;  // the evaluation's name
     // Global switch for lazy evaluation (window and material-table lazy flag). Default on.
     void set_lazy(bool on);
     bool lazy() const;
@@ -142,7 +147,7 @@ std::string trace_json(const Position& pos, const std::string& profile);
 std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>& profile);
 std::string trace_json(const Position& pos, const std::shared_ptr<const Profile>& profile);
 
-// The simple material + piece-square evaluation (the core issue's baseline), kept for comparison.
+// The simple material + piece-square evaluation (profile `simple`), the baseline the others are measured against.
 Value simple_evaluate(const Position& pos);
 
 }  // namespace quince::eval

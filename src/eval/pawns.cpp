@@ -90,8 +90,8 @@ void pawn_structure(const Profile& prof, Bitboard own, Bitboard opp, int& op, in
                 note(WI::passed, 1, r);
             }
         } else if (open && popcount(M.protect[sq] & own) >= popcount(M.passed[sq] & opp)) {
-            op += prof.cand_op[r];
-            eg += prof.cand_eg[r];
+            op += w.candidate_op[r];
+            eg += w.candidate_eg[r];
             note(WI::candidate, 1, r);
         }
         if (squares) [[unlikely]] {  // the picture: this pawn's share, White's view

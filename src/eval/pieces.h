@@ -39,18 +39,15 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     int attackers[4] = {};                        // per piece type, for the tuner's king-attack trace
     Bitboard by_type[4] = {};                     // general path: attack set per piece type (safe checks)
     const bool defer_ka = general && w.king_safe_checks;
-    // threats2 / king_danger: double attacks and the king_danger zone counts, from the attack sets below
-    // (pawns: squares both diagonals reach are attacked twice).
-    const bool maps = general && maps_on(w), danger = general && w.king_danger;
-    Bitboard two = 0, dzone = 0;
-    int zone_attacks = 0;
+    // threats2: double attacks, from the attack sets below (pawns: squares both diagonals reach are
+    // attacked twice).
+    const bool maps = general && maps_on(w);
+    Bitboard two = 0;
     if (maps) {
         const Bitboard west = C == WHITE ? shift<NORTH_WEST>(ownP) : shift<SOUTH_WEST>(ownP);
         const Bitboard east = C == WHITE ? shift<NORTH_EAST>(ownP) : shift<SOUTH_EAST>(ownP);
         two = west & east;
         st.maps.by[C][PAWN] = att;
-        if (danger) dzone = st.maps.zone[Them] = king_danger_zone<Them>(Square(lsb(oppK) & 63));
-        for (int i = 0; i < 4; ++i) st.maps.attackers[C][i] = 0;
     }
     if constexpr (general) st.ka[C].on = false;
     // Tuner trace only: the PST weights behind a piece's square, and a mobility count.
@@ -109,10 +106,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
                                               : queen_attacks(s, occ);
             if constexpr (general) {
                 by_type[i] |= a;
-                if (maps) {
-                    two |= att & a;
-                    if (danger && (a & dzone)) ++st.maps.attackers[C][i], zone_attacks += popcount(a & dzone);
-                }
+                if (maps) two |= att & a;
             }
             att |= a;
             if (a & zone) ++count, weight += w.*UNIT[i], ++attackers[i];
@@ -180,16 +174,13 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         for (int i = 0; i < 4; ++i) m.by[C][KNIGHT + i] = by_type[i];
         m.by[C][KING] = katt;
         m.all[C] = att, m.two[C] = two;
-        m.zone_attacks[C] = zone_attacks;
     }
 
-    // king_danger: eval/king_danger.h scores the enemy king instead of Rybka's model.
-    const bool rybka_ka = ks && !(general && w.king_danger);
-    if (rybka_ka && defer_ka) {
+    if (ks && defer_ka) {
         EvalState::PendingKingAttack& p = st.ka[C];
         p.on = true, p.count = std::min(count, 15), p.weight = weight;
         for (int i = 0; i < 4; ++i) p.attackers[i] = attackers[i], p.by_type[i] = by_type[i];
-    } else if (rybka_ka) {
+    } else if (ks) {
         // §7.1: (KingAttackWeight[count] * weight) >> 5, arithmetic shift (floor).
         const int v = (w.king_attack_weight[std::min(count, 15)] * weight) >> 5;
         acc.template add<C>(T_KING_ATTACK, v, 0);

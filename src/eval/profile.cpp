@@ -27,10 +27,6 @@ namespace {
 // Far above any real weights file (a few tens of KB); a bound on what a mistaken path can make us read.
 constexpr std::size_t MAX_WEIGHTS_FILE_BYTES = std::size_t(1) << 24;
 
-void copy8(const std::array<int, 8>& a, int out[8]) {
-    for (int r = 0; r < 8; ++r) out[r] = a[r];
-}
-
 std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     auto p = std::make_shared<Profile>();
     p->w = w;
@@ -69,15 +65,6 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     for (int i = 0; i < THREATS2_KINDS; ++i) p->threats2_packed[i] = pack(w.*THREATS2[i].op, w.*THREATS2[i].eg);
     build_interpolation(w, p->interp);
     p->path = fast_path_holds(w) ? Path::Fast : Path::General;
-    copy8(w.candidate_op, p->cand_op);
-    copy8(w.candidate_eg, p->cand_eg);
-    copy8(w.passed_op, p->passed_op);
-    copy8(w.passed_eg, p->passed_eg);
-    copy8(w.unblocked_own, p->unblocked_own);
-    copy8(w.unblocked_opp, p->unblocked_opp);
-    copy8(w.passed_free, p->passed_free);
-    copy8(w.att_distance, p->att_dist);
-    copy8(w.def_distance, p->def_dist);
     // §13.2: the byte is the OR of the pawn ranks; only files b..g matter (rook pawns never count).
     p->drawish_on = false;
     for (int byte = 0; byte < 256; ++byte) {
@@ -145,19 +132,7 @@ std::vector<std::string> profile_names() {
     return v;
 }
 
-std::shared_ptr<const Profile> nnue_profile(std::shared_ptr<const nnue::Network> net) {
-    if (!net) return nullptr;
-    auto p = std::make_shared<Profile>(*find_profile_shared("quince"));
-    p->w.name = "nnue";
-    p->net = std::move(net);
-    return p;
-}
-
 std::shared_ptr<const Profile> find_profile_shared(const std::string& name) {
-    if (name == "nnue") {
-        static const std::shared_ptr<const Profile> embedded = nnue_profile(nnue::embedded_network());
-        return embedded;
-    }
     for (auto& r : builtin_profiles)
         if (name == r.name) {
             std::call_once(r.once, [&r] {
@@ -206,11 +181,6 @@ std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::s
     if (text.size() > MAX_WEIGHTS_FILE_BYTES) {
         if (error) *error = "weights file '" + path + "' is larger than 16 MB";
         return nullptr;
-    }
-    if (nnue::has_network_magic(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())) {
-        auto net = nnue::parse_network(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), error);
-        if (!net && error) *error = path + ": " + *error;
-        return nnue_profile(std::move(net));
     }
     return profile_from_text(text, path, error);
 }

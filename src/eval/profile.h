@@ -13,10 +13,6 @@
 
 namespace quince::eval {
 
-namespace nnue {
-struct Network;
-}
-
 // W[65][2]: linear, the three-section shape guess for Rybka 1.0 (§3.2), or an explicit table
 // (phase_table_eg; a tuned profile).
 enum class PhaseCurve { Linear, ThreeSection, Table };
@@ -72,9 +68,6 @@ constexpr std::uint8_t MAT_BLACK_KING_FLAG = 0x80;
 struct Profile {
     Weights w;
     bool simple = false;  // profile "simple": the baseline simple_evaluate()
-    // Profile `nnue`: the network evaluates (eval/nnue/); the weights are `quince`'s, only for what reads
-    // weights beside the evaluation (traces print the hand-crafted terms next to the network's output).
-    std::shared_ptr<const nnue::Network> net;
 
     // PST: [piece type 1..6][square], White's view; Black uses [sq ^ 56] and subtracts.
     int pst_op[7][64], pst_eg[7][64];
@@ -83,13 +76,11 @@ struct Profile {
     int mob_offset[7];               // subtracted from the square count by piece type (Fruit)
     std::int64_t mob_table_packed[4][28];  // mob_tables: pack(op, eg) by [knight..queen][square count]
     int interp[65][2];  // W[phase][0] (op), W[phase][1] (eg)
-    int cand_op[8], cand_eg[8];
     std::uint8_t drawish[256];  // by file byte (bit f = a pawn on file f), §13.2
     bool drawish_on;            // any non-zero entry
     // General when some weight differs from the value the fast path fixes for it (WeightDesc::fast);
     // otherwise Fast (same results, fewer instructions).
     Path path;
-    int passed_op[8], passed_eg[8], unblocked_own[8], unblocked_opp[8], passed_free[8], att_dist[8], def_dist[8];
     std::vector<std::uint16_t> shelter_table, storm_table;  // 4096 each
     std::vector<MatEntry> material;                          // 236 196 entries
 
@@ -112,15 +103,12 @@ std::vector<std::string> profile_names();
 // live forever.
 const Profile* find_profile(const std::string& name);
 std::shared_ptr<const Profile> find_profile_shared(const std::string& name);
-// Profile `nnue` with this network (nullptr for a null net).
-std::shared_ptr<const Profile> nnue_profile(std::shared_ptr<const nnue::Network> net);
 // The weights of a built-in profile; false for an unknown name.
 bool builtin_weights(const std::string& name, Weights& out);
 // A profile from weights (derived tables built), e.g. a tuner's current weights.
 std::shared_ptr<const Profile> build_profile(const Weights& w);
 // A profile from the text of a weight file (format: eval/weights.h) or from a file; nullptr and *error
-// ("FILE:LINE: what") when it does not parse. A file that starts with the net magic ("QNN1") is a net
-// file (eval/nnue/network.h): the result is profile `nnue` with that network.
+// ("FILE:LINE: what") when it does not parse.
 std::shared_ptr<const Profile> profile_from_text(const std::string& text, const std::string& source, std::string* error);
 std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::string* error);
 

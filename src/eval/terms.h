@@ -28,14 +28,13 @@ enum Term : int {
     T_PATTERNS,
     T_PAWN_MOBILITY,  // 2.3.2a pawn anti-mobility (§13.1)
     T_THREATS,        // Quince: pieces attacked by lesser pieces, hanging pieces (not in the seeds)
-    T_KING_DANGER,    // Quince: the danger count against the enemy king (eval/king_danger.h)
     TERM_NB
 };
 
 constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn", "pst_knight", "pst_bishop",
                                              "pst_rook", "pst_queen", "pst_king", "pawn_structure", "mobility",
                                              "king_attack", "king_shelter", "rook_file", "seventh_rank",
-                                             "passed_pawns", "patterns", "pawn_mobility", "threats", "king_danger"};
+                                             "passed_pawns", "patterns", "pawn_mobility", "threats"};
 
 // Coefficient trace for the tuner (tools/tune): with a CoefTrace attached to the Trace, every term
 // also records how often each weight entered it (the sparse coefficients of Ethereal's tuner),
@@ -43,9 +42,6 @@ constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn"
 // King attack unit weights, one run in the registry: king_attack_unit_{knight..queen},
 // king_check_unit_{knight..queen}, king_weak_unit.
 inline constexpr int KING_ATTACK_UNITS = 9;
-// King danger count weights, one run in the registry: king_danger_attacker_{knight..queen} ..
-// king_danger_adjust (eval/king_danger.h); king_danger_eg follows them.
-inline constexpr int KING_DANGER_WEIGHTS = 14;
 
 struct CoefTrace {
     std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/weights.h], that colour's own view
@@ -56,12 +52,6 @@ struct CoefTrace {
         int count = 0;   // attackers (capped at 15)
         int n[KING_ATTACK_UNITS] = {};  // knights, bishops, rooks, queens reaching the zone; their safe checks; weak squares
     } king_attack[COLOR_NB];
-    // King danger (eval/king_danger.h), non-linear: count = sum(n[i] * weight[i]) over the
-    // KING_DANGER_WEIGHTS run; when on and count > 0: opening count^2 / 2048, endgame count * eg / 512.
-    struct KingDanger {
-        bool on = false;
-        int n[KING_DANGER_WEIGHTS] = {};
-    } king_danger[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
     // Endgame scaling (eval/scaling.h), non-linear: the complexity's inputs (the COMPLEXITY_WEIGHTS run)
     // and the scale factor for either colour as the stronger side.
@@ -220,26 +210,14 @@ private:
 };
 
 // Every square a colour attacks, the squares it attacks at least twice, and by piece type (pawn..king),
-// for the terms that need double attacks (threats2, king_danger). eval_pieces builds them from its own
-// attack sets on the general path when one of those switches is on (maps_on); otherwise unset.
+// for the terms that need double attacks (threats2). eval_pieces builds them from its own attack sets on
+// the general path when such a switch is on (maps_on); otherwise unset.
 struct AttackMaps {
     Bitboard all[COLOR_NB], two[COLOR_NB], by[COLOR_NB][PIECE_TYPE_NB];
-    // The attacker's pieces (knight..queen) against the other king's zone (king_danger): per piece type
-    // the number that reach it, and their attacks on its squares.
-    Bitboard zone[COLOR_NB];  // the zone of that colour's king
-    int attackers[COLOR_NB][4], zone_attacks[COLOR_NB];
 };
 
-// Zone of C's king for king_danger: its square and ring plus the rank in front of the ring (C's forward
-// direction).
-template <Color C>
-inline Bitboard king_danger_zone(Square ksq) {
-    const Bitboard ring = king_attacks(ksq) | square_bb(ksq);
-    return ring | (C == WHITE ? ring << 8 : ring >> 8);
-}
-
 // The switches whose terms read AttackMaps.
-inline bool maps_on(const Weights& w) { return w.threats2 || w.king_danger; }
+inline bool maps_on(const Weights& w) { return w.threats2; }
 
 struct EvalState {
     const Profile* prof;

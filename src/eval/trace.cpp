@@ -1,7 +1,6 @@
 // Trace output. The numbers come from Evaluator::evaluate_traced, i.e. the evaluation's own code
 // path compiled with the trace switch on; nothing here recomputes a term.
 #include "eval/trace.h"
-#include "eval/nnue/network.h"
 
 #include <cmath>
 #include <cstdio>
@@ -37,9 +36,7 @@ constexpr const char* LEGEND =
     "    half-open files), seventh_rank (rook/queen on the 7th), passed_pawns, patterns (trapped and blocked\n"
     "    pieces), pawn_mobility (blocked pawns; rybka232 only), threats (pieces attacked by lesser ones and\n"
     "    hanging pieces; only profiles with the switch threats: quince; with threats2 also weak pawns, pieces\n"
-    "    attacked by the king, overloaded pieces, pawn-push threats, restricted squares), king_danger (the\n"
-    "    danger count against the enemy king, Ethereal/Stockfish form; only profiles with the switch\n"
-    "    king_danger).\n";
+    "    attacked by the king, overloaded pieces, pawn-push threats, restricted squares).\n";
 
 std::string fmt(const char* f, double a) {
     char buf[64];
@@ -70,7 +67,7 @@ TraceReport trace_report(const Position& pos, const std::shared_ptr<const Profil
 TraceReport trace_report(const Position& pos, const Profile& prof, Evaluator& ev, SquareTrace* squares) {
     TraceReport r;
     r.profile = prof.w.name;
-    r.simple = prof.simple || prof.net;  // no terms: one output
+    r.simple = prof.simple;
     r.tempo = prof.w.tempo;
     r.stm = pos.side_to_move();
     r.t.squares = squares;
@@ -121,14 +118,6 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
     const TraceReport r = trace_report(pos, prof);
     const std::string& profile = r.profile;
     std::ostringstream os;
-    if (prof->net) {
-        char hash[17];
-        std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(prof->net->checksum));
-        os << "profile nnue (network " << nnue::INPUTS << "->" << nnue::HIDDEN << "x2->1, checksum " << hash
-           << "): " << r.t.final_cp << " cp, side to move's view\n\nthe hand-crafted terms beside it:\n"
-           << trace_text(pos, find_profile_shared(default_profile()));
-        return os.str();
-    }
     if (r.simple) {
         os << "profile simple (baseline material + PST): " << r.t.final_cp << " cp, side to move's view\n";
         return os.str();

@@ -95,36 +95,18 @@
     B(shelter_castling, "shelter", 1, "1.0: average with the best wing the king may castle to; off: own wing only") \
     /* ---- King attack (§7.1). The tuner reads the KING_ATTACK_UNITS unit weights as one run: the four */        \
     /* king_attack_unit_*, the four king_check_unit_*, king_weak_unit. ---- */                                    \
-    I(king_attack_unit_knight, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_king_attack, ANY, "attack units per piece reaching the king zone") \
-    I(king_attack_unit_bishop, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_king_attack, ANY, "") \
-    I(king_attack_unit_rook, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_king_attack, ANY, "") \
-    I(king_attack_unit_queen, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_king_attack, ANY, "") \
-    I(king_check_unit_knight, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_safe_checks, ANY, "attack units per safe checking square (Quince)") \
-    I(king_check_unit_bishop, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_safe_checks, ANY, "") \
-    I(king_check_unit_rook, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_safe_checks, ANY, "") \
-    I(king_check_unit_queen, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_safe_checks, ANY, "") \
-    I(king_weak_unit, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, rybka_safe_checks, ANY, "attack units per king-zone square covered only by the defender's king or queen (Quince)") \
-    A(king_attack_weight, 16, T_KING_ATTACK, "king_attack", KingAttackWeight, -1024, 1024, rybka_king_attack, ANY, "by attacker count 0..15: (weight[n] * units) >> 5") \
+    I(king_attack_unit_knight, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, always, ANY, "attack units per piece reaching the king zone") \
+    I(king_attack_unit_bishop, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, always, ANY, "") \
+    I(king_attack_unit_rook, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, always, ANY, "") \
+    I(king_attack_unit_queen, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, always, ANY, "") \
+    I(king_check_unit_knight, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "attack units per safe checking square (Quince)") \
+    I(king_check_unit_bishop, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "") \
+    I(king_check_unit_rook, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "") \
+    I(king_check_unit_queen, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "") \
+    I(king_weak_unit, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "attack units per king-zone square covered only by the defender's king or queen (Quince)") \
+    A(king_attack_weight, 16, T_KING_ATTACK, "king_attack", KingAttackWeight, -1024, 1024, always, ANY, "by attacker count 0..15: (weight[n] * units) >> 5") \
     B(king_attack_pawns, "king_attack", 1, "pawns count as one attacker (Rybka; Fruit: no)") \
     B(king_safe_checks, "king_attack", 0, "Quince: safe checking squares add king_check_unit_* units (not in the seeds)") \
-    /* ---- King danger (Quince: Ethereal 12 / Stockfish form, not in the seeds; eval/king_danger.h). The tuner ---- */ \
-    /* reads the KING_DANGER_WEIGHTS count weights as one run, then king_danger_eg. ---- */                      \
-    B(king_danger, "king_danger", 0, "Quince: the danger count below replaces the king attack (not in the seeds)") \
-    I(king_danger_attacker_knight, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "x attackers, per knight reaching the zone (king ring + one rank forward)") \
-    I(king_danger_attacker_bishop, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "") \
-    I(king_danger_attacker_rook, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "") \
-    I(king_danger_attacker_queen, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "") \
-    I(king_danger_zone_attack, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "per attack of a piece on a zone square") \
-    I(king_danger_weak, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "per weak zone square") \
-    I(king_danger_pawn, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "per defending pawn in the zone, not on a weak square") \
-    I(king_danger_shelter, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "per centipawn of the defender's shelter/storm penalty") \
-    I(king_danger_no_queen, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "the attacker has no queen") \
-    I(king_danger_check_knight, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "per safe checking square of a knight") \
-    I(king_danger_check_bishop, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "") \
-    I(king_danger_check_rook, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "") \
-    I(king_danger_check_queen, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "") \
-    I(king_danger_adjust, T_KING_DANGER, "king_danger", KingDanger, -W, W, king_danger, ANY, "constant") \
-    I(king_danger_eg, T_KING_DANGER, "king_danger", KingDangerEg, -10000, 10000, king_danger, ANY, "endgame part: count * this / 512 (opening: count^2 / 2048)") \
     /* ---- Threats (Quince, not in the seeds) ---- */                                                             \
     B(threats, "threats", 0, "Quince: pieces attacked by lesser pieces and hanging pieces (not in the seeds)") \
     P(threat_pawn, T_THREATS, "threats", -W, W, threats, ANY, "per enemy knight, bishop, rook or queen attacked by a pawn") \

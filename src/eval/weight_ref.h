@@ -22,8 +22,6 @@ enum class Role : std::uint8_t {
     Cp,      // added after interpolation, centipawns (tempo)
     KingAttackUnit,    // (king_attack_weight[count] * sum of units) >> 5, opening: non-linear, chain rule
     KingAttackWeight,
-    KingDanger,        // the danger count (eval/king_danger.h): opening count^2 / 2048, endgame count * eg / 512
-    KingDangerEg,
     PhaseEg,           // W[phase][1] (W[phase][0] = 256 - it)
     Complexity,        // eg += sign(eg) * max(complexity, -|eg|) (eval/scaling.h): non-linear, chain rule
 };

@@ -27,10 +27,7 @@ bool threats2(const Weights& w) { return w.threats2; }
 bool pieces2(const Weights& w) { return w.pieces2; }
 bool mob_tables(const Weights& w) { return w.mob_tables; }
 bool mob_linear(const Weights& w) { return !w.mob_tables; }
-bool king_danger(const Weights& w) { return w.king_danger; }
-// Rybka's king attack and Quince's safe-check units: replaced by the danger count when king_danger is on.
-bool rybka_king_attack(const Weights& w) { return !w.king_danger; }
-bool rybka_safe_checks(const Weights& w) { return w.king_safe_checks && !w.king_danger; }
+bool safe_checks(const Weights& w) { return w.king_safe_checks; }
 bool complexity(const Weights& w) { return w.complexity; }
 bool scale_factors(const Weights& w) { return w.scale_factors; }
 

@@ -96,7 +96,7 @@ std::string SearchFeatures::candidate_names() {
         if (!out.empty()) out += ',';
         out += c.name;
     }
-    return out;
+    return out.empty() ? "none" : out;
 }
 
 }  // namespace quince::search

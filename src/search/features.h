@@ -2,11 +2,12 @@
 // each one can be measured by a match of the engine against itself with that feature off. Everything is
 // on by default; a switch costs one well-predicted branch.
 //
-// Candidates are the opposite: rules not (yet) part of the search, off by default and switched on by the
-// UCI option SearchEnable, so that a match of the engine with a candidate on against the same binary
+// Candidates (candidate rules; not the evaluation's candidate passed pawns) are the opposite: rules not
+// (yet) part of the search, off by default and switched on by the UCI option SearchEnable, so that a match of the engine with a candidate on against the same binary
 // decides whether it goes in, without a rebuild.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -33,7 +34,6 @@ enum class Feature : unsigned {
     CorrectionHistory,   // static evaluation corrected by what searches found for its pawns and material
     LmrAdjust,           // reduction adjusted by a singular TT move, the parent's move count and stat score
     PriorMalus,          // continuation malus for the parent's refuted early move; update after LMR re-search
-    NodeShare,           // the clock spent by Ethereal's rule (ideal time, node share); off: the older soft limit
     Count
 };
 
@@ -52,16 +52,12 @@ inline constexpr FeatureInfo FEATURES[] = {
     {Feature::LMR, "lmr"},                   {Feature::QsearchFutility, "qsfutility"},
     {Feature::QsearchSee, "qssee"},          {Feature::CorrectionHistory, "corrhist"},
     {Feature::LmrAdjust, "lmradjust"},       {Feature::PriorMalus, "priormalus"},
-    {Feature::NodeShare, "nodeshare"},
 };
 static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
 
+// None now: each measured one either went into FEATURES or was deleted (docs/results.md keeps the figures).
+// A new one is an enumerator before Count and a row of CANDIDATES.
 enum class Candidate : unsigned {
-    CaptureLmr,    // captures' late-move reduction lowered (or raised) by their capture history
-    EscapeLmr,     // quiet moves that take a piece out of a losing exchange are reduced less
-    Cycle,         // upcoming repetition: a reversible move back to a position of the line scores a draw
-    CheckExtLow,   // the check extension from CheckExtLowDepth instead of CheckExtMinDepth
-    LmpChecks,     // late move pruning also drops quiet checks
     Count
 };
 
@@ -70,11 +66,7 @@ struct CandidateInfo {
     const char* name;  // the name used in SearchEnable
 };
 
-inline constexpr CandidateInfo CANDIDATES[] = {
-    {Candidate::CaptureLmr, "captlmr"}, {Candidate::EscapeLmr, "escape"},      {Candidate::Cycle, "cycle"},
-    {Candidate::CheckExtLow, "checkextlow"}, {Candidate::LmpChecks, "lmpchecks"},
-};
-static_assert(std::size(CANDIDATES) == std::size_t(Candidate::Count));
+inline constexpr std::array<CandidateInfo, std::size_t(Candidate::Count)> CANDIDATES = {};
 
 class SearchFeatures {
 public:

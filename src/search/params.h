@@ -51,7 +51,6 @@
     X(SingularBetaMul, 2, 1, 5, 0.5, 0.002)       /* singular beta = tt value - mul * d */                    \
     X(DoubleExtMargin, 30, 0, 80, 5, 0.002)       /* +2 when this far below the singular beta */              \
     X(CheckExtMinDepth, 10, 3, 16, 1, 0.002)      /* safe checks extended from this depth */                  \
-    X(CheckExtLowDepth, 3, 1, 9, 0.5, 0.002)      /* ... from this one with the candidate checkextlow */      \
     X(LmrBase, 80, 0, 150, 8, 0.002)              /* table: base/100 + ln d * ln m / (div/100) */             \
     X(LmrDivisor, 230, 150, 350, 10, 0.002)                                                                   \
     X(LmrHistDiv, 12000, 4000, 24000, 1000, 0.002) /* reduction -= stat score / this */                       \
@@ -59,16 +58,14 @@
     X(LmrOppMoveCount, 15, 6, 40, 2, 0.002)       /* one ply less when the parent's move came this late */     \
     X(LmrStatGood, -100, -3000, 3000, 150, 0.002) /* stat score against the previous ply's: */               \
     X(LmrStatBad, -150, -3000, 3000, 150, 0.002)  /* -1 when ours >= good > theirs, +1 when ours < bad <= theirs */ \
-    X(LmrCaptHistDiv, 5000, 2000, 16000, 400, 0.002) /* captlmr: reduction -= capture history / this */      \
-    X(LmrEscape, 2, 0, 4, 0.5, 0.002)             /* escape: plies less for a quiet leaving a losing square */ \
     X(QsFutilityMargin, 150, 50, 300, 12, 0.002)                                                              \
     X(StatBonusMul, 300, 100, 600, 25, 0.002)     /* history bonus min(mul * d - sub, max) */                 \
     X(StatBonusSub, 250, 0, 500, 25, 0.002)                                                                   \
     X(StatBonusMax, 2400, 1000, 4000, 150, 0.002)                                                             \
-    X(TmIdealPct, 250, 100, 500, 20, 0.002)       /* nodeshare: ideal = pct/100 * (clock + 25 inc) / 50 */    \
-    X(TmIdealMtgPct, 180, 80, 400, 15, 0.002)     /* nodeshare, movestogo: pct/100 * clock / (mtg + 5) + inc */ \
-    X(TmStablePct, 4, 0, 8, 0.5, 0.002)           /* nodeshare: time x (1.2 - pct/100 * stable iterations) */ \
-    X(TmNodeMulPct, 200, 100, 300, 15, 0.002)     /* nodeshare: time x max(0.5, mul/100 * other moves' share + 0.4) */
+    X(TmIdealPct, 250, 100, 500, 20, 0.002)       /* ideal = pct/100 * (clock + 25 inc) / 50 */              \
+    X(TmIdealMtgPct, 180, 80, 400, 15, 0.002)     /* movestogo: pct/100 * clock / (mtg + 5) + inc */            \
+    X(TmStablePct, 4, 0, 8, 0.5, 0.002)           /* time x (1.2 - pct/100 * stable iterations) */            \
+    X(TmNodeMulPct, 200, 100, 300, 15, 0.002)     /* time x max(0.5, mul/100 * other moves' share + 0.4) */
 
 namespace quince::search::param {
 

@@ -13,7 +13,6 @@
 #include "search/params.h"
 #include "search/skill.h"
 #include "search/syzygy.h"
-#include "search/wdl.h"
 
 namespace quince::search {
 
@@ -232,14 +231,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     constexpr bool PvNode = NT != NON_PV;
     constexpr bool RootNode = NT == ROOT;
 
-    // Candidate `cycle`: a move of ours back to a position of the line draws, so this node is worth at
-    // least a draw (checked before the quiescence dive, as the draw holds at any depth).
-    if (!RootNode && features_.on(Candidate::Cycle) && alpha < VALUE_DRAW && pos.rule50() >= 3 &&
-        pos.has_game_cycle(ss->ply)) {
-        alpha = VALUE_DRAW;
-        if (alpha >= beta) return alpha;
-    }
-
     if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta, 0);
 
     const int ply = ss->ply;
@@ -419,7 +410,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
     bool singular_tt = false;  // the TT move proved singular: the alternatives are less likely to matter
 
     while (Move move = mp.next(skip_quiets)) {
-        const bool picked_late = skip_quiets;  // a quiet check picked now is one that LMP kept
         if (move == excluded) continue;
         if (RootNode && std::find_if(root_moves.begin() + pv_idx_, root_moves.end(),
                                      [move](const RootMove& rm) { return rm.move == move; }) == root_moves.end())
@@ -442,8 +432,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
             int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
             if (features_.on(Feature::LateMovePruning) && move_count >= late_move_count(depth, improving))
                 skip_quiets = true;
-            // Candidate `lmpchecks`: the quiet checks go with the other late quiets (as in Stockfish 11).
-            if (features_.on(Candidate::LmpChecks) && picked_late && !capture && gives_check && !in_check) continue;
             if (capture || gives_check) {
                 if (features_.on(Feature::Futility) && capture && !gives_check && !in_check &&
                     lmr_depth < FutCaptureMaxDepth) {
@@ -484,8 +472,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 }
                 else if (singular_beta >= beta) return singular_beta;  // multi-cut: several moves beat beta
                 else if (tt_value >= beta) extension = -1;
-            } else if (features_.on(Feature::CheckExtension) && gives_check &&
-                       depth >= (features_.on(Candidate::CheckExtLow) ? CheckExtLowDepth : CheckExtMinDepth) &&
+            } else if (features_.on(Feature::CheckExtension) && gives_check && depth >= CheckExtMinDepth &&
                        pos.see_ge(move, 0)) {
                 extension = 1;
             }
@@ -512,18 +499,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 ss->stat_score = 2 * main_history_->at(us, move) + cont[0]->get(moved, move.to()) +
                                  cont[1]->get(moved, move.to()) + cont[2]->get(moved, move.to()) - LmrHistOffset;
                 r -= ss->stat_score / LmrHistDiv;
-                // Candidate `escape`: the move takes a piece off a square where it would have been lost
-                // (its move back loses by SEE), so it probably answers a threat (Stockfish 11; not in cut
-                // nodes, which are reduced more anyway). The position is already the child's here.
-                if (features_.on(Candidate::EscapeLmr) && !cut_node && move.type() == NORMAL &&
-                    !pos.see_ge(Move(move.to(), move.from())))
-                    r -= LmrEscape;
-            } else if (features_.on(Candidate::CaptureLmr)) {
-                // Candidate `captlmr`: captures that refuted similar positions before are reduced less,
-                // those that failed more (Ethereal's and later Stockfishes' rule). The capture is made, so
-                // the victim (none for a quiet promotion) is the child's captured piece.
-                const PieceType victim = type_of(pos.captured_piece());
-                r -= capture_history_->table[piece_slot(moved)][move.to()][victim] / LmrCaptHistDiv;
             }
             if (features_.on(Feature::LmrAdjust)) {
                 if (singular_tt) r -= 1;
@@ -567,7 +542,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 rm.upper_bound = value <= alpha;
                 rm.pv.assign(1, move);
                 for (int i = ply + 1; i < pv_len_[ply + 1]; ++i) rm.pv.push_back(pv_table_[ply + 1][i]);
-                if (move_count > 1) best_move_changes.fetch_add(1, std::memory_order_relaxed);
             } else {
                 rm.score = -VALUE_INFINITE;
             }
@@ -734,7 +708,7 @@ void Worker::report(int depth) {
         if (engine_.options_.show_wdl) {
             // A tablebase draw is certain, not the model's guess for a level score.
             const bool tb_draw = tb_result && std::abs(v) < VALUE_TB_WIN_IN_MAX_PLY;
-            const Wdl wdl = tb_draw ? Wdl{0, 1000, 0} : score_to_wdl(v, wdl_material(pos));
+            const eval::Wdl wdl = tb_draw ? eval::Wdl{0, 1000, 0} : eval::score_to_wdl(v, eval::wdl_material(pos), engine_.eval_->wdl);
             out << " wdl " << wdl.win << ' ' << wdl.draw << ' ' << wdl.loss;
         }
         if (i == pv_idx_ && rm.lower_bound) out << " lowerbound";
@@ -748,6 +722,40 @@ void Worker::report(int depth) {
     }
 }
 
+// The current PV line (pv_idx_) at root_depth_: a window around the previous iteration's score, widened
+// after each fail until the score falls inside (a fail high also searches a ply shallower); from depth 4,
+// with a full window before. Returns the line's score (any value once the search is stopped).
+Value Worker::aspiration_search(Stack* ss) {
+    sel_depth_ = 0;
+    Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
+    const Value prev = root_moves[pv_idx_].prev_score;
+    if (features_.on(Feature::Aspiration) && root_depth_ >= 4 && prev != -VALUE_INFINITE) {
+        delta = AspDelta + std::abs(prev) / AspScoreDiv;
+        alpha = std::max(prev - delta, -VALUE_INFINITE);
+        beta = std::min(prev + delta, VALUE_INFINITE);
+    }
+    int failed_high = 0;
+    for (;;) {
+        const int d = std::max(1, root_depth_ - failed_high);
+        const Value value = search<ROOT>(ss, alpha, beta, d, false);
+        std::stable_sort(root_moves.begin() + pv_idx_, root_moves.end());
+        if (engine_.stop_.load()) return value;
+        if (id_ == 0 && multi_pv_ == 1 && (value <= alpha || value >= beta) && engine_.elapsed_ms() > 3000)
+            report(root_depth_);
+        if (value <= alpha) {
+            beta = (alpha + beta) / 2;
+            alpha = std::max(value - delta, -VALUE_INFINITE);
+            failed_high = 0;
+        } else if (value >= beta) {
+            beta = std::min(value + delta, VALUE_INFINITE);
+            ++failed_high;
+        } else {
+            return value;
+        }
+        delta += delta / 2;
+    }
+}
+
 void Worker::iterative_deepening() {
     auto stack = make_stack(cont_history_->sentinel());
     Stack* ss = stack.get() + STACK_LOOKBACK;
@@ -757,15 +765,12 @@ void Worker::iterative_deepening() {
     completed_depth = 0;
     lazy_window_active_ = false;  // no root score yet: every new search starts with full evaluations
     root_side_ = pos.side_to_move();
-    best_move_changes.store(0, std::memory_order_relaxed);
-    tot_best_move_changes_ = 0;
     nmp_min_ply_ = 0;
     features_ = engine_.options_.features;
     calls_until_check_ = 1024;
     tb_cardinality_ = engine_.tb_cardinality_;
     tb_probe_depth_ = engine_.options_.syzygy_probe_depth;
     tb_rule50_ = engine_.options_.syzygy_50_move_rule;
-    Value prev_iteration_value = VALUE_NONE;
     Move last_best = Move::none();
     int best_stable_for = 0;
     std::array<Value, MAX_PLY + 1> iteration_values{};  // the best score of each completed depth
@@ -775,40 +780,10 @@ void Worker::iterative_deepening() {
     for (root_depth_ = start_depth; root_depth_ < MAX_PLY; ++root_depth_) {
         if (engine_.stop_.load()) break;
         if (limits.depth && root_depth_ > limits.depth) break;
-        tot_best_move_changes_ *= 0.5;
         for (RootMove& rm : root_moves) rm.prev_score = rm.score;
 
-        Value best_value = -VALUE_INFINITE;
         for (pv_idx_ = 0; pv_idx_ < multi_pv_ && !engine_.stop_.load(); ++pv_idx_) {
-            sel_depth_ = 0;
-            Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE, delta = 0;
-            Value prev = root_moves[pv_idx_].prev_score;
-            if (features_.on(Feature::Aspiration) && root_depth_ >= 4 && prev != -VALUE_INFINITE) {
-                delta = AspDelta + std::abs(prev) / AspScoreDiv;
-                alpha = std::max(prev - delta, -VALUE_INFINITE);
-                beta = std::min(prev + delta, VALUE_INFINITE);
-            }
-            int failed_high = 0;
-            for (;;) {
-                int d = std::max(1, root_depth_ - failed_high);
-                best_value = search<ROOT>(ss, alpha, beta, d, false);
-                std::stable_sort(root_moves.begin() + pv_idx_, root_moves.end());
-                if (engine_.stop_.load()) break;
-                if (id_ == 0 && multi_pv_ == 1 && (best_value <= alpha || best_value >= beta) &&
-                    engine_.elapsed_ms() > 3000)
-                    report(root_depth_);
-                if (best_value <= alpha) {
-                    beta = (alpha + beta) / 2;
-                    alpha = std::max(best_value - delta, -VALUE_INFINITE);
-                    failed_high = 0;
-                } else if (best_value >= beta) {
-                    beta = std::min(best_value + delta, VALUE_INFINITE);
-                    ++failed_high;
-                } else {
-                    break;
-                }
-                delta += delta / 2;
-            }
+            aspiration_search(ss);
             std::stable_sort(root_moves.begin(), root_moves.begin() + pv_idx_ + 1);
             if (id_ == 0 && (engine_.stop_.load() || pv_idx_ + 1 == multi_pv_ || engine_.elapsed_ms() > 3000))
                 report(root_depth_);
@@ -824,7 +799,7 @@ void Worker::iterative_deepening() {
         }
         if (id_ != 0) continue;
 
-        best_value = root_moves[0].score;
+        const Value best_value = root_moves[0].score;
         // go mate N: done once a mate in at most N moves is proven.
         if (limits.mate && best_value >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - best_value <= 2 * limits.mate - 1)
             engine_.stop_.store(true);
@@ -840,30 +815,13 @@ void Worker::iterative_deepening() {
         if (engine_.use_time_ && !limits.movetime && !engine_.stop_.load()) {
             // With a single legal move there is nothing to think about.
             const bool forced = root_moves.size() == 1 && completed_depth >= 4;
-            double limit = double(engine_.budget_.hard);
-            if (features_.on(Feature::NodeShare)) {
-                // Ethereal's rule: the ideal time, longer while the best move changes, the score falls or
-                // the other moves take many of the root's nodes (the best one is in doubt); from depth 4.
-                if (completed_depth >= 4) {
-                    const double stable = 1.2 - TmStablePct / 100.0 * std::min(best_stable_for, 10);
-                    const double fall = double(iteration_values[std::size_t(completed_depth - 3)] - best_value);
-                    const double falling = std::clamp(0.05 * fall, 0.75, 1.25);
-                    const double best_share = double(root_moves[0].nodes) /
-                                              double(std::max<std::uint64_t>(1, nodes.load(std::memory_order_relaxed)));
-                    const double node_factor = std::max(0.5, TmNodeMulPct / 100.0 * (1.0 - best_share) + 0.4);
-                    limit = double(engine_.budget_.ideal) * stable * falling * node_factor;
-                }
-            } else {
-                double falling = 1.0;
-                if (prev_iteration_value != VALUE_NONE)
-                    falling = std::clamp(1.0 + (prev_iteration_value - best_value) / 150.0, 0.7, 1.7);
-                for (auto& w : engine_.workers_)
-                    tot_best_move_changes_ += w->best_move_changes.exchange(0, std::memory_order_relaxed);
-                double instability = 1.0 + 1.2 * tot_best_move_changes_ / double(engine_.workers_.size());
-                double stability = best_stable_for >= 6 ? 0.6 : best_stable_for >= 3 ? 0.8 : 1.1;
-                limit = double(engine_.budget_.soft) * falling * instability * stability;
-            }
-            limit = std::min(limit, double(engine_.budget_.hard));
+            IterationInfo it;
+            it.depth = completed_depth;
+            it.stable_iterations = best_stable_for;
+            if (completed_depth >= 4) it.score_fall = iteration_values[std::size_t(completed_depth - 3)] - best_value;
+            it.best_move_share = double(root_moves[0].nodes) /
+                                 double(std::max<std::uint64_t>(1, nodes.load(std::memory_order_relaxed)));
+            const double limit = thinking_limit(engine_.budget_, it);
             // The thought a move deserves counts pondering (the opponent's time); the hard limit (in
             // count_node) counts our clock only. Otherwise a ponderhit would restart the budget in the
             // middle of a deep iteration, which then runs to the hard limit move after move.
@@ -875,7 +833,6 @@ void Worker::iterative_deepening() {
                 }
             }
         }
-        prev_iteration_value = best_value;
     }
 }
 
@@ -894,16 +851,20 @@ void Engine::set_threads(int n) {
     while (int(workers_.size()) > n) workers_.pop_back();
     while (int(workers_.size()) < n) {
         workers_.push_back(std::make_unique<Worker>(*this, int(workers_.size())));
-        for (auto& setting : evaluator_settings_) setting.second(workers_.back()->evaluator());
+        workers_.back()->evaluator().set_eval(eval_);
+        workers_.back()->evaluator().set_lazy(lazy_eval_);
     }
 }
 
-void Engine::set_evaluator_setting(const std::string& name, std::function<void(eval::Evaluator&)> apply) {
-    for (auto& w : workers_) apply(w->evaluator());
-    auto it = std::find_if(evaluator_settings_.begin(), evaluator_settings_.end(),
-                           [&](const auto& s) { return s.first == name; });
-    if (it != evaluator_settings_.end()) it->second = std::move(apply);
-    else evaluator_settings_.emplace_back(name, std::move(apply));
+void Engine::set_eval(eval::EvalPtr evaluation) {
+    if (!evaluation) return;
+    eval_ = std::move(evaluation);
+    for (auto& w : workers_) w->evaluator().set_eval(eval_);
+}
+
+void Engine::set_lazy_eval(bool on) {
+    lazy_eval_ = on;
+    for (auto& w : workers_) w->evaluator().set_lazy(on);
 }
 
 void Engine::new_game() {
@@ -983,7 +944,6 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
         in.overhead = options.move_overhead;
         budget_ = allocate_time(in);
         if (options.ponder_enabled && limits.movetime == 0) {
-            budget_.soft = std::min(budget_.hard, budget_.soft * 5 / 4);
             budget_.ideal = std::min(budget_.hard, budget_.ideal * 5 / 4);
         }
     }

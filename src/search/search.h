@@ -44,7 +44,7 @@ struct SearchOptions {
     bool chess960 = false;  // castling notation in the output
     bool ponder_enabled = false;  // UCI Ponder option: expect ponder hits, so think a little longer
     bool silent = false;    // no info/bestmove output (bench, tests)
-    bool show_wdl = false;  // UCI_ShowWDL: `wdl W D L` after the score in info lines (search/wdl.h)
+    bool show_wdl = false;  // UCI_ShowWDL: `wdl W D L` after the score in info lines (the evaluation's model)
     int skill_level = SKILL_LEVEL_MAX;  // below it: a weakened search and choice of move (search/skill.h)
     SearchFeatures features;  // all on unless switched off to measure one (SearchDisable)
     // Syzygy tablebases (probed only when syzygy::init() has loaded tables): WDL probes in the search
@@ -104,6 +104,7 @@ public:
     void clear();  // histories and evaluator caches (ucinewgame)
     void iterative_deepening();
     eval::Evaluator& evaluator() { return evaluator_; }
+    const eval::Evaluator& evaluator() const { return evaluator_; }
     // The quiescence value of `p` with a full window and the static evaluation (no lazy window) of `p`,
     // from the side to move's view; for tools that look at single positions (datagen's quiet filter).
     Value quiescence(const Position& p);
@@ -114,10 +115,6 @@ public:
     std::atomic<std::uint64_t> nodes{0};
     std::atomic<std::uint64_t> tb_hits{0};
     int completed_depth = 0;
-    // Changes of the best root move since the main thread last collected them: every thread counts its
-    // own, the main thread sums them into its time use (a helper that keeps changing its mind is as much
-    // a sign of an unclear position as the main thread doing so).
-    std::atomic<int> best_move_changes{0};
     // Info lines for every PV: the main thread during the search, or the thread whose move is played.
     void report(int depth);
 
@@ -128,6 +125,7 @@ private:
     template <bool PvNode>
     Value qsearch(Stack* ss, Value alpha, Value beta, int depth);
 
+    Value aspiration_search(Stack* ss);  // one PV line of the current iteration
     Value evaluate();
     Value corrected(Value raw) const;  // raw static evaluation + correction history
     void count_node();
@@ -163,7 +161,6 @@ private:
     bool lazy_window_active_ = false;
     Value lazy_root_score_ = 0;
     Color root_side_ = WHITE;
-    double tot_best_move_changes_ = 0;  // main thread: all threads' changes, halved every iteration
     Move pv_table_[MAX_PLY + 2][MAX_PLY + 2];
     int pv_len_[MAX_PLY + 2];
 };
@@ -182,10 +179,13 @@ public:
     void clear_hash() { tt_.clear(); }
     void new_game();  // TT and all histories
     void set_output(Output out) { output_ = std::move(out); }
-    // Applies `apply` to every thread's Evaluator now and to those of threads created later
-    // (Threads option). A later call with the same name replaces the earlier one. Use it for
-    // evaluation options such as a profile; only while no search runs.
-    void set_evaluator_setting(const std::string& name, std::function<void(eval::Evaluator&)> apply);
+    // What every thread evaluates with (eval/evaluation.h), now and in threads created later; ignored
+    // when null. Its WDL model is the one info lines report with. Only while no search runs.
+    void set_eval(eval::EvalPtr evaluation);
+    const eval::EvalPtr& evaluation() const { return eval_; }
+    // Lazy evaluation (spec §12.3) in every thread, likewise (default on).
+    void set_lazy_eval(bool on);
+    const eval::Evaluator& evaluator(int thread) const { return workers_[std::size_t(thread)]->evaluator(); }
 
     // Starts searching in the background; returns at once. bestmove is sent through the output.
     void go(const Position& pos, const Limits& limits, const SearchOptions& options);
@@ -219,7 +219,8 @@ private:
 
     TranspositionTable tt_;
     std::vector<std::unique_ptr<Worker>> workers_;
-    std::vector<std::pair<std::string, std::function<void(eval::Evaluator&)>>> evaluator_settings_;
+    eval::EvalPtr eval_ = eval::default_evaluation();
+    bool lazy_eval_ = true;
     Output output_;
     std::thread main_thread_;
     std::atomic<bool> searching_{false};

@@ -11,7 +11,7 @@ TimeBudget allocate_time(const TimeInput& in) {
     if (in.move_time > 0) {
         // Exactly the time asked for, from go: the GUI that sets a move time expects it spent, and
         // Stockfish keeps no overhead here either.
-        b.soft = b.hard = b.ideal = in.move_time;
+        b.hard = b.ideal = in.move_time;
         return b;
     }
     int mtg = in.moves_to_go > 0 ? std::min(in.moves_to_go, 50) : 40;
@@ -30,7 +30,6 @@ TimeBudget allocate_time(const TimeInput& in) {
     // that shrinks when many moves remain before the next time control.
     std::int64_t hard_cap = mtg == 1 ? usable * 9 / 10 : std::min(usable * 3 / 4, usable * 4 / std::min(mtg, 8));
     b.hard = std::clamp<std::int64_t>(share * 4, 1, std::max<std::int64_t>(1, hard_cap));
-    b.soft = std::clamp<std::int64_t>(share * 7 / 10, 1, b.hard);
     // Ethereal's even share: the clock plus 25 increments over 50 moves (before a time control, the clock
     // over the moves left plus five), times a factor, plus the increment. The search's factors for a
     // stable move bring it down to about half.
@@ -39,6 +38,17 @@ TimeBudget allocate_time(const TimeInput& in) {
                                    : (usable + 25 * inc) * param::TmIdealPct / (100 * 50);
     b.ideal = std::clamp<std::int64_t>(ideal, 1, b.hard);
     return b;
+}
+
+double thinking_limit(const TimeBudget& budget, const IterationInfo& it) {
+    double limit = double(budget.hard);
+    if (it.depth >= 4) {
+        const double stable = 1.2 - param::TmStablePct / 100.0 * std::min(it.stable_iterations, 10);
+        const double falling = std::clamp(0.05 * double(it.score_fall), 0.75, 1.25);
+        const double node_factor = std::max(0.5, param::TmNodeMulPct / 100.0 * (1.0 - it.best_move_share) + 0.4);
+        limit = double(budget.ideal) * stable * falling * node_factor;
+    }
+    return std::min(limit, double(budget.hard));
 }
 
 }  // namespace quince::search

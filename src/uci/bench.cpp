@@ -68,11 +68,11 @@ const std::vector<std::string>& bench_positions() {
 }
 
 std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>& print,
-                        const std::atomic<bool>* cancel, std::shared_ptr<const eval::Profile> profile) {
+                        const std::atomic<bool>* cancel, eval::EvalPtr evaluation) {
     // A private engine: the caller's hash size, threads and histories stay untouched.
     search::Engine engine;
     engine.set_hash(16);
-    if (profile) engine.set_evaluator_setting("profile", [profile](eval::Evaluator& e) { e.set_profile(profile); });
+    engine.set_eval(std::move(evaluation));  // null: the default stays
     search::Limits limits;
     limits.depth = depth;
     search::SearchOptions options;

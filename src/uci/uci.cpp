@@ -85,48 +85,39 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option(Option::spin("Skill Level", search::SKILL_LEVEL_MAX, 0, search::SKILL_LEVEL_MAX));
     add_option(Option::check("UCI_LimitStrength", false));
     add_option(Option::spin("UCI_Elo", search::SKILL_ELO_MAX, search::SKILL_ELO_MIN, search::SKILL_ELO_MAX));
-    // Win/draw/loss per mille after the score (`wdl W D L`), from the model of search/wdl.h.
+    // Win/draw/loss per mille after the score (`wdl W D L`), from the evaluation's model (eval/wdl.h).
     add_option(Option::check("UCI_ShowWDL", false));
     add_option(Option::check("UCI_Chess960", false, [this](const std::string& v, std::string*) {
         pos_.set_chess960(v == "true");
         return true;
     }));
-    // Evaluation profile (weight table) of every search thread; `eval` traces the same profile.
+    // Evaluation profile of every search thread; `eval` traces what is in force.
     add_option(Option::combo("EvalProfile", eval::default_profile(), eval::profile_names(),
                              [this](const std::string& v, std::string* err) {
-                                 if (!eval::Evaluator().set_profile(v)) {
-                                     if (err) *err = "unknown evaluation profile '" + v + "'";
-                                     return false;
-                                 }
-                                 eval_profile_ = v;
-                                 apply_eval_profile();
-                                 // A weights file outranks the profile: say so rather than seem to obey.
-                                 if (eval_file_)
+                                 if (!eval_settings_.set_profile(v, err)) return false;
+                                 engine_.set_eval(eval_settings_.evaluation());
+                                 // A file outranks the profile: say so rather than seem to obey.
+                                 if (const eval::EvalPtr& file = eval_settings_.file())
                                      send("info string EvalProfile: " + v + " is kept for later; EvalFile " +
-                                          find_option("EvalFile")->value + " (profile '" + eval_file_->w.name +
-                                          "') stays in force until EvalFile is set to <empty>");
+                                          file->source + " (" + (file->network ? "network" : "profile") + " '" +
+                                          file->name + "') stays in force until EvalFile is set to <empty>");
                                  return true;
                              }));
-    // A weights file (format: `quince weights NAME`) or a net file (`QNN1`: profile nnue with that net,
-    // src/eval/nnue/README.md); empty = the EvalProfile's built-in weights. A file that does not load leaves
-    // the evaluation in force unchanged.
+    // A weights file (format: `quince weights NAME`) or a network, told apart by the file's header; empty =
+    // EvalProfile's built-in weights. A file that does not load leaves the evaluation in force unchanged.
     add_option(Option::string("EvalFile", [this](const std::string& v, std::string* err) {
-        if (v.empty() || v == "<empty>") {
-            eval_file_.reset();
-            send("info string EvalFile: none; EvalProfile " + eval_profile_ + " in force");
-        } else {
-            auto p = eval::load_profile_file(v, err);
-            if (!p) return false;
-            eval_file_ = std::move(p);
-            send("info string EvalFile: loaded profile '" + eval_file_->w.name + "' from " + v);
-        }
-        apply_eval_profile();
+        if (!eval_settings_.set_file(v, err)) return false;
+        engine_.set_eval(eval_settings_.evaluation());
+        if (const eval::EvalPtr& file = eval_settings_.file())
+            send("info string EvalFile: loaded " + std::string(file->network ? "network" : "profile") + " '" +
+                 file->name + "' from " + v);
+        else
+            send("info string EvalFile: none; EvalProfile " + eval_settings_.profile() + " in force");
         return true;
     }));
     // Lazy evaluation (spec §12.3) can be switched off to measure its effect.
     add_option(Option::check("LazyEval", true, [this](const std::string& v, std::string*) {
-        const bool on = v == "true";
-        engine_.set_evaluator_setting("lazy", [on](eval::Evaluator& e) { e.set_lazy(on); });
+        engine_.set_lazy_eval(v == "true");
         return true;
     }));
     // Search features to switch off, to measure what each one is worth in a match (see search/features.h).
@@ -192,7 +183,7 @@ Uci::Uci(std::ostream& out) : out_(out) {
                   sanitize(t[1]) + "'");
             return;
         }
-        std::string table = eval_file_ ? eval::trace_text(pos_, eval_file_) : eval::trace_text(pos_, eval_profile_);
+        std::string table = eval::trace_text(pos_, *eval_settings_.evaluation());
         while (!table.empty() && table.back() == '\n') table.pop_back();
         send(table);
     });
@@ -217,30 +208,14 @@ void Uci::add_tuning_options() {
     for (const auto& s : eval::spsa_weights(w)) {
         const int index = s.index;
         add_option(Option::spin(s.name, s.value, s.min, s.max, [this, index](const std::string& v, std::string*) {
-            tuned_weights_[index] = int(std::stoll(v));
-            apply_eval_profile();
+            eval_settings_.set_weight(index, int(std::stoll(v)));
+            engine_.set_eval(eval_settings_.evaluation());
             return true;
         }));
     }
 }
 
 Uci::~Uci() { stop_search(); }
-
-void Uci::apply_eval_profile() {
-    if (!tuned_weights_.empty() && (eval_file_ || eval_profile_ != "simple")) {
-        eval::Weights w = eval_file_ ? eval_file_->w : eval::Weights{};
-        if (!eval_file_) eval::builtin_weights(eval_profile_, w);
-        for (const auto& [index, value] : tuned_weights_) eval::set_weight(w, index, value);
-        auto p = eval::build_profile(w);
-        engine_.set_evaluator_setting("profile", [p](eval::Evaluator& e) { e.set_profile(p); });
-    } else if (eval_file_) {
-        auto p = eval_file_;
-        engine_.set_evaluator_setting("profile", [p](eval::Evaluator& e) { e.set_profile(p); });
-    } else {
-        const std::string v = eval_profile_;
-        engine_.set_evaluator_setting("profile", [v](eval::Evaluator& e) { e.set_profile(v); });
-    }
-}
 
 void Uci::send(const std::string& line) {
     std::lock_guard<std::mutex> lock(out_mutex_);

@@ -112,13 +112,8 @@ private:
     // at once; task_stop_ asks the running one to end.
     std::thread task_thread_;
     std::atomic<bool> task_stop_{false};
-    std::string eval_profile_ = eval::default_profile();
-    // EvalFile: a profile loaded from a weights file; when set it replaces EvalProfile's weights.
-    std::shared_ptr<const eval::Profile> eval_file_;
-    void apply_eval_profile();
-    // Tuning build: evaluation weights set through their UCI options (flat index -> value); they replace
-    // those weights of the profile in force (EvalProfile or EvalFile).
-    std::map<int, int> tuned_weights_;
+    // EvalProfile, EvalFile and the tuning build's weight options, resolved to what the engine evaluates with.
+    eval::EvalSettings eval_settings_;
     void add_tuning_options();
     std::map<std::string, Command> commands_;
     book::Book book_;  // BookFile; played from when OwnBook is on
@@ -132,9 +127,8 @@ const std::vector<std::string>& bench_positions();
 // Searches every bench position to `depth` with one thread and a fresh 16 MB hash. Prints the
 // totals through `print`; returns the total node count. When *cancel becomes true the bench ends
 // early: the running search stops, one `info string bench stopped: …` line replaces the totals.
-// `profile` (e.g. from `--weights FILE`) replaces the default evaluation profile when given.
+// `evaluation` (e.g. from `--weights FILE`) replaces the default evaluation when given.
 std::uint64_t run_bench(int depth, const std::function<void(const std::string&)>& print,
-                        const std::atomic<bool>* cancel = nullptr,
-                        std::shared_ptr<const eval::Profile> profile = nullptr);
+                        const std::atomic<bool>* cancel = nullptr, eval::EvalPtr evaluation = nullptr);
 
 }  // namespace quince::uci

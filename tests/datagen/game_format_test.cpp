@@ -190,7 +190,9 @@ TEST(TrainingFormat, FilesAndSetsNameTheBadFile) {
         [&](const LabeledPosition& lp) {
             quiet_scores.push_back(lp.score);
             labelled += lp.has_teacher;
-            if (!lp.has_teacher) EXPECT_EQ(lp.teacher, lp.score);
+            if (!lp.has_teacher) {
+                EXPECT_EQ(lp.teacher, lp.score);
+            }
             return true;
         },
         &error, Plies::Quiet))

@@ -1,12 +1,13 @@
 // The embedding of a default net (cmake/embed_net.cmake), checked on a net the trainer makes at build time
 // from tests/data/nnue_sample.txt (tests/CMakeLists.txt): this program is linked with that net embedded in
 // place of the build's own. It exits 0 when the embedded net is the file byte for byte (same checksum and
-// description), profile nnue is listed and uses it, and it evaluates as the file loaded through EvalFile.
+// description), profile nnue is listed and is a network, and it evaluates as the file loaded through EvalFile.
 #include <cstdio>
 #include <string>
 
 #include "board/position.h"
 #include "eval/evaluate.h"
+#include "eval/evaluation.h"
 #include "eval/nnue/network.h"
 #include "eval/profile.h"
 
@@ -35,12 +36,12 @@ int main(int argc, char** argv) {
     bool listed = false;
     for (const std::string& n : eval::profile_names()) listed = listed || n == "nnue";
     if (!listed) return fail("profile nnue not listed");
-    const eval::Profile* p = eval::find_profile("nnue");
-    if (!p || p->net != embedded) return fail("profile nnue does not use the embedded net");
-    auto from_file = eval::load_profile_file(argv[1], &error);
+    const eval::EvalPtr builtin = eval::builtin_evaluation("nnue", &error);
+    if (!builtin || !builtin->network) return fail("profile nnue is not a network: " + error);
+    auto from_file = eval::load_evaluation(argv[1], &error);
     if (!from_file) return fail(error);
     eval::Evaluator a("nnue"), b;
-    b.set_profile(from_file);
+    b.set_eval(from_file);
     if (a.profile() != "nnue") return fail("Evaluator(\"nnue\") is " + a.profile());
     const char* fens[] = {Position::START_FEN, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
                           "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 99 50", "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"};

@@ -1,7 +1,7 @@
 // Profile nnue's network (src/eval/nnue/): the net file is refused when wrong, truncated or damaged, and
 // nothing else; the incrementally updated accumulators equal a refresh over a million random moves, unmoves
 // and null moves; the SIMD code equals the scalar code; the evaluation is colour-symmetric; EvalFile-style
-// loading gives profile nnue.
+// loading gives a network evaluation.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -11,6 +11,7 @@
 #include "board/movegen.h"
 #include "core/random.h"
 #include "eval/evaluate.h"
+#include "eval/evaluation.h"
 #include "eval/nnue/accumulator.h"
 #include "eval/nnue/network.h"
 #include "eval/profile.h"
@@ -34,7 +35,7 @@ std::string random_net_bytes(std::uint64_t seed, const std::string& description 
     return serialise_network(ft_w.data(), ft_b.data(), out_w.data(), r(-200000, 200000), description);
 }
 
-std::shared_ptr<const Network> random_net(std::uint64_t seed) {
+std::shared_ptr<const nnue::Network> random_net(std::uint64_t seed) {
     const std::string bytes = random_net_bytes(seed);
     std::string error;
     auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
@@ -133,27 +134,34 @@ TEST(NnueNet, RefusesWeightsThatWouldOverflowInt16) {
     EXPECT_EQ(parse_error(bytes()), "");
 }
 
-TEST(NnueNet, EvalFileLoadsANetAsProfileNnueAndRefusesABadOne) {
+TEST(NnueNet, EvalFileLoadsANetAndRefusesABadOne) {
     const std::string dir = ::testing::TempDir();
     const std::string good_path = dir + "/quince_good.nnue", bad_path = dir + "/quince_bad.nnue";
     const std::string good = random_net_bytes(3);
     std::ofstream(good_path, std::ios::binary) << good;
     std::ofstream(bad_path, std::ios::binary) << good.substr(0, 5000);
     std::string error;
-    auto p = load_profile_file(good_path, &error);
-    ASSERT_TRUE(p) << error;
-    EXPECT_EQ(p->w.name, "nnue");
-    ASSERT_TRUE(p->net);
-    EXPECT_EQ(p->net->checksum, load_network_file(good_path, &error)->checksum);
-    EXPECT_FALSE(load_profile_file(bad_path, &error));
+    auto e = load_evaluation(good_path, &error);
+    ASSERT_TRUE(e) << error;
+    ASSERT_TRUE(e->network);
+    EXPECT_FALSE(load_evaluation(bad_path, &error));
     EXPECT_NE(error.find(bad_path), std::string::npos);
     EXPECT_NE(error.find("truncated"), std::string::npos);
-
-    // An evaluator keeps its net when a load fails (the UCI option sets nothing then).
+    // The settings keep the net in force when a load fails.
+    EvalSettings settings;
+    ASSERT_TRUE(settings.set_file(good_path, &error)) << error;
+    const EvalPtr before = settings.evaluation();
+    EXPECT_FALSE(settings.set_file(bad_path, &error));
+    EXPECT_EQ(settings.evaluation(), before);
+    // And it evaluates as the net read directly.
     Evaluator ev;
-    ev.set_profile(p);
-    ev.set_profile(load_profile_file(bad_path, &error));  // null: ignored
-    EXPECT_EQ(ev.profile(), "nnue");
+    ev.set_eval(before);
+    auto net = load_network_file(good_path, &error);
+    ASSERT_TRUE(net);
+    Accumulator acc;
+    const Position start;
+    refresh(*net, start, acc);
+    EXPECT_EQ(ev.evaluate(start), output(*net, acc, WHITE));
 }
 
 // The accumulators kept by NnueState (pieces moved since the last evaluation) equal a refresh after every
@@ -240,11 +248,11 @@ TEST(NnueAccumulator, SimdEqualsScalar) {
 TEST(NnueEvaluator, ProfileNnueIsColourSymmetricAndEqualsARefresh) {
     auto net = random_net(7);
     ASSERT_TRUE(net);
-    auto profile = nnue_profile(net);
-    ASSERT_TRUE(profile);
+    auto evaluation = network_evaluation(net);
+    ASSERT_TRUE(evaluation);
     Evaluator ev, twin;
-    ev.set_profile(profile);
-    twin.set_profile(profile);
+    ev.set_eval(evaluation);
+    twin.set_eval(evaluation);
     for (const Position& pos : test::random_game_positions(60, 10, 2000, 160)) {
         const Value v = ev.evaluate(pos);
         Accumulator fresh;
@@ -257,11 +265,15 @@ TEST(NnueEvaluator, ProfileNnueIsColourSymmetricAndEqualsARefresh) {
     }
 }
 
-// A build without a default net lists no profile nnue (and find_profile says so); with one, it is listed
-// and loads. Either way the list and the lookup agree.
+// A build without a default net lists no profile nnue (and builtin_evaluation refuses it); with one, it is
+// listed and is that net. Either way the list and the lookup agree.
 TEST(NnueEvaluator, ProfileNnueIsListedExactlyWhenANetIsEmbedded) {
     const auto names = profile_names();
     const bool listed = std::find(names.begin(), names.end(), "nnue") != names.end();
     EXPECT_EQ(listed, embedded_network() != nullptr);
-    EXPECT_EQ(find_profile("nnue") != nullptr, listed);
+    const EvalPtr e = builtin_evaluation("nnue", nullptr);
+    EXPECT_EQ(e != nullptr, listed);
+    if (e) {
+        EXPECT_TRUE(e->network);
+    }
 }

@@ -28,29 +28,26 @@ using namespace quince::eval;
 
 namespace {
 
-// quince's weights with every switch on; the groups no shipped profile uses get their tests' starting
-// values, and the pieces2 and threats2 weights distinct values from a fixed seed (every sub-term shows).
-// With king_danger off: Rybka's king attack beside the attack maps of threats2.
-Weights all_switches(bool king_danger) {
+// quince's weights with every switch on; the groups get their tests' starting values, and the pieces2 and
+// threats2 weights distinct values from a fixed seed (every sub-term shows).
+Weights all_switches() {
     Weights w = find_profile("quince")->w;
     for (const WeightDesc& d : weight_descs())
         if (d.kind == Kind::Bool) *d.flag(w) = true;
     test::set_threats2_start(w);
-    test::set_king_danger_start(w);
     test::set_pawns2_start(w);
     test::set_scaling_start(w);
     std::mt19937 rng(20261127);
     for (const WeightDesc& d : weight_descs())
         if (d.kind == Kind::Int && (std::strcmp(d.group, "pieces2") == 0 || std::strcmp(d.group, "threats2") == 0))
             for (int i = 0; i < d.count; ++i) d.ints(w)[i] = int(rng() % 2001) - 1000;
-    w.king_danger = king_danger;
-    w.name = king_danger ? "all" : "all-but-king-danger";
+    w.name = "all";
     return w;
 }
 
 // quince's switches and values but for pieces2 and threats2, whose weights get the distinct values above.
 Weights quince_with_new_groups() {
-    Weights w = all_switches(false);
+    Weights w = all_switches();
     Weights q = find_profile("quince")->w;
     for (const WeightDesc& d : weight_descs()) {
         if (std::strcmp(d.group, "pieces2") == 0 || std::strcmp(d.group, "threats2") == 0) continue;
@@ -83,8 +80,6 @@ void hash_trace(Fnv& f, const Trace& t, const CoefTrace& ct, const SquareTrace& 
         f.bytes(ct.c[c].data(), ct.c[c].size() * sizeof(double));
         f.i(ct.king_attack[c].on), f.i(ct.king_attack[c].count);
         for (int n : ct.king_attack[c].n) f.i(n);
-        f.i(ct.king_danger[c].on);
-        for (int n : ct.king_danger[c].n) f.i(n);
         f.i(ct.drawish[c]), f.i(ct.scaling.factor[c]);
     }
     f.i(ct.scaling.complexity), f.i(ct.scaling.scaled);
@@ -99,7 +94,7 @@ TEST(EvalRecorded, EverySwitchOnGivesTheRecordedValues) {
     const std::vector<Position> positions = test::eval_test_positions();
     ASSERT_GT(positions.size(), 3000u);
     std::vector<std::unique_ptr<Evaluator>> evs;
-    for (const Weights& w : {all_switches(true), all_switches(false), quince_with_new_groups()}) {
+    for (const Weights& w : {all_switches(), quince_with_new_groups()}) {
         evs.push_back(std::make_unique<Evaluator>());
         const auto prof = build_profile(w);
         ASSERT_EQ(prof->path, Path::General) << w.name;

@@ -13,21 +13,21 @@ using namespace quince::eval;
 
 namespace {
 const Profile& P() { return *find_profile("rybka1"); }
-std::vector<int> arr(const int* a) { return std::vector<int>(a, a + 8); }
+std::vector<int> arr(const std::array<int, 8>& a) { return std::vector<int>(a.begin(), a.end()); }
 }  // namespace
 
 // §17.2: arrays == RybkaQuad(min, max) of the seeds, without Fruit's +128 rounding.
 TEST(EvalTables, PassedAndCandidateArrays) {
-    const Profile& p = P();
+    const Weights& p = P().w;
     EXPECT_EQ(arr(p.passed_op), (std::vector<int>{0, 0, 0, 489, 1450, 2900, 4821, 4821}));
     EXPECT_EQ(arr(p.passed_eg), (std::vector<int>{146, 146, 146, 336, 709, 1273, 2020, 2020}));
     EXPECT_EQ(arr(p.unblocked_own), (std::vector<int>{0, 0, 0, 26, 78, 157, 262, 262}));  // §15 item 3: 157
     EXPECT_EQ(arr(p.unblocked_opp), (std::vector<int>{0, 0, 0, 133, 394, 788, 1311, 1311}));
     EXPECT_EQ(arr(p.passed_free), (std::vector<int>{0, 0, 0, 101, 300, 601, 1000, 1000}));
-    EXPECT_EQ(arr(p.att_dist), (std::vector<int>{0, 0, 0, 66, 195, 391, 650, 650}));
-    EXPECT_EQ(arr(p.def_dist), (std::vector<int>{0, 0, 0, 131, 389, 779, 1295, 1295}));
-    EXPECT_EQ(arr(p.cand_op), (std::vector<int>{0, 0, 0, 382, 1131, 2263, 3763, 3763}));
-    EXPECT_EQ(arr(p.cand_eg), (std::vector<int>{18, 18, 18, 181, 501, 985, 1626, 1626}));
+    EXPECT_EQ(arr(p.att_distance), (std::vector<int>{0, 0, 0, 66, 195, 391, 650, 650}));
+    EXPECT_EQ(arr(p.def_distance), (std::vector<int>{0, 0, 0, 131, 389, 779, 1295, 1295}));
+    EXPECT_EQ(arr(p.candidate_op), (std::vector<int>{0, 0, 0, 382, 1131, 2263, 3763, 3763}));
+    EXPECT_EQ(arr(p.candidate_eg), (std::vector<int>{18, 18, 18, 181, 501, 985, 1626, 1626}));
     // Negative check: Fruit's rounding would give 490 / 710 / 158 / 102.
     EXPECT_NE(p.passed_op[3], 490);
     EXPECT_NE(p.passed_eg[4], 710);

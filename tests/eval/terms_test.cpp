@@ -298,38 +298,6 @@ TEST(EvalTerms, Pieces2ColourSymmetry) {
     for (const Position& p : v) ASSERT_EQ(ev.evaluate(p), ev.evaluate(p.flipped())) << p.fen();
 }
 
-TEST(EvalTerms, KingDanger) {
-    // Quince's danger count (eval/king_danger.h) on rybka1's weights, Ethereal-like starting values.
-    Weights w = find_profile("rybka1")->w;
-    quince::test::set_king_danger_start(w);
-    w.king_danger_shelter = 0;  // the shelter penalty is the §7.2 table's (checked elsewhere)
-    Evaluator ev;
-    ev.set_profile(build_profile(w));
-    Position pos;
-    // Qh5 and Bd3 against Kg8 (pawns f7 g7 h7). Zone: f8-h8, f7-h7, f6-h6. Two attackers: queen and
-    // bishop, 2 * 77 + 2 * 58. Attacks on the zone: queen h6 h7 g6 f7, bishop g6 h7: 6 * 317. Weak
-    // squares (attacked, defended once, by the king only): f7 h7: 2 * 365. Black's pawns in the zone
-    // not on weak squares: g7: -211. Safe checks: h7 (weak, attacked twice) for the bishop and the
-    // queen: 490 + 912; f7 is attacked once, not safe. Constant -173. Count 3920: opening
-    // 3920^2 >> 11 = 7503, endgame (3920 * 85) >> 9 = 650.
-    ASSERT_TRUE(pos.set_fen("6k1/5ppp/8/7Q/8/3B4/8/6K1 w - - 0 1"));
-    Trace t;
-    ev.evaluate_traced(pos, t);
-    EXPECT_EQ(term(t, T_KING_DANGER, WHITE), P(7503, 650));
-    EXPECT_EQ(term(t, T_KING_DANGER, BLACK), P(0, 0));  // no black piece: below the gate
-    EXPECT_EQ(term(t, T_KING_ATTACK, WHITE), P(0, 0));  // the danger count replaces Rybka's model
-    // One attacker without a queen is below Ethereal's gate (two attackers, or one with a queen).
-    ASSERT_TRUE(pos.set_fen("6k1/5ppp/8/8/8/3B4/8/6K1 w - - 0 1"));
-    ev.evaluate_traced(pos, t);
-    EXPECT_EQ(term(t, T_KING_DANGER, WHITE), P(0, 0));
-    // Switch off: Rybka's king attack again, no danger term.
-    w.king_danger = false;
-    ev.set_profile(build_profile(w));
-    ASSERT_TRUE(pos.set_fen("6k1/5ppp/8/7Q/8/3B4/8/6K1 w - - 0 1"));
-    ev.evaluate_traced(pos, t);
-    EXPECT_EQ(term(t, T_KING_DANGER, WHITE), P(0, 0));
-}
-
 TEST(EvalTerms, Pawns2) {
     // Quince's second pawn group on rybka1's weights: the change of a row with the switch on is the group's
     // share. Values told apart by magnitude: connected (op) 1, 10, 100, ... by rank index; backward by rank

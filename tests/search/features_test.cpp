@@ -78,7 +78,6 @@ TEST(SearchFeatures, EverySwitchChangesTheTree) {
     EXPECT_EQ(all_on, total_nodes(SearchFeatures(), DEPTH)) << "fixed-depth searches must be reproducible";
     const std::uint64_t all_on_deep = total_nodes(SearchFeatures(), DEEP);
     for (const FeatureInfo& info : FEATURES) {
-        if (info.feature == Feature::NodeShare) continue;  // the clock's use: TimeManager.NodeShare*
         SearchFeatures f;
         f.set(info.feature, false);
         const bool deep = info.feature == Feature::CheckExtension;
@@ -92,26 +91,18 @@ TEST(SearchFeatures, CandidatesAreOffUntilEnabled) {
     for (const CandidateInfo& c : CANDIDATES) EXPECT_FALSE(f.on(c.candidate)) << c.name;
     EXPECT_EQ(f.enabled_list(), "none");
     std::string error;
-    ASSERT_TRUE(f.parse_enabled("cycle, ESCAPE", &error)) << error;
-    EXPECT_TRUE(f.on(Candidate::Cycle));
-    EXPECT_TRUE(f.on(Candidate::EscapeLmr));
-    EXPECT_FALSE(f.on(Candidate::CaptureLmr));
-    EXPECT_EQ(f.enabled_list(), "escape,cycle");
-
-    // The two lists are independent: switching features off keeps the candidates, and the reverse.
-    ASSERT_TRUE(f.parse_disabled("lmr", &error)) << error;
-    EXPECT_EQ(f.enabled_list(), "escape,cycle");
-    ASSERT_TRUE(f.parse_enabled("lmpchecks", &error)) << error;
-    EXPECT_EQ(f.disabled_list(), "lmr");
-    EXPECT_EQ(f.enabled_list(), "lmpchecks");
-
-    // An unknown candidate (a feature's name is one) is an error naming it; nothing changes.
-    EXPECT_FALSE(f.parse_enabled("captlmr,nmp", &error));
-    EXPECT_NE(error.find("'nmp'"), std::string::npos) << error;
-    EXPECT_NE(error.find(SearchFeatures::candidate_names()), std::string::npos) << error;
-    EXPECT_EQ(f.enabled_list(), "lmpchecks");
-    ASSERT_TRUE(f.parse_enabled("none", &error));
+    ASSERT_TRUE(f.parse_enabled("none", &error)) << error;
+    ASSERT_TRUE(f.parse_enabled("", &error)) << error;
     EXPECT_EQ(f.enabled_list(), "none");
+
+    // An unknown candidate (a feature's name is one, and so is a deleted candidate's) is an error naming
+    // it; nothing changes.
+    ASSERT_TRUE(f.parse_disabled("lmr", &error)) << error;
+    EXPECT_FALSE(f.parse_enabled("cycle,nmp", &error));
+    EXPECT_NE(error.find("'cycle'"), std::string::npos) << error;
+    EXPECT_NE(error.find("known: " + SearchFeatures::candidate_names()), std::string::npos) << error;
+    EXPECT_EQ(f.enabled_list(), "none");
+    EXPECT_EQ(f.disabled_list(), "lmr");
 
     for (const CandidateInfo& c : CANDIDATES) {
         SearchFeatures one;

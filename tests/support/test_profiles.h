@@ -1,7 +1,8 @@
-// The tests' evaluation profiles: the starting values of each group that every built-in profile has off, and
-// one table of named test profiles (a built-in profile with groups switched on) shared by the tests that
-// walk many profiles (tuner trace, per-square trace). A new group adds its setter and a row here, and every
-// such test then covers it.
+// The tests' evaluation profiles: starting values for each of Quince's groups (values that differ from the
+// `quince` profile's fitted ones, so that a rebuild is checked at a second point, or that switch a group on
+// where a profile has it off), and one table of named test profiles (a built-in profile with groups switched
+// on) shared by the tests that walk many profiles (tuner trace, per-square trace). A new group adds its
+// setter and a row here, and every such test then covers it.
 #pragma once
 
 #include <memory>
@@ -39,17 +40,6 @@ inline void set_extras_start(eval::Weights& w) {
     };
     table(w.mob_knight_table_op, w.mob_knight_table_eg, 30), table(w.mob_bishop_table_op, w.mob_bishop_table_eg, 25);
     table(w.mob_rook_table_op, w.mob_rook_table_eg, 15), table(w.mob_queen_table_op, w.mob_queen_table_eg, 8);
-}
-
-// The king danger count (eval/king_danger.h) in place of the king attack: values of Ethereal 12's order of
-// magnitude, so that the count is not zero.
-inline void set_king_danger_start(eval::Weights& w) {
-    w.king_danger = true;
-    w.king_danger_attacker_knight = 154, w.king_danger_attacker_bishop = 58, w.king_danger_attacker_rook = 96;
-    w.king_danger_attacker_queen = 77, w.king_danger_zone_attack = 317, w.king_danger_weak = 365;
-    w.king_danger_pawn = -211, w.king_danger_shelter = 3, w.king_danger_no_queen = -2650;
-    w.king_danger_check_knight = 1181, w.king_danger_check_bishop = 490, w.king_danger_check_rook = 902;
-    w.king_danger_check_queen = 912, w.king_danger_adjust = -173, w.king_danger_eg = 85;
 }
 
 // The second pawn group (switch pawns2: the pawn entry and eval/passers.h): Ethereal 12's order of magnitude,
@@ -100,8 +90,6 @@ inline const std::vector<TestProfile>& test_profiles() {
     static const std::vector<TestProfile> table = {
         {"rybka1+extras", "rybka1", {set_extras_start}},
         {"quince+extras+threats2", "quince", {set_extras_start, set_threats2_start}},
-        {"quince+king-danger", "quince", {set_king_danger_start}},
-        {"quince+king-danger+threats2", "quince", {set_king_danger_start, set_threats2_start}},  // same attack maps
         {"quince+threats2", "quince", {set_threats2_start}},
         {"quince+pawns2", "quince", {set_pawns2_start}},
         {"quince+scaling", "quince", {set_scaling_start}},

@@ -194,7 +194,7 @@ TEST(NnueTrain, QuantisedNetMatchesTheFloatNetAndTheEngine) {
     ASSERT_TRUE(net) << error;
     EXPECT_EQ(net->description, "sample");
     eval::Evaluator ev;
-    ev.set_profile(eval::nnue_profile(net));
+    ev.set_eval(eval::nnue::network_evaluation(net));
     double diff = 0;
     for (std::size_t i : check) diff += std::abs(ev.evaluate(positions[i]) - r.net.evaluate(d.samples()[i]));
     EXPECT_NEAR(diff / double(check.size()), qc.mean_abs_diff_cp, 1e-9);

@@ -36,13 +36,13 @@ class Spsa(unittest.TestCase):
         self.assertTrue(os.access(SPEC.origin, os.X_OK), "strength/README.md runs strength/spsa.py directly")
 
     def test_fixed_options_reach_both_sides(self):
-        args = spsa.argparse.Namespace(match="qm", engine="q", tc="1+0.01", option=["SearchEnable=captlmr"],
+        args = spsa.argparse.Namespace(match="qm", engine="q", tc="1+0.01", option=["SearchEnable=cand"],
                                        pairs=2, concurrency=1)
-        cmd = spsa.match_command(args, {"LmrCaptHistDiv": 4000}, {"LmrCaptHistDiv": 6000})
+        cmd = spsa.match_command(args, {"LmrHistDiv": 4000}, {"LmrHistDiv": 6000})
         each = cmd.index("-each")
-        self.assertIn("option.LmrCaptHistDiv=4000", cmd[:cmd.index("name=minus")])
-        self.assertIn("option.LmrCaptHistDiv=6000", cmd[cmd.index("name=minus"):each])
-        self.assertIn("option.SearchEnable=captlmr", cmd[each:])
+        self.assertIn("option.LmrHistDiv=4000", cmd[:cmd.index("name=minus")])
+        self.assertIn("option.LmrHistDiv=6000", cmd[cmd.index("name=minus"):each])
+        self.assertIn("option.SearchEnable=cand", cmd[each:])
         with self.assertRaises(SystemExit):
             spsa.main(["--engine", "q", "--state", "s.json", "--option", "SearchEnable"])
 

@@ -31,22 +31,6 @@ std::vector<Position> positions(std::size_t random_count = 1500, std::size_t sui
     return v;
 }
 
-// Whether a step of ±h in weight j moves a king danger count across 0, the kink of max(count, 0):
-// central differences do not see the gradient there.
-// base: the index of the first king danger weight (looked up once by the caller: a name lookup for every
-// weight of every position was most of this test's time under ThreadSanitizer).
-bool king_danger_step_crosses_zero(const TunePosition& tp, const std::vector<double>& x, int base, int j, double h) {
-    const int t = j - base;
-    if (t < 0 || t >= eval::KING_DANGER_WEIGHTS) return false;
-    for (const auto& kd : tp.king_danger) {
-        if (!kd.on) continue;
-        double count = 0;
-        for (int i = 0; i < eval::KING_DANGER_WEIGHTS; ++i) count += kd.n[i] * x[std::size_t(base + i)];
-        if (std::abs(count) <= h * std::abs(kd.n[t])) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
@@ -74,10 +58,9 @@ TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
 }
 
 TEST(Tuner, GradientMatchesFiniteDifferences) {
-    const int kd_base = eval::weight_index(*eval::find_weight("king_danger_attacker_knight"));
     // rybka232 exercises the drawishness and after-interpolation halving; a phase table is tuned too.
     for (const std::string& name : std::vector<std::string>{"rybka1", "rybka232", "fruit21", "quince+extras+threats2",
-                                                            "quince+king-danger+threats2", "quince+scaling", "quince+pawns2"}) {
+                                                            "quince+threats2", "quince+scaling", "quince+pawns2"}) {
         eval::Weights w = test::test_weights(name);
         auto base = eval::build_profile(w);
         w.phase_curve = eval::PhaseCurve::Table;
@@ -97,7 +80,6 @@ TEST(Tuner, GradientMatchesFiniteDifferences) {
                 const eval::WeightDesc& d = eval::weight_of_index(int(j));
                 if (d.role == eval::Role::Fixed) continue;
                 const double h = 0.5, keep = x[j];
-                if (king_danger_step_crosses_zero(tp, x, kd_base, int(j), h)) continue;
                 x[j] = keep + h;
                 const double up = model.evaluate(tp, x);
                 x[j] = keep - h;
@@ -182,7 +164,7 @@ TEST(Tuner, BadTrainingFilesAndGroupsAreNamed) {
 TEST(Tuner, ArenaKeepsEveryPositionExactly) {
     // Every position pushed into the arena reads back with the same head and coefficients and scores
     // bit for bit as its own list; the coefficients are the trace's, exactly (halves in 16 bits).
-    static_assert(sizeof(PositionHead) <= 96);  // 32 bytes plus the king-danger inputs of both colours
+    static_assert(sizeof(PositionHead) <= 40);
     const auto prof = eval::find_profile_shared("quince");
     Model model(prof->w);
     const std::vector<double> x = weights_vector(prof->w);

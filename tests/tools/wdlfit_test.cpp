@@ -18,14 +18,14 @@ using namespace quince::wdlfit;
 namespace {
 
 // Results drawn from `truth` at random material counts and scores (seeded: the same points every run).
-std::vector<Point> draw_points(const search::WdlModel& truth, int n, std::uint64_t seed) {
+std::vector<Point> draw_points(const eval::WdlModel& truth, int n, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     auto uniform = [&rng] { return double(rng() >> 11) / double(1ULL << 53); };
     std::vector<Point> points;
     for (int i = 0; i < n; ++i) {
-        const int material = search::WDL_MATERIAL_MIN + int(uniform() * (search::WDL_MATERIAL_MAX - search::WDL_MATERIAL_MIN + 1));
+        const int material = eval::WDL_MATERIAL_MIN + int(uniform() * (eval::WDL_MATERIAL_MAX - eval::WDL_MATERIAL_MIN + 1));
         const double v = -500 + 1000 * uniform();
-        const double pw = search::wdl_win_rate(truth, v, material), pl = search::wdl_win_rate(truth, -v, material);
+        const double pw = eval::wdl_win_rate(truth, v, material), pl = eval::wdl_win_rate(truth, -v, material);
         const double r = uniform();
         points.push_back({v, material, r < pw ? 1.0 : r < pw + pl ? 0.0 : 0.5});
     }
@@ -39,13 +39,13 @@ std::string temp_path(const std::string& name) {
 }  // namespace
 
 TEST(WdlFit, RecoversAKnownModel) {
-    const search::WdlModel truth{{0, 0, 120, 60}, {0, 0, 60, 40}};  // a = 120x + 60, b = 60x + 40
+    const eval::WdlModel truth{{0, 0, 120, 60}, {0, 0, 60, 40}};  // a = 120x + 60, b = 60x + 40
     const auto points = draw_points(truth, 60000, 7);
     const FitResult r = fit(points, 1);
     ASSERT_TRUE(r.converged);
     for (int m : {20, 40, 58, 78}) {
-        EXPECT_NEAR(search::wdl_a(r.model, m), search::wdl_a(truth, m), 0.08 * search::wdl_a(truth, m)) << m;
-        EXPECT_NEAR(search::wdl_b(r.model, m), search::wdl_b(truth, m), 0.08 * search::wdl_b(truth, m)) << m;
+        EXPECT_NEAR(eval::wdl_a(r.model, m), eval::wdl_a(truth, m), 0.08 * eval::wdl_a(truth, m)) << m;
+        EXPECT_NEAR(eval::wdl_b(r.model, m), eval::wdl_b(truth, m), 0.08 * eval::wdl_b(truth, m)) << m;
     }
     // The fitted model explains the draws at least as well as the one they were drawn from, and better
     // than a model blind to the material.
@@ -86,7 +86,7 @@ TEST(WdlFit, ReaderSkipsLargeScoresAndNamesTheBadLine) {
 
 TEST(WdlFit, CommandLinePrintsTheCoefficients) {
     // Positions of two material counts whose results follow the score.
-    const search::WdlModel truth{{0, 0, 0, 80}, {0, 0, 0, 60}};
+    const eval::WdlModel truth{{0, 0, 0, 80}, {0, 0, 0, 60}};
     const auto points = draw_points(truth, 3000, 11);
     const std::string path = temp_path("cli.txt");
     {
@@ -98,7 +98,7 @@ TEST(WdlFit, CommandLinePrintsTheCoefficients) {
     std::ostringstream out, err;
     EXPECT_EQ(run_wdlfit_cli({"--degree", "0", path}, out, err), 0) << err.str();
     EXPECT_NE(out.str().find("positions: 3000 of 3000 lines"), std::string::npos) << out.str();
-    EXPECT_NE(out.str().find("coefficients (search/wdl.cpp):"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("coefficients (eval/wdl.cpp):"), std::string::npos) << out.str();
     std::ostringstream out2, err2;
     EXPECT_EQ(run_wdlfit_cli({"--degree", "4", path}, out2, err2), 2);
     EXPECT_NE(err2.str().find("--degree"), std::string::npos) << err2.str();
@@ -116,7 +116,7 @@ TEST(WdlFit, CommandLineReadsFoldersAndScoresHeldOutGames) {
             f << "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | " << std::lround(p.score) << " | "
               << (p.result == 1.0 ? "1.0" : p.result == 0.0 ? "0.0" : "0.5") << "\n";
     };
-    const search::WdlModel truth{{0, 0, 0, 80}, {0, 0, 0, 60}}, other{{0, 0, 0, 400}, {0, 0, 0, 300}};
+    const eval::WdlModel truth{{0, 0, 0, 80}, {0, 0, 0, 60}}, other{{0, 0, 0, 400}, {0, 0, 0, 300}};
     write(dir + "/fit/shard-00000.txt", draw_points(truth, 2000, 21));
     write(dir + "/fit/shard-00001.txt", draw_points(truth, 2000, 22));
     write(dir + "/fit/notes.txt", {});  // not a shard: ignored

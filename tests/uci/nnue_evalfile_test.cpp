@@ -1,5 +1,4 @@
-// EvalFile with a net file, through the engine's UCI loop: the net is loaded as profile nnue (and `eval`
-// names it), a truncated net answers one error and the net in force stays, the engine searches with it.
+// EvalFile with a net file, through the engine's UCI loop: the net is loaded (and `eval` names it), a truncated net answers one error and the net in force stays, the engine searches with it.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -44,7 +43,7 @@ TEST(NnueUci, EvalFileLoadsANetAndABadNetChangesNothing) {
     e.send("setoption name EvalFile value " + good);
     auto loaded = e.read_line(WAIT_MS);
     ASSERT_TRUE(loaded);
-    EXPECT_EQ(*loaded, "info string EvalFile: loaded profile 'nnue' from " + good);
+    EXPECT_EQ(*loaded, "info string EvalFile: loaded network 'quince_uci_good.nnue' from " + good);
     auto eval_first_line = [&e] {
         e.send("eval");
         auto lines = e.read_until("final score:", WAIT_MS);
@@ -52,12 +51,12 @@ TEST(NnueUci, EvalFileLoadsANetAndABadNetChangesNothing) {
         EXPECT_TRUE(e.read_until("readyok", WAIT_MS));
         return lines ? (*lines)[0] : std::string();
     };
-    EXPECT_EQ(eval_first_line().rfind("profile nnue (network 768->256x2->1", 0), 0u);
+    EXPECT_EQ(eval_first_line().rfind("network quince_uci_good.nnue", 0), 0u);
     e.send("setoption name EvalFile value " + bad);
     auto err = e.read_line(WAIT_MS);
     ASSERT_TRUE(err);
     EXPECT_EQ(err->rfind("info string error: setoption: " + bad + ": truncated: ", 0), 0u) << *err;
-    EXPECT_EQ(eval_first_line().rfind("profile nnue (network", 0), 0u);
+    EXPECT_EQ(eval_first_line().rfind("network quince_uci_good.nnue", 0), 0u);
     e.send("position startpos moves e2e4");
     e.send("go depth 6");
     auto result = e.read_until("bestmove", WAIT_MS);

@@ -128,19 +128,8 @@ std::string shard_path(const std::string& dir, std::int64_t index, const std::st
 }
 
 std::string shards_sha256(const std::string& dir) {
-    std::string quoted = "'";
-    for (char ch : dir) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    quoted += "'";
     // Shard names are zero-padded, so the shell's sorted glob is the shard order.
-    const std::string command = "cat " + quoted + "/shard-*.txt 2>/dev/null | sha256sum 2>/dev/null";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe) return "";
-    char buf[128] = {};
-    std::string out;
-    if (std::fgets(buf, sizeof buf, pipe)) out = buf;
-    if (::pclose(pipe) != 0) return "";
-    out = out.substr(0, out.find_first_of(" \n"));
-    return out.size() == 64 ? out : "";
+    return training::sha256_from_command("cat " + training::shell_quote(dir) + "/shard-*.txt 2>/dev/null | sha256sum");
 }
 
 bool is_quiet(search::Engine& probe, const Position& pos) {
@@ -369,11 +358,6 @@ bool load_qtd_keys(const std::vector<training::ShardFile>& shards, std::unordere
         error);
 }
 
-std::string quote_path(const std::string& p) {
-    std::string q = "'";
-    for (char c : p) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
 
 // SHA-256 of the executable a command line starts (PATH looked up), "" when it cannot be found.
 std::string command_sha256(const std::string& command) {
@@ -381,7 +365,7 @@ std::string command_sha256(const std::string& command) {
     if (words.empty()) return "";
     std::string path = words[0];
     if (path.find('/') == std::string::npos) {
-        FILE* pipe = ::popen(("command -v " + quote_path(path) + " 2>/dev/null").c_str(), "r");
+        FILE* pipe = ::popen(("command -v " + training::shell_quote(path) + " 2>/dev/null").c_str(), "r");
         if (!pipe) return "";
         char buf[4096] = {};
         if (std::fgets(buf, sizeof buf, pipe)) path = std::string(buf).substr(0, std::string(buf).find('\n'));

@@ -31,7 +31,7 @@ struct Settings {
     search::SearchOptions options;
     int threads = 1;
     std::size_t hash_mb = 16;
-    std::string profile;
+    eval::EvalPtr evaluation;  // --profile; null: the default
     bool lazy = true;
     int jobs = 1;
     std::size_t first = 0;
@@ -79,8 +79,7 @@ bool parse_arguments(int argc, char** argv, std::string* file, Settings* s, std:
             if (!number(1, INT64_MAX)) return false;
             s->first = std::size_t(n);
         } else if (a == "--profile") {
-            if (!eval::Evaluator().set_profile(v)) return *error = std::string("unknown profile '") + v + "'", false;
-            s->profile = v;
+            if (!(s->evaluation = eval::builtin_evaluation(v, error))) return false;
         } else if (a == "--lazy") {
             if (std::string(v) != "on" && std::string(v) != "off") return *error = "--lazy: on or off", false;
             s->lazy = std::string(v) == "on";
@@ -147,8 +146,8 @@ int main(int argc, char** argv) {
         search::Engine engine;
         engine.set_threads(s.threads);
         engine.set_hash(s.hash_mb);
-        if (!s.profile.empty()) engine.set_evaluator_setting("profile", [&](eval::Evaluator& e) { e.set_profile(s.profile); });
-        engine.set_evaluator_setting("lazy", [&](eval::Evaluator& e) { e.set_lazy(s.lazy); });
+        engine.set_eval(s.evaluation);
+        engine.set_lazy_eval(s.lazy);
         for (std::size_t i; (i = next++) < problems.size();) {
             const epd::Problem& p = problems[i];
             const epd::Outcome o = epd::solve(engine, p, s.limits, s.options);

@@ -33,14 +33,13 @@ void ShardHeader::set(const std::string& key, const std::string& value) {
 
 namespace {
 
-int order_key(const Position& pos, Move m) {
+int order_key(Move m) {
     int to = m.to();
     if (m.type() == CASTLING) {  // stored as "king takes rook": the key uses the king's destination
         const int rank = int(m.from()) / 8;
         to = rank * 8 + (int(m.to()) > int(m.from()) ? 6 : 2);
     }
     const int promo = m.type() == PROMOTION ? 1 + int(m.promotion_type()) - int(KNIGHT) : 0;
-    (void)pos;
     return (int(m.from()) * 64 + to) * 8 + promo;
 }
 
@@ -50,7 +49,7 @@ int sorted_legal(const Position& pos, Move* out) {
     int keys[MAX_MOVES];
     for (const ScoredMove& s : list) {
         // insertion sort: about 35 moves
-        const int k = order_key(pos, s.move);
+        const int k = order_key(s.move);
         int i = n++;
         while (i > 0 && keys[i - 1] > k) {
             keys[i] = keys[i - 1];
@@ -320,13 +319,13 @@ bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+}  // namespace
+
 std::string shell_quote(const std::string& s) {
     std::string q = "'";
     for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
 }
-
-}  // namespace
 
 bool is_shard_file(const std::string& path) { return ends_with(path, ".qtd.xz") || ends_with(path, ".qtd.zst"); }
 
@@ -379,8 +378,10 @@ bool read_shard_file(const std::string& path, std::string* bytes, std::string* e
     return true;
 }
 
-std::string file_sha256(const std::string& path) {
-    FILE* pipe = ::popen(("sha256sum -- " + shell_quote(path) + " 2>/dev/null").c_str(), "r");
+std::string file_sha256(const std::string& path) { return sha256_from_command("sha256sum -- " + shell_quote(path)); }
+
+std::string sha256_from_command(const std::string& command) {
+    FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
     if (!pipe) return "";
     char buf[128] = {};
     std::string out;

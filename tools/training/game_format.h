@@ -101,8 +101,12 @@ bool for_each_position(const std::vector<ShardFile>& shards,
                        const std::function<bool(const LabeledPosition&)>& visit, std::string* error,
                        Plies plies = Plies::Labelled);
 
-// The manifest line of a shard ("NAME games=… positions=… bytes=… sha256=…"), appended to manifest.txt of its
-// folder when the shard is complete.
+// SHA-256 of a file through coreutils' sha256sum, "" when it cannot be had; the manifest line of a finished
+// shard ("NAME games=… positions=… bytes=… sha256=…") carries it.
 std::string file_sha256(const std::string& path);
+// The SHA-256 a shell command prints first (e.g. "cat … | sha256sum"), "" when it fails.
+std::string sha256_from_command(const std::string& command);
+// A word for /bin/sh: in single quotes, quotes inside escaped.
+std::string shell_quote(const std::string& s);
 
 }  // namespace quince::training

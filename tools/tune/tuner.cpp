@@ -151,9 +151,6 @@ bool trace_position(const Profile& profile, const Position& pos, TunePosition& o
         out.king_attack[c].count = std::uint8_t(std::min(ka.count, 127) & 127);
         for (int t = 0; t < eval::KING_ATTACK_UNITS; ++t) out.king_attack[c].n[t] = std::int8_t(ka.n[t]);
         out.drawish[c] = std::uint8_t(coef.drawish[c]);
-        const CoefTrace::KingDanger& kd = coef.king_danger[c];
-        out.king_danger[c].on = kd.on;
-        for (int t = 0; t < eval::KING_DANGER_WEIGHTS; ++t) out.king_danger[c].n[t] = std::int16_t(kd.n[t]);
     }
     out.phase = trace.mat.phase;
     out.white_to_move = white;
@@ -185,10 +182,6 @@ Model::Model(const Weights& fixed) : fixed_(fixed) {
     ka_unit_base_ = weight_index(*find_weight("king_attack_unit_knight"));
     if (weight_index(*find_weight("king_weak_unit")) != ka_unit_base_ + eval::KING_ATTACK_UNITS - 1)
         throw std::logic_error("tuner: the king attack unit weights must be one run in the registry");
-    kd_base_ = weight_index(*find_weight("king_danger_attacker_knight"));
-    kd_eg_ = weight_index(*find_weight("king_danger_eg"));
-    if (kd_eg_ != kd_base_ + eval::KING_DANGER_WEIGHTS)
-        throw std::logic_error("tuner: the king danger weights must be one run in the registry, then king_danger_eg");
     cx_base_ = weight_index(*find_weight("complexity_pawns"));
     if (weight_index(*find_weight("complexity_adjust")) != cx_base_ + eval::COMPLEXITY_WEIGHTS - 1)
         throw std::logic_error("tuner: the complexity weights must be one run in the registry");
@@ -215,19 +208,6 @@ Model::Parts Model::parts(const PositionHead& p, const Coef* begin, const Coef* 
         for (int t = 0; t < eval::KING_ATTACK_UNITS; ++t) r.ka_sum[c] += ka.n[t] * x[std::size_t(ka_unit_base_ + t)];
         const double v = x[std::size_t(ka_weight_base_ + ka.count)] * r.ka_sum[c] / 32.0;
         r.op += c == 0 ? v : -v;
-    }
-    for (int c = 0; c < 2; ++c) {
-        // King danger: opening count^2 / 2048, endgame count * eg / 512, for a positive count.
-        const auto& kd = p.king_danger[c];
-        r.kd_count[c] = 0;
-        if (!kd.on) continue;
-        double count = 0;
-        for (int t = 0; t < eval::KING_DANGER_WEIGHTS; ++t) count += kd.n[t] * x[std::size_t(kd_base_ + t)];
-        if (count <= 0) continue;
-        r.kd_count[c] = count;
-        const double sgn = c == 0 ? 1.0 : -1.0;
-        r.op += sgn * count * count / 2048.0;
-        r.eg += sgn * count * x[std::size_t(kd_eg_)] / 512.0;
     }
     // Endgame scaling: eg += sign(eg) * max(c, -|eg|), then eg * scale[stronger side] / 128.
     r.eg_slope = 1.0;
@@ -308,15 +288,6 @@ void Model::add_gradient(const PositionHead& p, const Coef* begin, const Coef* e
         g[std::size_t(ka_weight_base_ + ka.count)] += sgn * r.ka_sum[c] / 32.0 * g_op;
         const double kaw = x[std::size_t(ka_weight_base_ + ka.count)];
         for (int t = 0; t < eval::KING_ATTACK_UNITS; ++t) g[std::size_t(ka_unit_base_ + t)] += sgn * kaw * ka.n[t] / 32.0 * g_op;
-    }
-    for (int c = 0; c < 2; ++c) {
-        const double count = r.kd_count[c];
-        if (count <= 0) continue;
-        const double sgn = c == 0 ? 1.0 : -1.0;
-        const double d_count = sgn * (count / 1024.0 * g_op + x[std::size_t(kd_eg_)] / 512.0 * g_eg);
-        const auto& kd = p.king_danger[c];
-        for (int t = 0; t < eval::KING_DANGER_WEIGHTS; ++t) g[std::size_t(kd_base_ + t)] += kd.n[t] * d_count;
-        g[std::size_t(kd_eg_)] += sgn * count / 512.0 * g_eg;
     }
     if (phase_tuned_) g[std::size_t(phase_base_ + p.phase)] += f * k_common * (r.eg - r.op);
 }

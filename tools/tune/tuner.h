@@ -25,18 +25,13 @@ struct Coef {
     double value() const { return 0.5 * halves; }
 };
 
-// Everything the model needs of a training position except its coefficients: at most 96 bytes (32 without
-// the king-danger inputs, 2 x 14 counts of 16 bits).
+// Everything the model needs of a training position except its coefficients: at most 40 bytes.
 struct PositionHead {
     struct KingAttack {
         std::uint8_t count : 7 = 0;  // attackers, capped at 15
         std::uint8_t on : 1 = 0;
         std::int8_t n[eval::KING_ATTACK_UNITS] = {};
     } king_attack[2];
-    struct KingDanger {
-        std::int16_t n[eval::KING_DANGER_WEIGHTS] = {};
-        bool on = false;
-    } king_danger[2];
     std::uint8_t phase = 0;        // material-table phase 0..64
     std::uint8_t drawish[2] = {};  // 2.3.2a drawishness byte per colour
     std::uint8_t white_to_move : 1 = 1;
@@ -116,7 +111,6 @@ private:
     struct Parts {
         double op, eg, cp, w1, scale_before, scale_after, drawish_factor;
         double ka_sum[2];
-        double kd_count[2];  // king danger count (0 when off)
         double eg_slope;     // d(final eg) / d(linear eg): the complexity's clamp and the scale factor
         double cx_slope;     // d(final eg) / d(complexity)
         int sign;
@@ -128,7 +122,6 @@ private:
     bool phase_tuned_;     // phase_curve == table: W1 read from x
     int phase_base_ = -1;  // index of phase_table_eg[0]
     int ka_weight_base_ = -1, ka_unit_base_ = -1;
-    int kd_base_ = -1, kd_eg_ = -1;  // king danger: the count weights' run, king_danger_eg
     int cx_base_ = -1;               // the complexity weights' run (eval/scaling.h)
     std::uint8_t drawish_k_[256];  // k = byte * mul / div
 };

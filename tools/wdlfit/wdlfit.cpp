@@ -22,31 +22,31 @@ namespace {
 constexpr int NP = 8;  // a[0..3], b[0..3] in WdlModel's order (x^3 first)
 using Vec = std::array<double, NP>;
 
-search::WdlModel to_model(const Vec& t) {
-    search::WdlModel m;
+eval::WdlModel to_model(const Vec& t) {
+    eval::WdlModel m;
     for (int i = 0; i < 4; ++i) m.a[std::size_t(i)] = t[std::size_t(i)], m.b[std::size_t(i)] = t[std::size_t(4 + i)];
     return m;
 }
 
 // a > 0 keeps W + L below 1 (a draw rate of at least 0), b > 0 keeps the win rate rising with the score.
-bool valid(const search::WdlModel& m) {
-    for (int mat = search::WDL_MATERIAL_MIN; mat <= search::WDL_MATERIAL_MAX; ++mat)
-        if (!(search::wdl_a(m, mat) > 0) || !(search::wdl_b(m, mat) > 0)) return false;
+bool valid(const eval::WdlModel& m) {
+    for (int mat = eval::WDL_MATERIAL_MIN; mat <= eval::WDL_MATERIAL_MAX; ++mat)
+        if (!(eval::wdl_a(m, mat) > 0) || !(eval::wdl_b(m, mat) > 0)) return false;
     return true;
 }
 
 double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
 // Mean negative log-likelihood and (when grad) its gradient.
-double loss_and_gradient(const search::WdlModel& m, const std::vector<Point>& points, Vec* grad) {
+double loss_and_gradient(const eval::WdlModel& m, const std::vector<Point>& points, Vec* grad) {
     if (!valid(m)) return std::numeric_limits<double>::infinity();
     double loss = 0;
     Vec g{};
     for (const Point& p : points) {
-        const double x = double(std::clamp(p.material, search::WDL_MATERIAL_MIN, search::WDL_MATERIAL_MAX)) /
-                         search::WDL_MATERIAL_SCALE;
+        const double x = double(std::clamp(p.material, eval::WDL_MATERIAL_MIN, eval::WDL_MATERIAL_MAX)) /
+                         eval::WDL_MATERIAL_SCALE;
         const double xp[4] = {x * x * x, x * x, x, 1.0};
-        const double a = search::wdl_a(m, p.material), b = search::wdl_b(m, p.material);
+        const double a = eval::wdl_a(m, p.material), b = eval::wdl_b(m, p.material);
         const double u = (p.score - a) / b, w = (-p.score - a) / b;
         const double pw = sigmoid(u), pl = sigmoid(w);
         const double su = pw * (1 - pw), sw = pl * (1 - pl);  // the sigmoid's derivatives
@@ -175,7 +175,7 @@ bool read_points(const std::string& path, int max_score, std::vector<Point>& out
                     ++stats.beyond_max_score;
                     return true;
                 }
-                out.push_back({double(lp.score), search::wdl_material(*lp.pos), lp.result});
+                out.push_back({double(lp.score), eval::wdl_material(*lp.pos), lp.result});
                 ++stats.used;
                 return true;
             },
@@ -202,13 +202,13 @@ bool read_points(const std::string& path, int max_score, std::vector<Point>& out
         }
         Position pos;
         pos.set_fen(s.fen, false, &why);  // parse_sample has checked the FEN
-        out.push_back({double(s.score), search::wdl_material(pos), s.result});
+        out.push_back({double(s.score), eval::wdl_material(pos), s.result});
         ++stats.used;
     }
     return true;
 }
 
-double mean_loss(const search::WdlModel& model, const std::vector<Point>& points) {
+double mean_loss(const eval::WdlModel& model, const std::vector<Point>& points) {
     return loss_and_gradient(model, points, nullptr);
 }
 
@@ -283,18 +283,18 @@ int run_wdlfit_cli(const std::vector<std::string>& args, std::ostream& out, std:
         << wins << " white wins, " << draws << " draws, " << losses << " black wins\n";
     out << "fit: degree " << degree << ", " << r.iterations << " Newton steps, " << (r.converged ? "converged" : "NOT converged")
         << "; mean log-loss " << number(r.loss) << " (constant a, b: " << number(r.constant_loss)
-        << "; the model in use: " << number(mean_loss(search::wdl_model(), points)) << ")\n";
+        << "; the model in use: " << number(mean_loss(eval::fitted_wdl_model(), points)) << ")\n";
     if (a.has("test"))
         out << "test: " << test_stats.used << " positions in " << test_files << " file(s); mean log-loss of the fit "
             << number(mean_loss(r.model, test_points)) << ", of the model in use "
-            << number(mean_loss(search::wdl_model(), test_points)) << "\n";
+            << number(mean_loss(eval::fitted_wdl_model(), test_points)) << "\n";
     out << "material     a      b    W/D/L at +100 cp\n";
     for (int mat : {20, 30, 40, 50, 58, 70, 78}) {
-        const search::Wdl w = search::score_to_wdl(100, mat, r.model);
-        out << std::setw(8) << mat << std::setw(7) << std::lround(search::wdl_a(r.model, mat)) << std::setw(7)
-            << std::lround(search::wdl_b(r.model, mat)) << "    " << w.win << "/" << w.draw << "/" << w.loss << "\n";
+        const eval::Wdl w = eval::score_to_wdl(100, mat, r.model);
+        out << std::setw(8) << mat << std::setw(7) << std::lround(eval::wdl_a(r.model, mat)) << std::setw(7)
+            << std::lround(eval::wdl_b(r.model, mat)) << "    " << w.win << "/" << w.draw << "/" << w.loss << "\n";
     }
-    out << "coefficients (search/wdl.cpp):\n    {{" << number(r.model.a[0]) << ", " << number(r.model.a[1]) << ", "
+    out << "coefficients (eval/wdl.cpp):\n    {{" << number(r.model.a[0]) << ", " << number(r.model.a[1]) << ", "
         << number(r.model.a[2]) << ", " << number(r.model.a[3]) << "}, {" << number(r.model.b[0]) << ", "
         << number(r.model.b[1]) << ", " << number(r.model.b[2]) << ", " << number(r.model.b[3]) << "}}\n";
     return r.converged ? cli::EXIT_OK : cli::EXIT_FAILED;

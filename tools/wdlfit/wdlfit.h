@@ -1,7 +1,7 @@
-// quince wdlfit: fits the win/draw/loss model of search/wdl.h to positions of Quince's own games
+// quince wdlfit: fits the win/draw/loss model of eval/wdl.h to positions of Quince's own games
 // (the training format `FEN | score | result [| teacher]`; the search score, not the teacher's, is used):
 // maximum likelihood of the game results under P(win) = 1 / (1 + exp((a - v) / b)), P(loss) the same at -v,
-// P(draw) the rest, with a and b polynomials in the material count (search/wdl.h). Damped Newton steps
+// P(draw) the rest, with a and b polynomials in the material count (eval/wdl.h). Damped Newton steps
 // (Levenberg-Marquardt) on the mean negative log-likelihood; the Hessian from differences of the exact
 // gradient.
 #pragma once
@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "search/wdl.h"
+#include "eval/wdl.h"
 
 namespace quince::wdlfit {
 
 struct Point {
     double score;   // centipawns, White's view
-    int material;   // search::wdl_material of the position
+    int material;   // eval::wdl_material of the position
     double result;  // 1.0 / 0.5 / 0.0, White's view
 };
 
@@ -31,7 +31,7 @@ bool read_points(const std::string& path, int max_score, std::vector<Point>& out
                  std::string* error);
 
 struct FitResult {
-    search::WdlModel model;
+    eval::WdlModel model;
     double loss = 0;           // mean negative log-likelihood per position (natural log)
     double constant_loss = 0;  // the same for a and b independent of material (degree 0), for comparison
     int iterations = 0;
@@ -42,7 +42,7 @@ struct FitResult {
 FitResult fit(const std::vector<Point>& points, int degree = 3);
 // Mean negative log-likelihood of the points under a model (infinite when a <= 0 or b <= 0 somewhere in
 // the material range).
-double mean_loss(const search::WdlModel& model, const std::vector<Point>& points);
+double mean_loss(const eval::WdlModel& model, const std::vector<Point>& points);
 
 // `quince wdlfit [--degree N] [--max-score CP] [--test DATA] DATA...` (DATA: a training file, a datagen
 // folder of shards or a .list file, as `quince tune --data` takes them)

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "core/types.h"
+#include "eval/evaluation.h"
 
 namespace quince::eval::nnue {
 
@@ -66,5 +67,10 @@ std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size);
 
 // The net embedded in the binary at build time (cmake/embed_net.cmake), nullptr when the build has none.
 std::shared_ptr<const Network> embedded_network();
+
+// An evaluation (eval/evaluation.h) with this net, each search thread keeping its own accumulators
+// (eval/network_file.cpp); nullptr for a null net. `eval` and the UCI info lines name it `name`.
+EvalPtr network_evaluation(std::shared_ptr<const Network> net, const std::string& name = "nnue",
+                           const std::string& source = "");
 
 }  // namespace quince::eval::nnue

@@ -1,9 +1,9 @@
-#include "search/wdl.h"
+#include "eval/wdl.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace quince::search {
+namespace quince::eval {
 
 namespace {
 
@@ -26,7 +26,7 @@ double scaled_material(int material) {
 
 }  // namespace
 
-const WdlModel& wdl_model() { return FITTED; }
+const WdlModel& fitted_wdl_model() { return FITTED; }
 
 int wdl_material(const Position& pos) {
     return popcount(pos.pieces(PAWN)) + 3 * popcount(pos.pieces(KNIGHT, BISHOP)) + 5 * popcount(pos.pieces(ROOK)) +
@@ -49,4 +49,4 @@ Wdl score_to_wdl(Value v, int material, const WdlModel& model) {
     return {win, 1000 - win - loss, loss};
 }
 
-}  // namespace quince::search
+}  // namespace quince::eval

@@ -1,10 +1,10 @@
-// The UCI_ShowWDL model (search/wdl.h): a proper distribution, monotone in the score, symmetric.
+// The UCI_ShowWDL model (eval/wdl.h): a proper distribution, monotone in the score, symmetric.
 #include <gtest/gtest.h>
 
-#include "search/wdl.h"
+#include "eval/wdl.h"
 
 using namespace quince;
-using namespace quince::search;
+using namespace quince::eval;
 
 TEST(Wdl, MaterialCountOfTheModel) {
     Position p;
@@ -16,8 +16,8 @@ TEST(Wdl, MaterialCountOfTheModel) {
 
 TEST(Wdl, FittedModelIsValidOverTheMaterialRange) {
     for (int m = WDL_MATERIAL_MIN; m <= WDL_MATERIAL_MAX; ++m) {
-        EXPECT_GT(wdl_a(wdl_model(), m), 0) << m;  // W + L < 1000: some draws at every score
-        EXPECT_GT(wdl_b(wdl_model(), m), 0) << m;  // the win rate rises with the score
+        EXPECT_GT(wdl_a(fitted_wdl_model(), m), 0) << m;  // W + L < 1000: some draws at every score
+        EXPECT_GT(wdl_b(fitted_wdl_model(), m), 0) << m;  // the win rate rises with the score
     }
 }
 
