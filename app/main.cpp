@@ -27,6 +27,7 @@
 #include "datagen/datagen_cli.h"
 #include "eval/weights.h"
 #include "eval/profile.h"
+#include "nnue/trainer.h"
 #include "quince_version.h"
 #include "search/params.h"
 #include "similarity/similarity_cli.h"
@@ -172,6 +173,9 @@ const Subcommand SUBCOMMANDS[] = {
     {"wdlfit", "[--degree N] [--max-score CP] [--test DATA] DATA...",
      "fit the UCI_ShowWDL model (win/draw/loss from score and material) to Quince's games (a training file, datagen folder or .list each); --test: log-loss on other games",
      [](const cli::Args& a) { return wdlfit::run_wdlfit_cli(a, std::cout, std::cerr); }},
+    {"train-nnue", "--out NET.nnue [options] DATA...",
+     "train profile nnue's network on labelled positions ('quince train-nnue --help' lists the options)",
+     [](const cli::Args& a) { return nnue_train::run_train_nnue_cli(a, std::cout, std::cerr); }, nullptr, true},
     {"similarity", similarity::SIMILARITY_ARGUMENTS, similarity::SIMILARITY_SUMMARY, similarity, &similarity::SIMILARITY_DETAILS},
     {"spsa", "", "tuning build: OpenBench's SPSA input, one line per UCI tuning option (name, int, value, min, max, c_end, r_end)",
      run_spsa},

@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include <cctype>
+#include <cstring>
 #include <ostream>
 #include <random>
 #include <sstream>
@@ -12,10 +13,12 @@
 #include "board/notation.h"
 #include "board/position.h"
 #include "epd/suite.h"
-#include "eval/weights.h"
-#include "training/game_format.h"
+#include "eval/evaluate.h"
+#include "eval/nnue/network.h"
 #include "eval/profile.h"
+#include "eval/weights.h"
 #include "game/pgn.h"
+#include "training/game_format.h"
 #include "uci/uci.h"
 
 namespace quince::fuzz {
@@ -258,9 +261,41 @@ bool shard(const std::uint8_t* data, std::size_t size) {
            header2.fields == header.fields && header2.has_teacher == header.has_teacher;
 }
 
+namespace {
+
+// A parsed net writes back to the same bytes and evaluates positions; a refused one says why.
+bool one_net(const std::uint8_t* data, std::size_t size) {
+    std::string why;
+    auto net = eval::nnue::parse_network(data, size, &why);
+    if (!net) return !why.empty();
+    const std::string again = eval::nnue::serialise_network(net->ft_weights, net->ft_bias, net->out_weights,
+                                                            net->out_bias, net->description);
+    if (again.size() != size || std::memcmp(again.data(), data, size) != 0) return false;
+    eval::Evaluator ev;
+    ev.set_eval(eval::nnue::network_evaluation(net));
+    Position pos;
+    for (const char* fen : {Position::START_FEN, "4k3/8/8/8/8/8/8/4K2R w K - 0 1"}) {
+        if (!pos.set_fen(fen)) return false;
+        const Value v = ev.evaluate(pos);
+        if (v != ev.evaluate(pos.flipped())) return false;  // the network is colour-symmetric by construction
+    }
+    return true;
+}
+
+}  // namespace
+
+bool nnue(const std::uint8_t* data, std::size_t size) {
+    if (!one_net(data, size)) return false;
+    if (size < 8) return true;
+    std::vector<std::uint8_t> sealed(data, data + size);
+    const std::uint64_t h = eval::nnue::fnv1a64(sealed.data(), size - 8);
+    for (int i = 0; i < 8; ++i) sealed[size - 8 + std::size_t(i)] = std::uint8_t(h >> (8 * i));
+    return one_net(sealed.data(), size);
+}
+
 const std::vector<Target>& targets() {
     static const std::vector<Target> all = {{"fen", fen},         {"uci", uci},   {"epd", epd},    {"pgn", pgn},
-                                            {"weights", weights}, {"book", book}, {"shard", shard}};
+                                            {"weights", weights}, {"book", book}, {"shard", shard}, {"nnue", nnue}};
     return all;
 }
 

@@ -25,6 +25,9 @@ bool weights(const std::uint8_t* data, std::size_t size);
 bool book(const std::uint8_t* data, std::size_t size);
 // Input: the decompressed bytes of a training shard (QTD, tools/training/game_format.h).
 bool shard(const std::uint8_t* data, std::size_t size);
+// Input: a net file (eval/nnue/network.cpp, EvalFile with a .nnue file), as given and with its checksum
+// made valid (so that mutations reach the fields behind it).
+bool nnue(const std::uint8_t* data, std::size_t size);
 
 // Whether the UCI harness runs a line: lines that would open files (EvalFile, BookFile, SyzygyPath:
 // their formats have their own targets, and a fuzzer must not open arbitrary paths), allocate a large

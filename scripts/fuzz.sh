@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, clang, ASan+UBSan) and runs each for a while, one at a time.
 #
-# usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 300 s; targets: fen uci epd pgn weights book shard)
+# usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 300 s; targets: fen uci epd pgn weights book shard nnue)
 #   QUINCE_FUZZ_BUILD=dir   build directory (default build-fuzz; one configured with QUINCE_FUZZ=ON is kept as it is)
 #   QUINCE_FUZZ_JOBS=n      compile jobs (default 2)
 #   QUINCE_FUZZ_NICE=n      nice level of the fuzz processes (default 10)
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh test >&2  # clang with libFuzzer and the sanitizer runtimes, llvm-symbolizer
 seconds=${1:-300}
 shift || true
-targets=${*:-"fen uci epd pgn weights book shard"}
+targets=${*:-"fen uci epd pgn weights book shard nnue"}
 build=${QUINCE_FUZZ_BUILD:-build-fuzz}
 jobs=${QUINCE_FUZZ_JOBS:-2}
 nice_level=${QUINCE_FUZZ_NICE:-10}

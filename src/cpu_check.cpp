@@ -18,6 +18,12 @@ bool cpu_has_what_the_build_needs() {
 #if defined(QUINCE_NEEDS_BMI2)
     if (!__builtin_cpu_supports("bmi2")) return false;
 #endif
+#if defined(QUINCE_NEEDS_AVX2)
+    if (!__builtin_cpu_supports("avx2")) return false;
+#endif
+#if defined(QUINCE_NEEDS_SSE41)
+    if (!__builtin_cpu_supports("sse4.1")) return false;
+#endif
     return __builtin_cpu_supports("popcnt");
 }
 
@@ -29,9 +35,9 @@ __attribute__((constructor(101))) void check_cpu() {
     if (cpu_has_what_the_build_needs()) return;
     std::fputs("Quince " QUINCE_VERSION " (" QUINCE_VARIANT "): this CPU lacks the instructions this build needs ("
 #if defined(QUINCE_NEEDS_BMI2)
-               "BMI2 and popcnt"
+               "BMI2, AVX2, SSE4.1 and popcnt"
 #else
-               "popcnt"
+               "popcnt and SSE4.1"
 #endif
                "). Use the x86-64 build (runs on every 64-bit x86 CPU)"
 #if defined(QUINCE_NEEDS_BMI2)

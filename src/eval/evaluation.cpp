@@ -6,6 +6,7 @@
 
 #include "core/text.h"
 #include "eval/evaluate.h"
+#include "eval/nnue/network.h"
 #include "eval/profile.h"
 #include "eval/weights.h"
 
@@ -33,6 +34,8 @@ bool is_network_file(const std::string& path) {
 }  // namespace
 
 EvalPtr builtin_evaluation(const std::string& name, std::string* error) {
+    // Profile `nnue`: the net embedded in the build (listed by profile_names() only when there is one).
+    if (name == "nnue" && nnue::embedded_network()) return nnue::network_evaluation(nnue::embedded_network());
     std::shared_ptr<const Profile> p = find_profile_shared(name);
     if (!p) {
         if (error) *error = "unknown profile '" + printable(name) + "' (known: " + known_profiles() + ")";

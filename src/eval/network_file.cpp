@@ -1,15 +1,55 @@
-// The loader behind a network file (eval/evaluation.h, load_network). This build evaluates with the
-// hand-crafted profiles only: a file with the network header is recognised as one and refused with an
-// error that says so, rather than read as a malformed weights file.
+// The loader behind a network file (eval/evaluation.h, load_network): the net of profile `nnue`
+// (eval/nnue/), behind the Network / NetworkState interface. Each search thread's state keeps its own
+// accumulators (eval/nnue/accumulator.h, NnueState).
+#include <filesystem>
+
 #include "eval/evaluation.h"
+#include "eval/nnue/accumulator.h"
+#include "eval/nnue/network.h"
 
 namespace quince::eval {
 
+namespace {
+
+class NnueThreadState final : public NetworkState {
+public:
+    explicit NnueThreadState(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {}
+    Value evaluate(const Position& pos) override { return state_.evaluate(*net_, pos); }
+    void clear() override { state_.reset(); }
+
+private:
+    std::shared_ptr<const nnue::Network> net_;
+    nnue::NnueState state_;
+};
+
+class NnueNetwork final : public Network {
+public:
+    explicit NnueNetwork(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {}
+    std::unique_ptr<NetworkState> new_state() const override { return std::make_unique<NnueThreadState>(net_); }
+
+private:
+    std::shared_ptr<const nnue::Network> net_;
+};
+
+}  // namespace
+
 std::shared_ptr<const Network> load_network(const std::string& path, std::string* error) {
-    if (error)
-        *error = "'" + path + "' is a network file (header " + std::string(NETWORK_MAGIC) +
-                 "), and this build has no network evaluation";
-    return nullptr;
+    auto net = nnue::load_network_file(path, error);
+    if (!net) return nullptr;
+    return std::make_shared<NnueNetwork>(std::move(net));
 }
+
+namespace nnue {
+
+EvalPtr network_evaluation(std::shared_ptr<const nnue::Network> net, const std::string& name, const std::string& source) {
+    if (!net) return nullptr;
+    auto e = std::make_shared<Evaluation>();
+    e->name = name;
+    e->source = source;
+    e->network = std::make_shared<NnueNetwork>(std::move(net));
+    return e;
+}
+
+}  // namespace nnue
 
 }  // namespace quince::eval

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "eval/material_table.h"
+#include "eval/nnue/network.h"
 #include "eval/weights.h"
 #include "eval/profiles_embedded.h"
 #include "eval/pawns.h"
@@ -127,6 +128,7 @@ std::shared_ptr<const Profile> build_profile(const Weights& w) { return build(w,
 std::vector<std::string> profile_names() {
     std::vector<std::string> v;
     for (auto& r : builtin_profiles) v.push_back(r.name);
+    if (nnue::embedded_network()) v.push_back("nnue");  // a build without a default net has no profile nnue
     return v;
 }
 

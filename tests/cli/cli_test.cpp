@@ -110,7 +110,7 @@ TEST(Cli, CpuVariantBuildRefusesACpuWithoutItsInstructions) {
     }
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out, "") << "nothing of the engine may run before the check";
-    const std::string needs = variant == "x86-64-bmi2" ? "(BMI2 and popcnt)" : "(popcnt)";
+    const std::string needs = variant == "x86-64-bmi2" ? "(BMI2, AVX2, SSE4.1 and popcnt)" : "(popcnt and SSE4.1)";
     EXPECT_NE(r.err.find("(" + variant + "): this CPU lacks the instructions this build needs " + needs +
                          ". Use the x86-64 build"),
               std::string::npos)

@@ -1,0 +1,223 @@
+// Accumulator updates and the output layer, with SIMD chosen at build time by the CPU variant's flags
+// (bmi2 builds get -mavx2, popcnt builds -msse4.1, x86-64 has SSE2; see CMakeLists.txt) and a scalar
+// path. Both compute exactly the same integers: the loader's bounds (network.cpp) keep every int16 sum
+// and every activation x weight product in range, the SIMD lanes' int32 partial sums cannot overflow
+// (at most 128 products of at most 255 * 255 * 128 per lane, 1.07e9 < 2^31), and the lanes are added in
+// 64 bits, as the scalar path sums.
+#include "eval/nnue/accumulator.h"
+
+#include <algorithm>
+#include <cstring>
+
+#if defined(__AVX2__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
+namespace quince::eval::nnue {
+
+namespace {
+
+// The output from the 64-bit sum of clamp(a)^2 * w over both perspectives: / QA (back to QA * QB units),
+// the bias, then centipawns, rounded to the nearest (truncation would cost half a centipawn on average).
+Value finish(const Network& net, std::int64_t sum) {
+    const std::int64_t out = (sum / QA + net.out_bias) * SCALE;
+    constexpr std::int64_t D = std::int64_t(QA) * QB;
+    return Value(out >= 0 ? (out + D / 2) / D : -((-out + D / 2) / D));
+}
+
+}  // namespace
+
+namespace scalar {
+
+void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
+            const int* sub_white, const int* sub_black, int n_sub) {
+    for (Color p : {WHITE, BLACK}) {
+        const int* add = p == WHITE ? add_white : add_black;
+        const int* sub = p == WHITE ? sub_white : sub_black;
+        std::int16_t* a = acc.v[p];
+        // Subtractions first: every intermediate sum is then a subset of the old or of the new pieces, which
+        // the loader's bound covers.
+        for (int k = 0; k < n_sub; ++k) {
+            const std::int16_t* w = net.ft_weights + std::size_t(sub[k]) * HIDDEN;
+            for (int i = 0; i < HIDDEN; ++i) a[i] = std::int16_t(a[i] - w[i]);
+        }
+        for (int k = 0; k < n_add; ++k) {
+            const std::int16_t* w = net.ft_weights + std::size_t(add[k]) * HIDDEN;
+            for (int i = 0; i < HIDDEN; ++i) a[i] = std::int16_t(a[i] + w[i]);
+        }
+    }
+}
+
+Value output(const Network& net, const Accumulator& acc, Color us) {
+    std::int64_t sum = 0;
+    for (int side = 0; side < 2; ++side) {
+        const std::int16_t* a = acc.v[side == 0 ? us : ~us];
+        const std::int16_t* w = net.out_weights + side * HIDDEN;
+        for (int i = 0; i < HIDDEN; ++i) {
+            const std::int64_t x = std::clamp<int>(a[i], 0, QA);
+            sum += x * x * w[i];
+        }
+    }
+    return finish(net, sum);
+}
+
+}  // namespace scalar
+
+#if defined(__AVX2__)
+
+const char* simd_name() { return "avx2"; }
+
+void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
+            const int* sub_white, const int* sub_black, int n_sub) {
+    constexpr int LANES = 16;
+    for (Color p : {WHITE, BLACK}) {
+        const int* add = p == WHITE ? add_white : add_black;
+        const int* sub = p == WHITE ? sub_white : sub_black;
+        for (int i = 0; i < HIDDEN; i += LANES) {
+            auto* a = reinterpret_cast<__m256i*>(acc.v[p] + i);
+            __m256i x = _mm256_load_si256(a);
+            for (int k = 0; k < n_sub; ++k)
+                x = _mm256_sub_epi16(x, _mm256_load_si256(reinterpret_cast<const __m256i*>(
+                                            net.ft_weights + std::size_t(sub[k]) * HIDDEN + i)));
+            for (int k = 0; k < n_add; ++k)
+                x = _mm256_add_epi16(x, _mm256_load_si256(reinterpret_cast<const __m256i*>(
+                                            net.ft_weights + std::size_t(add[k]) * HIDDEN + i)));
+            _mm256_store_si256(a, x);
+        }
+    }
+}
+
+Value output(const Network& net, const Accumulator& acc, Color us) {
+    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(QA);
+    __m256i sum = _mm256_setzero_si256();
+    for (int side = 0; side < 2; ++side) {
+        const std::int16_t* a = acc.v[side == 0 ? us : ~us];
+        const std::int16_t* w = net.out_weights + side * HIDDEN;
+        for (int i = 0; i < HIDDEN; i += 16) {
+            __m256i x = _mm256_load_si256(reinterpret_cast<const __m256i*>(a + i));
+            x = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            const __m256i xw = _mm256_mullo_epi16(x, _mm256_load_si256(reinterpret_cast<const __m256i*>(w + i)));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(xw, x));
+        }
+    }
+    std::int32_t lanes[8];  // unaligned store: no over-aligned stack object (MinGW does not align them)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lanes), sum);
+    std::int64_t total = 0;
+    for (std::int32_t l : lanes) total += l;
+    return finish(net, total);
+}
+
+#elif defined(__SSE2__)
+
+const char* simd_name() { return "sse2"; }
+
+void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
+            const int* sub_white, const int* sub_black, int n_sub) {
+    constexpr int LANES = 8;
+    for (Color p : {WHITE, BLACK}) {
+        const int* add = p == WHITE ? add_white : add_black;
+        const int* sub = p == WHITE ? sub_white : sub_black;
+        for (int i = 0; i < HIDDEN; i += LANES) {
+            auto* a = reinterpret_cast<__m128i*>(acc.v[p] + i);
+            __m128i x = _mm_load_si128(a);
+            for (int k = 0; k < n_sub; ++k)
+                x = _mm_sub_epi16(x, _mm_load_si128(reinterpret_cast<const __m128i*>(
+                                         net.ft_weights + std::size_t(sub[k]) * HIDDEN + i)));
+            for (int k = 0; k < n_add; ++k)
+                x = _mm_add_epi16(x, _mm_load_si128(reinterpret_cast<const __m128i*>(
+                                         net.ft_weights + std::size_t(add[k]) * HIDDEN + i)));
+            _mm_store_si128(a, x);
+        }
+    }
+}
+
+Value output(const Network& net, const Accumulator& acc, Color us) {
+    const __m128i zero = _mm_setzero_si128(), qa = _mm_set1_epi16(QA);
+    __m128i sum = _mm_setzero_si128();
+    for (int side = 0; side < 2; ++side) {
+        const std::int16_t* a = acc.v[side == 0 ? us : ~us];
+        const std::int16_t* w = net.out_weights + side * HIDDEN;
+        for (int i = 0; i < HIDDEN; i += 8) {
+            __m128i x = _mm_load_si128(reinterpret_cast<const __m128i*>(a + i));
+            x = _mm_min_epi16(_mm_max_epi16(x, zero), qa);
+            const __m128i xw = _mm_mullo_epi16(x, _mm_load_si128(reinterpret_cast<const __m128i*>(w + i)));
+            sum = _mm_add_epi32(sum, _mm_madd_epi16(xw, x));
+        }
+    }
+    std::int32_t lanes[4];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(lanes), sum);
+    std::int64_t total = 0;
+    for (std::int32_t l : lanes) total += l;
+    return finish(net, total);
+}
+
+#else
+
+const char* simd_name() { return "scalar"; }
+
+void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
+            const int* sub_white, const int* sub_black, int n_sub) {
+    scalar::update(net, acc, add_white, add_black, n_add, sub_white, sub_black, n_sub);
+}
+
+Value output(const Network& net, const Accumulator& acc, Color us) { return scalar::output(net, acc, us); }
+
+#endif
+
+void refresh(const Network& net, const Position& pos, Accumulator& acc) {
+    int white[64], black[64], n = 0;
+    for (Bitboard b = pos.pieces(); b && n < 64;) {
+        const Square s = pop_lsb(b);
+        const Piece pc = pos.piece_on(s);
+        white[n] = feature_index(WHITE, color_of(pc), type_of(pc), s);
+        black[n] = feature_index(BLACK, color_of(pc), type_of(pc), s);
+        ++n;
+    }
+    for (Color p : {WHITE, BLACK}) std::memcpy(acc.v[p], net.ft_bias, sizeof net.ft_bias);
+    update(net, acc, white, black, n, nullptr, nullptr, 0);
+}
+
+Value NnueState::evaluate(const Network& net, const Position& pos) {
+    // Beyond this many changed inputs a refresh (at most 32 columns) costs about the same.
+    constexpr int MAX_CHANGES = 24;
+    int add_w[MAX_CHANGES], add_b[MAX_CHANGES], sub_w[MAX_CHANGES], sub_b[MAX_CHANGES];
+    int n_add = 0, n_sub = 0;
+    bool fresh = net_ != &net;
+    for (Color c : {WHITE, BLACK}) {
+        for (PieceType pt = PAWN; pt <= KING && !fresh; pt = PieceType(pt + 1)) {
+            const Bitboard now = pos.pieces(c, pt), before = pieces_[c][pt];
+            if (now == before) continue;
+            for (Bitboard b = before & ~now; b;) {
+                const Square s = pop_lsb(b);
+                if (n_sub == MAX_CHANGES) {
+                    fresh = true;
+                    break;
+                }
+                sub_w[n_sub] = feature_index(WHITE, c, pt, s);
+                sub_b[n_sub++] = feature_index(BLACK, c, pt, s);
+            }
+            for (Bitboard b = now & ~before; b && !fresh;) {
+                const Square s = pop_lsb(b);
+                if (n_add == MAX_CHANGES) {
+                    fresh = true;
+                    break;
+                }
+                add_w[n_add] = feature_index(WHITE, c, pt, s);
+                add_b[n_add++] = feature_index(BLACK, c, pt, s);
+            }
+        }
+    }
+    if (fresh || n_add + n_sub > MAX_CHANGES) {
+        refresh(net, pos, acc_);
+        net_ = &net;
+        ++refreshes_;
+    } else {
+        if (n_add + n_sub) update(net, acc_, add_w, add_b, n_add, sub_w, sub_b, n_sub);
+        ++updates_;
+    }
+    for (Color c : {WHITE, BLACK})
+        for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1)) pieces_[c][pt] = pos.pieces(c, pt);
+    return output(net, acc_, pos.side_to_move());
+}
+
+}  // namespace quince::eval::nnue

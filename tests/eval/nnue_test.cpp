@@ -1,0 +1,279 @@
+// Profile nnue's network (src/eval/nnue/): the net file is refused when wrong, truncated or damaged, and
+// nothing else; the incrementally updated accumulators equal a refresh over a million random moves, unmoves
+// and null moves; the SIMD code equals the scalar code; the evaluation is colour-symmetric; EvalFile-style
+// loading gives a network evaluation.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "board/movegen.h"
+#include "core/random.h"
+#include "eval/evaluate.h"
+#include "eval/evaluation.h"
+#include "eval/nnue/accumulator.h"
+#include "eval/nnue/network.h"
+#include "eval/profile.h"
+#include "support/test_positions.h"
+
+using namespace quince;
+using namespace quince::eval;
+using namespace quince::eval::nnue;
+
+namespace {
+
+// A random net within the loader's bounds (|bias| + 32 * |weight| <= 32767, |output weight| <= 128), with
+// large enough weights that the activations are often clipped at both ends.
+std::string random_net_bytes(std::uint64_t seed, const std::string& description = "test net") {
+    SplitMix64 rng(seed);
+    auto r = [&rng](int lo, int hi) { return int(rng.below(std::uint64_t(hi - lo + 1))) + lo; };
+    std::vector<std::int16_t> ft_w(std::size_t(INPUTS) * HIDDEN), ft_b(HIDDEN), out_w(2 * HIDDEN);
+    for (auto& w : ft_w) w = std::int16_t(r(-500, 500));
+    for (auto& b : ft_b) b = std::int16_t(r(-300, 600));
+    for (auto& w : out_w) w = std::int16_t(r(-MAX_OUT_WEIGHT, MAX_OUT_WEIGHT));
+    return serialise_network(ft_w.data(), ft_b.data(), out_w.data(), r(-200000, 200000), description);
+}
+
+std::shared_ptr<const nnue::Network> random_net(std::uint64_t seed) {
+    const std::string bytes = random_net_bytes(seed);
+    std::string error;
+    auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+    EXPECT_TRUE(net) << error;
+    return net;
+}
+
+std::string parse_error(const std::string& bytes) {
+    std::string error;
+    auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+    return net ? std::string() : error;
+}
+
+void put_u32(std::string& s, std::size_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) s[at + std::size_t(i)] = char((v >> (8 * i)) & 0xff);
+}
+// After editing a field: a fresh checksum, so that the loader gets past its integrity check.
+void reseal(std::string& s) {
+    const std::uint64_t h = fnv1a64(reinterpret_cast<const std::uint8_t*>(s.data()), s.size() - 8);
+    put_u32(s, s.size() - 8, std::uint32_t(h));
+    put_u32(s, s.size() - 4, std::uint32_t(h >> 32));
+}
+constexpr std::size_t DESCRIPTION_AT = 36;
+
+bool same(const Accumulator& a, const Accumulator& b) { return std::memcmp(a.v, b.v, sizeof a.v) == 0; }
+
+}  // namespace
+
+TEST(NnueNet, RoundTripKeepsEveryParameter) {
+    const std::string bytes = random_net_bytes(1, "trained on nothing");
+    std::string error;
+    auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+    ASSERT_TRUE(net) << error;
+    EXPECT_EQ(net->description, "trained on nothing");
+    EXPECT_EQ(serialise_network(net->ft_weights, net->ft_bias, net->out_weights, net->out_bias, net->description), bytes);
+    EXPECT_EQ(bytes.size(), 394800u + net->description.size());
+}
+
+TEST(NnueNet, RefusesWrongFilesNamingWhatIsWrong) {
+    const std::string good = random_net_bytes(2, "d");
+    ASSERT_EQ(parse_error(good), "");
+    EXPECT_NE(parse_error("").find("not a Quince net file"), std::string::npos);
+    EXPECT_NE(parse_error("#weights\nfoo 1\n").find("not a Quince net file"), std::string::npos);
+    // Every truncation is refused (the header, the description, the parameters, the checksum).
+    for (std::size_t n : {std::size_t(4), std::size_t(20), std::size_t(36), std::size_t(37), std::size_t(1000),
+                          good.size() / 2, good.size() - 9, good.size() - 1})
+        EXPECT_NE(parse_error(good.substr(0, n)), "") << n;
+    EXPECT_NE(parse_error(good.substr(0, good.size() - 1)).find("truncated"), std::string::npos);
+    EXPECT_NE(parse_error(good + "x").find("after the end"), std::string::npos);
+    // A flipped bit anywhere: the checksum.
+    for (std::size_t at : {std::size_t(40), std::size_t(5000), good.size() - 20, good.size() - 3}) {
+        std::string bad = good;
+        bad[at] = char(bad[at] ^ 0x10);
+        EXPECT_NE(parse_error(bad), "") << at;
+    }
+    std::string bad = good;
+    bad[1000] ^= 1;
+    EXPECT_NE(parse_error(bad).find("checksum"), std::string::npos);
+    // Version and architecture fields (checksum made valid: the field itself is refused).
+    bad = good;
+    put_u32(bad, 4, 2);
+    reseal(bad);
+    EXPECT_NE(parse_error(bad).find("format version 2"), std::string::npos);
+    bad = good;
+    put_u32(bad, 12, 512);
+    reseal(bad);
+    EXPECT_NE(parse_error(bad).find("hidden 512"), std::string::npos);
+    bad = good;
+    put_u32(bad, 20, 127);
+    reseal(bad);
+    EXPECT_NE(parse_error(bad).find("QA 127"), std::string::npos);
+    bad = good;
+    put_u32(bad, 32, 100000);
+    reseal(bad);
+    EXPECT_NE(parse_error(bad).find("description"), std::string::npos);
+    bad = good;
+    bad[DESCRIPTION_AT] = '\x01';
+    reseal(bad);
+    EXPECT_NE(parse_error(bad).find("control character"), std::string::npos);
+}
+
+TEST(NnueNet, RefusesWeightsThatWouldOverflowInt16) {
+    std::vector<std::int16_t> ft_w(std::size_t(INPUTS) * HIDDEN, 0), ft_b(HIDDEN, 0), out_w(2 * HIDDEN, 0);
+    auto bytes = [&] { return serialise_network(ft_w.data(), ft_b.data(), out_w.data(), 0, ""); };
+    EXPECT_EQ(parse_error(bytes()), "");
+    ft_w[5 * HIDDEN + 7] = 1024;  // 32 * 1024 > 32767
+    EXPECT_NE(parse_error(bytes()).find("hidden unit 7"), std::string::npos);
+    ft_w[5 * HIDDEN + 7] = 1023;
+    EXPECT_EQ(parse_error(bytes()), "");
+    ft_b[7] = 100;  // 100 + 32 * 1023 > 32767
+    EXPECT_NE(parse_error(bytes()).find("hidden unit 7"), std::string::npos);
+    ft_b[7] = 0;
+    out_w[300] = MAX_OUT_WEIGHT + 1;
+    EXPECT_NE(parse_error(bytes()).find("output weight 300"), std::string::npos);
+    out_w[300] = -MAX_OUT_WEIGHT;
+    EXPECT_EQ(parse_error(bytes()), "");
+}
+
+TEST(NnueNet, EvalFileLoadsANetAndRefusesABadOne) {
+    const std::string dir = ::testing::TempDir();
+    const std::string good_path = dir + "/quince_good.nnue", bad_path = dir + "/quince_bad.nnue";
+    const std::string good = random_net_bytes(3);
+    std::ofstream(good_path, std::ios::binary) << good;
+    std::ofstream(bad_path, std::ios::binary) << good.substr(0, 5000);
+    std::string error;
+    auto e = load_evaluation(good_path, &error);
+    ASSERT_TRUE(e) << error;
+    ASSERT_TRUE(e->network);
+    EXPECT_FALSE(load_evaluation(bad_path, &error));
+    EXPECT_NE(error.find(bad_path), std::string::npos);
+    EXPECT_NE(error.find("truncated"), std::string::npos);
+    // The settings keep the net in force when a load fails.
+    EvalSettings settings;
+    ASSERT_TRUE(settings.set_file(good_path, &error)) << error;
+    const EvalPtr before = settings.evaluation();
+    EXPECT_FALSE(settings.set_file(bad_path, &error));
+    EXPECT_EQ(settings.evaluation(), before);
+    // And it evaluates as the net read directly.
+    Evaluator ev;
+    ev.set_eval(before);
+    auto net = load_network_file(good_path, &error);
+    ASSERT_TRUE(net);
+    Accumulator acc;
+    const Position start;
+    refresh(*net, start, acc);
+    EXPECT_EQ(ev.evaluate(start), output(*net, acc, WHITE));
+}
+
+// The accumulators kept by NnueState (pieces moved since the last evaluation) equal a refresh after every
+// step of a random walk of a million moves, unmoves and null moves, evaluated at most steps (so that an
+// update often spans several moves), with jumps to unrelated positions.
+TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
+    auto net = random_net(4);
+    ASSERT_TRUE(net);
+    const std::vector<Position> starts = test::random_game_positions(58, 8, 200, 40);
+    ASSERT_FALSE(starts.empty());
+    SplitMix64 rng(2026);
+    NnueState state;
+    Position pos = starts[0];
+    std::vector<Move> line;  // Move::null() for a null move
+    Accumulator fresh;
+    long evaluated = 0, moves = 0, nulls = 0, unmoves = 0;
+    for (int step = 0; step < 1000000; ++step) {
+        const int r = int(rng.below(100));
+        MoveList<LEGAL> legal(pos);
+        if (r < 55 && legal.size() && line.size() < 300) {
+            const Move m = legal.begin()[rng.below(legal.size())].move;
+            pos.do_move(m);
+            line.push_back(m);
+            ++moves;
+        } else if (r < 63 && !pos.in_check() && line.size() < 300) {
+            pos.do_null_move();
+            line.push_back(Move::null());
+            ++nulls;
+        } else if (r < 99 && !line.empty()) {
+            const Move m = line.back();
+            line.pop_back();
+            if (m == Move::null()) pos.undo_null_move();
+            else pos.undo_move(m);
+            ++unmoves;
+        } else {
+            pos = starts[rng.below(starts.size())];
+            line.clear();
+        }
+        if (rng.below(4) == 0) continue;  // not evaluated: the next update spans more than one step
+        const Value v = state.evaluate(*net, pos);
+        refresh(*net, pos, fresh);
+        ASSERT_TRUE(same(state.accumulator(), fresh)) << "step " << step << " " << pos.fen();
+        ASSERT_EQ(v, output(*net, fresh, pos.side_to_move())) << "step " << step;
+        ++evaluated;
+    }
+    EXPECT_GT(moves, 400000);
+    EXPECT_GT(nulls, 50000);
+    EXPECT_GT(unmoves, 300000);
+    EXPECT_GT(evaluated, 700000);
+    // Incremental, not refreshing every time: refreshes come from the jumps (1 % of steps) and long unwinds.
+    EXPECT_GT(state.updates(), 20 * state.refreshes()) << evaluated << " evaluated";
+}
+
+// The build's SIMD code (AVX2 or SSE2, whichever the CPU variant compiles) equals the scalar code bit for
+// bit, for updates and for the output, on real positions and on accumulators at their bounds.
+TEST(NnueAccumulator, SimdEqualsScalar) {
+    auto net = random_net(5);
+    ASSERT_TRUE(net);
+    SplitMix64 rng(6);
+    for (const Position& pos : test::random_game_positions(59, 20, 3000, 160)) {
+        Accumulator a;
+        refresh(*net, pos, a);
+        Accumulator b = a;
+        int add_w[4], add_b[4], sub_w[4], sub_b[4];
+        for (int k = 0; k < 4; ++k) {
+            add_w[k] = int(rng.below(INPUTS)), add_b[k] = int(rng.below(INPUTS));
+            sub_w[k] = int(rng.below(INPUTS)), sub_b[k] = int(rng.below(INPUTS));
+        }
+        update(*net, a, add_w, add_b, 4, sub_w, sub_b, 4);
+        scalar::update(*net, b, add_w, add_b, 4, sub_w, sub_b, 4);
+        ASSERT_TRUE(same(a, b)) << simd_name();
+        for (Color us : {WHITE, BLACK}) ASSERT_EQ(output(*net, a, us), scalar::output(*net, a, us)) << simd_name();
+    }
+    // Extremes: every activation clipped at QA with the largest output weights, or below zero.
+    for (int fill : {-32768, -1, 0, 1, QA - 1, QA, QA + 1, 32767}) {
+        Accumulator a;
+        for (auto& side : a.v)
+            for (auto& x : side) x = std::int16_t(fill);
+        for (Color us : {WHITE, BLACK}) EXPECT_EQ(output(*net, a, us), scalar::output(*net, a, us)) << fill;
+    }
+}
+
+// The inputs are the side to move's view, so a position and its colour-flipped twin score the same.
+TEST(NnueEvaluator, ProfileNnueIsColourSymmetricAndEqualsARefresh) {
+    auto net = random_net(7);
+    ASSERT_TRUE(net);
+    auto evaluation = network_evaluation(net);
+    ASSERT_TRUE(evaluation);
+    Evaluator ev, twin;
+    ev.set_eval(evaluation);
+    twin.set_eval(evaluation);
+    for (const Position& pos : test::random_game_positions(60, 10, 2000, 160)) {
+        const Value v = ev.evaluate(pos);
+        Accumulator fresh;
+        refresh(*net, pos, fresh);
+        ASSERT_EQ(v, output(*net, fresh, pos.side_to_move()));
+        ASSERT_EQ(v, twin.evaluate(pos.flipped())) << pos.fen();
+        // The lazy window is not applied to the network, and the cache returns what was computed.
+        ASSERT_EQ(ev.evaluate(pos, LazyWindow::around(v + 5000)), v);
+        ASSERT_EQ(ev.evaluate_general(pos), v);
+    }
+}
+
+// A build without a default net lists no profile nnue (and builtin_evaluation refuses it); with one, it is
+// listed and is that net. Either way the list and the lookup agree.
+TEST(NnueEvaluator, ProfileNnueIsListedExactlyWhenANetIsEmbedded) {
+    const auto names = profile_names();
+    const bool listed = std::find(names.begin(), names.end(), "nnue") != names.end();
+    EXPECT_EQ(listed, embedded_network() != nullptr);
+    const EvalPtr e = builtin_evaluation("nnue", nullptr);
+    EXPECT_EQ(e != nullptr, listed);
+    if (e) {
+        EXPECT_TRUE(e->network);
+    }
+}

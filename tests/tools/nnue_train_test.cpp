@@ -1,0 +1,229 @@
+// quince train-nnue (tools/nnue/): the same data, options and seed give the same net whatever the thread
+// count; a run resumed from a checkpoint ends where an uninterrupted one does; the loss falls; the quantised
+// net agrees with the float one within 2 cp and evaluates in the engine as the trainer measured; the text
+// reader tells games apart and names a bad line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "eval/evaluate.h"
+#include "eval/nnue/network.h"
+#include "eval/profile.h"
+#include "nnue/trainer.h"
+
+using namespace quince;
+using namespace quince::nnue_train;
+
+namespace {
+
+const std::string SAMPLE = std::string(QUINCE_TEST_DATA_DIR) + "/nnue_sample.txt";
+
+Dataset load_sample(std::vector<Position>* positions = nullptr) {
+    Dataset d;
+    std::string error;
+    EXPECT_TRUE(read_text_positions(
+        SAMPLE,
+        [&](const Position& pos, int teacher, double result, std::uint64_t game) {
+            d.add(pos, teacher, result, game);
+            if (positions) positions->push_back(pos);
+        },
+        &error))
+        << error;
+    return d;
+}
+
+Options small_options() {
+    Options o;
+    o.epochs = 3;
+    o.batch = 256;
+    o.lr = 0.002;
+    o.validation = 0.1;
+    o.seed = 11;
+    return o;
+}
+
+}  // namespace
+
+TEST(NnueTrain, FixedSeedGivesTheSameNetWhateverTheThreads) {
+    const Dataset d = load_sample();
+    ASSERT_GT(d.samples().size(), 1000u);
+    Options o = small_options();
+    Result one, two, again;
+    std::string error;
+    o.threads = 1;
+    ASSERT_TRUE(train(d, o, one, nullptr, &error)) << error;
+    o.threads = 2;
+    ASSERT_TRUE(train(d, o, two, nullptr, &error)) << error;
+    ASSERT_TRUE(train(d, o, again, nullptr, &error)) << error;
+    EXPECT_TRUE(one.net.p == two.net.p);
+    EXPECT_TRUE(two.net.p == again.net.p);
+    o.seed = 12;  // and the seed matters
+    Result other;
+    ASSERT_TRUE(train(d, o, other, nullptr, &error)) << error;
+    EXPECT_FALSE(other.net.p == two.net.p);
+
+    std::string a, b;
+    QuantiseCheck qa, qb;
+    const auto check = validation_indices(d, o);
+    ASSERT_TRUE(quantise(one.net, d, calibration_indices(d, o), check, "x", a, qa, &error)) << error;
+    ASSERT_TRUE(quantise(two.net, d, calibration_indices(d, o), check, "x", b, qb, &error)) << error;
+    EXPECT_EQ(a, b);
+}
+
+// The analytic gradient is the loss's: a small step against it lowers the summed loss by |g|^2 times the step
+// (to first order), on a young net and on a trained one, for lambda 0 and 0.5.
+TEST(NnueTrain, GradientMatchesTheLoss) {
+    const Dataset d = load_sample();
+    for (int trained = 0; trained < 2; ++trained) {
+        for (double lambda : {0.0, 0.5}) {
+            Options o = small_options();
+            o.lambda = lambda;
+            o.epochs = trained ? 2 : 0;
+            Result r;
+            std::string error;
+            if (trained) ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
+            else r.net.init(o.seed);
+            auto loss = [&](const FloatNet& net) {
+                double sum = 0;
+                for (std::size_t i = 0; i < 300; ++i) {
+                    const Sample& s = d.samples()[i * 7];
+                    const double pred = 1 / (1 + std::exp(-net.evaluate(s) / o.scale));
+                    const double teacher = s.black_to_move ? -s.teacher : s.teacher;
+                    const double result = s.black_to_move ? 1.0 - s.result : s.result;
+                    const double target = (1 - lambda) / (1 + std::exp(-teacher / o.scale)) + lambda * result;
+                    sum += (pred - target) * (pred - target);
+                }
+                return sum;
+            };
+            std::vector<float> g(FloatNet::SIZE, 0.0f);
+            double reported = 0;
+            for (std::size_t i = 0; i < 300; ++i) reported += backprop(r.net, d.samples()[i * 7], o, g);
+            const double before = loss(r.net);
+            EXPECT_NEAR(reported, before, 1e-6 * before);
+            // Block by block (input weights, input biases, output layer), so that an error in one cannot hide
+            // behind another.
+            const std::size_t blocks[4] = {FloatNet::FT_W, FloatNet::FT_B, FloatNet::OUT_W, FloatNet::SIZE};
+            for (int b = 0; b < 3; ++b) {
+                double norm2 = 0;
+                for (std::size_t i = blocks[b]; i < blocks[b + 1]; ++i) norm2 += double(g[i]) * g[i];
+                ASSERT_GT(norm2, 0.0);
+                const double step = 1e-3 * before / norm2;  // a predicted fall of 0.1 %
+                FloatNet moved = r.net;
+                for (std::size_t i = blocks[b]; i < blocks[b + 1]; ++i) moved.p[i] -= float(step * g[i]);
+                const double ratio = (before - loss(moved)) / (step * norm2);
+                EXPECT_GT(ratio, 0.9) << "block " << b << " trained " << trained << " lambda " << lambda;
+                EXPECT_LT(ratio, 1.1) << "block " << b << " trained " << trained << " lambda " << lambda;
+            }
+        }
+    }
+}
+
+TEST(NnueTrain, LossFallsAndValidationIsHeldOutByGame) {
+    const Dataset d = load_sample();
+    Options o = small_options();
+    o.epochs = 4;
+    Result r;
+    std::string error;
+    ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
+    ASSERT_EQ(r.epochs.size(), 4u);
+    // The training loss falls epoch by epoch (the sample is far too small for the validation loss to
+    // follow: it only has to be measured).
+    for (std::size_t e = 1; e < r.epochs.size(); ++e) EXPECT_LT(r.epochs[e].train_loss, r.epochs[e - 1].train_loss);
+    EXPECT_GT(r.epochs.back().validation_loss, 0.0);
+    EXPECT_GT(r.validation_positions, 0u);
+    EXPECT_EQ(r.train_positions + r.validation_positions, d.samples().size());
+    // No game has positions on both sides of the split.
+    std::set<std::uint64_t> held;
+    for (std::size_t i : validation_indices(d, o)) held.insert(d.samples()[i].game);
+    std::size_t in_validation = 0;
+    for (const Sample& s : d.samples()) in_validation += held.count(s.game);
+    EXPECT_EQ(in_validation, r.validation_positions);
+}
+
+TEST(NnueTrain, ResumedRunEndsWhereAnUninterruptedOneDoes) {
+    const Dataset d = load_sample();
+    const std::string ckpt = ::testing::TempDir() + "/quince_nnue_test.ckpt";
+    std::remove(ckpt.c_str());
+    Options o = small_options();
+    Result straight, first, resumed;
+    std::string error;
+    ASSERT_TRUE(train(d, o, straight, nullptr, &error)) << error;
+    o.epochs = 1;
+    o.checkpoint = ckpt;
+    ASSERT_TRUE(train(d, o, first, nullptr, &error)) << error;
+    o.epochs = 3;
+    o.checkpoint.clear();
+    o.resume = ckpt;
+    ASSERT_TRUE(train(d, o, resumed, nullptr, &error)) << error;
+    EXPECT_EQ(resumed.epochs.size(), 2u);
+    EXPECT_TRUE(resumed.net.p == straight.net.p);
+
+    // A damaged checkpoint is refused by name.
+    {
+        std::ofstream f(ckpt, std::ios::binary | std::ios::app);
+        f << "x";
+    }
+    Result bad;
+    EXPECT_FALSE(train(d, o, bad, nullptr, &error));
+    EXPECT_NE(error.find(ckpt), std::string::npos);
+    std::remove(ckpt.c_str());
+}
+
+TEST(NnueTrain, QuantisedNetMatchesTheFloatNetAndTheEngine) {
+    std::vector<Position> positions;
+    const Dataset d = load_sample(&positions);
+    Options o = small_options();
+    Result r;
+    std::string error, bytes;
+    ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
+    const auto check = validation_indices(d, o);
+    QuantiseCheck qc;
+    ASSERT_TRUE(quantise(r.net, d, calibration_indices(d, o), check, "sample", bytes, qc, &error)) << error;
+    EXPECT_EQ(qc.positions, check.size());
+    EXPECT_LE(qc.mean_abs_diff_cp, 2.0);
+    // The net is not flat: the float outputs spread over tens of centipawns.
+    double lo = 1e9, hi = -1e9;
+    for (std::size_t i : check) lo = std::min(lo, r.net.evaluate(d.samples()[i])), hi = std::max(hi, r.net.evaluate(d.samples()[i]));
+    EXPECT_GT(hi - lo, 20.0);
+
+    auto net = eval::nnue::parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+    ASSERT_TRUE(net) << error;
+    EXPECT_EQ(net->description, "sample");
+    eval::Evaluator ev;
+    ev.set_eval(eval::nnue::network_evaluation(net));
+    double diff = 0;
+    for (std::size_t i : check) diff += std::abs(ev.evaluate(positions[i]) - r.net.evaluate(d.samples()[i]));
+    EXPECT_NEAR(diff / double(check.size()), qc.mean_abs_diff_cp, 1e-9);
+}
+
+TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
+    const std::string path = ::testing::TempDir() + "/quince_nnue_reader.txt";
+    {
+        std::ofstream f(path);
+        f << "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 1.0 | 45\n"
+             "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 20 | 1.0\n"
+             "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | 10 | 0.5 | -5\n";
+    }
+    std::vector<std::uint64_t> games;
+    std::vector<int> teachers;
+    std::string error;
+    ASSERT_TRUE(read_text_positions(
+        path, [&](const Position&, int t, double, std::uint64_t g) { games.push_back(g), teachers.push_back(t); },
+        &error))
+        << error;
+    ASSERT_EQ(games.size(), 3u);
+    EXPECT_EQ(games[0], games[1]);
+    EXPECT_NE(games[1], games[2]);
+    EXPECT_EQ(teachers, (std::vector<int>{45, 20, -5}));  // the teacher, else the search score
+    {
+        std::ofstream f(path, std::ios::app);
+        f << "not a fen | 1 | 0.5\n";
+    }
+    EXPECT_FALSE(read_text_positions(path, [](const Position&, int, double, std::uint64_t) {}, &error));
+    EXPECT_NE(error.find(path + ":4:"), std::string::npos) << error;
+    std::remove(path.c_str());
+}

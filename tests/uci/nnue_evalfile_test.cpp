@@ -1,0 +1,67 @@
+// EvalFile with a net file, through the engine's UCI loop: the net is loaded (and `eval` names it), a truncated net answers one error and the net in force stays, the engine searches with it.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <vector>
+
+#include "engine_process.h"
+#include "eval/nnue/network.h"
+
+using namespace quince;
+using namespace quince::eval::nnue;
+using quince::test::EngineProcess;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr int SLOW = 8;
+#else
+constexpr int SLOW = 1;
+#endif
+constexpr int WAIT_MS = 30000 * SLOW;
+
+// A small deterministic net within the loader's bounds: material-like weights on own and opposing pieces.
+std::string net_bytes() {
+    std::vector<std::int16_t> ft_w(std::size_t(INPUTS) * HIDDEN), ft_b(HIDDEN, 40), out_w(2 * HIDDEN);
+    for (int f = 0; f < INPUTS; ++f)
+        for (int h = 0; h < HIDDEN; ++h) ft_w[std::size_t(f) * HIDDEN + std::size_t(h)] = std::int16_t((f * 31 + h * 17) % 61 - 30);
+    for (int i = 0; i < 2 * HIDDEN; ++i) out_w[std::size_t(i)] = std::int16_t((i * 13) % 41 - 20);
+    return serialise_network(ft_w.data(), ft_b.data(), out_w.data(), 1000, "uci test net");
+}
+
+}  // namespace
+
+TEST(NnueUci, EvalFileLoadsANetAndABadNetChangesNothing) {
+    const std::string good = testing::TempDir() + "quince_uci_good.nnue", bad = testing::TempDir() + "quince_uci_bad.nnue";
+    const std::string bytes = net_bytes();
+    std::ofstream(good, std::ios::binary) << bytes;
+    std::ofstream(bad, std::ios::binary) << bytes.substr(0, bytes.size() - 100);
+    EngineProcess e;
+    e.send("uci");
+    ASSERT_TRUE(e.read_until("uciok", WAIT_MS));
+    e.send("setoption name EvalFile value " + good);
+    auto loaded = e.read_line(WAIT_MS);
+    ASSERT_TRUE(loaded);
+    EXPECT_EQ(*loaded, "info string EvalFile: loaded network 'quince_uci_good.nnue' from " + good);
+    auto eval_first_line = [&e] {
+        e.send("eval");
+        auto lines = e.read_until("final score:", WAIT_MS);
+        e.send("isready");  // past the trace's legend
+        EXPECT_TRUE(e.read_until("readyok", WAIT_MS));
+        return lines ? (*lines)[0] : std::string();
+    };
+    EXPECT_EQ(eval_first_line().rfind("network quince_uci_good.nnue", 0), 0u);
+    e.send("setoption name EvalFile value " + bad);
+    auto err = e.read_line(WAIT_MS);
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->rfind("info string error: setoption: " + bad + ": truncated: ", 0), 0u) << *err;
+    EXPECT_EQ(eval_first_line().rfind("network quince_uci_good.nnue", 0), 0u);
+    e.send("position startpos moves e2e4");
+    e.send("go depth 6");
+    auto result = e.read_until("bestmove", WAIT_MS);
+    ASSERT_TRUE(result);
+    EXPECT_NE(result->back(), "bestmove 0000");
+    std::remove(good.c_str());
+    std::remove(bad.c_str());
+}

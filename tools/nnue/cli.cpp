@@ -1,0 +1,169 @@
+// `quince train-nnue`: the command line over trainer.h.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "nnue/trainer.h"
+#include "training/game_format.h"
+#include "training/inputs.h"
+
+namespace quince::nnue_train {
+
+namespace {
+
+const char* const USAGE =
+    "usage: quince train-nnue --out NET.nnue [options] DATA...\n"
+    "Trains the network of profile nnue on labelled positions and writes it in the engine's net format.\n"
+    "DATA: a QTD training set (data/training, or its shard files; its validation shards are held out),\n"
+    "training files (FEN | score | result [| teacher]; the teacher's score is used, the search score when\n"
+    "a line has none), datagen folders or .list files.\n"
+    "  --epochs N        passes over the training positions (default 10)\n"
+    "  --batch N         positions per Adam step (default 16384)\n"
+    "  --lr X            Adam's step size (default 0.001)\n"
+    "  --lr-decay X      the step size is multiplied by X after every epoch (default 0.75)\n"
+    "  --lambda X        weight of the game result in the target, 0..1 (default 0: the teacher alone)\n"
+    "  --scale CP        centipawns per unit of the sigmoid (default 400)\n"
+    "  --validation X    fraction of games held out for validation (default 0.05)\n"
+    "  --threads N       worker threads (default 2)\n"
+    "  --seed N          initial weights and shuffling (default 1): same data, options, seed = same net\n"
+    "  --limit N         read at most N positions\n"
+    "  --checkpoint FILE written after every epoch; --resume FILE continues from one\n"
+    "  --description TXT what the net's header says it was trained on (default: the data files and options)\n";
+
+bool parse_real(const std::string& text, double lo, double hi, const std::string& what, double* out,
+                std::string* error) {
+    std::istringstream in(text);
+    double v;
+    if (!(in >> v) || !in.eof() || !std::isfinite(v) || v < lo || v > hi) {
+        std::ostringstream os;
+        os << what << ": '" << text << "' is not a number in [" << lo << ", " << hi << "]";
+        *error = os.str();
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+}  // namespace
+
+int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+        out << USAGE;
+        return cli::EXIT_OK;
+    }
+    cli::ParsedArgs a;
+    std::string error;
+    if (!cli::parse_args(args,
+                         {{"out", true}, {"epochs", true}, {"batch", true}, {"lr", true}, {"lr-decay", true},
+                          {"lambda", true}, {"scale", true}, {"validation", true}, {"threads", true},
+                          {"seed", true}, {"limit", true}, {"checkpoint", true}, {"resume", true},
+                          {"description", true}},
+                         &a, &error))
+        return cli::usage_error(err, "train-nnue", error);
+    Options o;
+    long long epochs = o.epochs, batch = o.batch, threads = o.threads, seed = 1, limit = 0;
+    const bool ok =
+        (!a.has("epochs") || cli::parse_number(a.options["epochs"], 1, 100000, "--epochs", &epochs, &error)) &&
+        (!a.has("batch") || cli::parse_number(a.options["batch"], 1, 1 << 24, "--batch", &batch, &error)) &&
+        (!a.has("threads") || cli::parse_number(a.options["threads"], 1, 256, "--threads", &threads, &error)) &&
+        (!a.has("seed") || cli::parse_number(a.options["seed"], 0, (1ll << 62), "--seed", &seed, &error)) &&
+        (!a.has("limit") || cli::parse_number(a.options["limit"], 1, 1ll << 40, "--limit", &limit, &error)) &&
+        (!a.has("lr") || parse_real(a.options["lr"], 1e-9, 10, "--lr", &o.lr, &error)) &&
+        (!a.has("lr-decay") || parse_real(a.options["lr-decay"], 0, 1, "--lr-decay", &o.lr_decay, &error)) &&
+        (!a.has("lambda") || parse_real(a.options["lambda"], 0, 1, "--lambda", &o.lambda, &error)) &&
+        (!a.has("scale") || parse_real(a.options["scale"], 1, 100000, "--scale", &o.scale, &error)) &&
+        (!a.has("validation") || parse_real(a.options["validation"], 0, 0.9, "--validation", &o.validation, &error));
+    if (!ok) return cli::usage_error(err, "train-nnue", error);
+    if (!a.has("out")) return cli::usage_error(err, "train-nnue", "--out NET.nnue is required");
+    if (a.positional.empty()) return cli::usage_error(err, "train-nnue", "expected at least one DATA file");
+    o.epochs = int(epochs), o.batch = int(batch), o.threads = int(threads), o.seed = std::uint64_t(seed);
+    if (a.has("checkpoint")) o.checkpoint = a.options["checkpoint"];
+    if (a.has("resume")) o.resume = a.options["resume"];
+
+    std::vector<std::string> files;
+    if (!training::expand_data_args(a.positional, files, &error)) {
+        err << "quince train-nnue: " << error << "\n";
+        return cli::EXIT_FAILED;
+    }
+    Dataset data;
+    std::size_t read = 0;
+    // QTD shards (data/training/): read as one set, its validation shards held out.
+    std::vector<std::string> shards;
+    for (const std::string& f : files)
+        if (training::is_shard_file(f)) shards.push_back(f);
+    if (!shards.empty() && !read_qtd_positions(shards, data, &error)) {
+        err << "quince train-nnue: " << error << "\n";
+        return cli::EXIT_FAILED;
+    }
+    read = data.samples().size() + data.skipped();
+    for (const std::string& f : files) {
+        if (training::is_shard_file(f)) continue;
+        if (limit && read >= std::size_t(limit)) break;
+        const bool loaded = read_text_positions(
+            f,
+            [&](const Position& pos, int teacher, double result, std::uint64_t game) {
+                if (limit && read >= std::size_t(limit)) return;
+                ++read;
+                data.add(pos, teacher, result, game);
+            },
+            &error);
+        if (!loaded) {
+            err << "quince train-nnue: " << error << "\n";
+            return cli::EXIT_FAILED;
+        }
+    }
+    err << "read " << data.samples().size() << " positions from " << files.size() << " file(s)";
+    if (data.skipped()) err << " (" << data.skipped() << " with more than 32 pieces skipped)";
+    err << "\n";
+
+    if (a.has("description")) {
+        o.description = a.options["description"];
+    } else {
+        std::ostringstream d;
+        d << "quince train-nnue on";
+        for (const std::string& f : a.positional) d << " " << f;
+        d << " (" << data.samples().size() << " positions); epochs " << o.epochs << ", batch " << o.batch << ", lr "
+          << o.lr << ", lr-decay " << o.lr_decay << ", lambda " << o.lambda << ", scale " << o.scale
+          << ", validation " << o.validation << ", seed " << o.seed;
+        o.description = d.str();
+    }
+    Result r;
+    if (!train(data, o, r, &err, &error)) {
+        err << "quince train-nnue: " << error << "\n";
+        return cli::EXIT_FAILED;
+    }
+    std::vector<std::size_t> check = validation_indices(data, o);
+    if (check.empty()) {  // no validation games: check the quantisation on the first training positions
+        for (std::size_t i = 0; i < std::min<std::size_t>(data.samples().size(), 10000); ++i) check.push_back(i);
+    }
+    std::string bytes;
+    QuantiseCheck qc;
+    if (!quantise(r.net, data, calibration_indices(data, o), check, o.description, bytes, qc, &error)) {
+        err << "quince train-nnue: " << error << "\n";
+        return cli::EXIT_FAILED;
+    }
+    const std::string path = a.options["out"], tmp = path + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        f.write(bytes.data(), std::streamsize(bytes.size()));
+        if (!f.flush()) {
+            err << "quince train-nnue: cannot write '" << tmp << "'\n";
+            return cli::EXIT_FAILED;
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        err << "quince train-nnue: cannot rename '" << tmp << "' to '" << path << "'\n";
+        return cli::EXIT_FAILED;
+    }
+    double secs = 0;
+    for (const EpochReport& e : r.epochs) secs += e.seconds;
+    out << "wrote " << path << " (" << bytes.size() << " bytes): " << r.train_positions << " training and "
+        << r.validation_positions << " validation positions, " << r.epochs.size() << " epoch(s) in " << secs
+        << " s; quantised vs float over " << qc.positions << " positions: mean " << qc.mean_abs_diff_cp
+        << " cp, max " << qc.max_abs_diff_cp << " cp\n";
+    return cli::EXIT_OK;
+}
+
+}  // namespace quince::nnue_train

@@ -1,0 +1,131 @@
+// quince train-nnue: trains the network of profile `nnue` (src/eval/nnue/network.h) on labelled positions.
+// Float training on the CPU (Adam, minibatches split over threads), the positions held in memory and
+// reshuffled every epoch, a sigmoid loss against (1 - lambda) * sigmoid(teacher / scale) + lambda * result,
+// validation on whole games held out, checkpoints that resume, and a quantiser that writes the engine's net
+// format after checking the quantised net against the float one on the validation positions.
+// Deterministic: the same data, options and seed give the same net whatever the thread count (a batch is
+// cut into a fixed number of slices whose gradients are summed in order).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "board/position.h"
+#include "eval/nnue/network.h"
+
+namespace quince::nnue_train {
+
+// What the trainer needs of one position: the position, the teacher's score (centipawns, White's view),
+// the game's result (White's view: 1, 0.5, 0) and an identifier of its game (validation is held out by game).
+class Dataset;
+
+using PositionSink = std::function<void(const Position& pos, int teacher_cp, double result, std::uint64_t game)>;
+
+// The text training format (tools/training/sample.h): one sink call per line. The teacher is the line's
+// teacher field, or its search score when it has none; games are told apart as `quince tune` does (the move
+// number does not grow, pieces appear or the result changes). False + *error ("FILE:LINE: what").
+bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error);
+
+// The QTD training set (tools/training/game_format.h: data/training/, or shard files): every labelled position
+// into `data`, its game number as the game id, the set's validation shards held out. False + *error.
+bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error);
+
+// Positions in memory, compact: the pieces as White-perspective input indices.
+struct Sample {
+    std::uint16_t features[eval::nnue::MAX_ACTIVE];
+    std::uint8_t count;
+    std::uint8_t black_to_move;
+    std::uint8_t held_out;  // of the data's own validation part (QTD: its validation shards)
+    float teacher;  // centipawns, White's view
+    float result;   // White's view
+    std::uint64_t game;
+};
+
+class Dataset {
+public:
+    // False (position skipped, counted) for more than 32 pieces, which the net's bounds do not cover.
+    // held_out: the position is only ever validated on.
+    bool add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out = false);
+    const std::vector<Sample>& samples() const { return samples_; }
+    std::size_t skipped() const { return skipped_; }
+
+private:
+    std::vector<Sample> samples_;
+    std::size_t skipped_ = 0;
+};
+
+struct Options {
+    int epochs = 10;
+    int batch = 16384;
+    double lr = 0.001;        // Adam's step size
+    double lr_decay = 0.75;   // the step size is multiplied by this after every epoch
+    double lambda = 0.0;      // weight of the game result in the target (0: the teacher alone)
+    double scale = 400.0;     // centipawns per unit of the sigmoid (teacher and net alike)
+    double validation = 0.05; // fraction of games held out
+    std::uint64_t seed = 1;
+    int threads = 2;
+    std::string checkpoint;   // written after every epoch (empty: none)
+    std::string resume;       // continue from this checkpoint (its epoch count and state)
+    std::string description;  // written into the net's header (what it was trained on, and how)
+};
+
+// The float network, its parameters in one array (Adam runs over it): input weights [input][hidden], input
+// biases, output weights (side to move's hidden units, then the other side's), output bias. Weights are kept
+// within ±CLIP so that the quantised net meets the loader's int16 bounds.
+struct FloatNet {
+    static constexpr float CLIP = 1.98f;
+    static constexpr std::size_t FT_W = 0;
+    static constexpr std::size_t FT_B = FT_W + std::size_t(eval::nnue::INPUTS) * eval::nnue::HIDDEN;
+    static constexpr std::size_t OUT_W = FT_B + eval::nnue::HIDDEN;
+    static constexpr std::size_t OUT_B = OUT_W + 2 * eval::nnue::HIDDEN;
+    static constexpr std::size_t SIZE = OUT_B + 1;
+    std::vector<float> p;
+    void init(std::uint64_t seed);
+    // Output in centipawns, the side to move's view.
+    double evaluate(const Sample& s) const;
+};
+
+// Forward and backward pass of one sample: its gradient is added to `grad` (FloatNet::SIZE entries); returns
+// its loss, (sigmoid(out / scale) - target)^2.
+double backprop(const FloatNet& net, const Sample& s, const Options& o, std::vector<float>& grad);
+
+struct EpochReport {
+    int epoch;
+    double train_loss, validation_loss;
+    double seconds, positions_per_second;
+};
+
+struct Result {
+    FloatNet net;
+    std::vector<EpochReport> epochs;
+    std::size_t train_positions = 0, validation_positions = 0;
+};
+
+// Trains on `data`; progress lines go to `log` (may be null). False + *error (a checkpoint that does not
+// read or does not match the options' architecture, no training positions).
+bool train(const Dataset& data, const Options& options, Result& result, std::ostream* log, std::string* error);
+
+// Indices of the validation positions of `data` (whole games, the same split train() uses).
+std::vector<std::size_t> validation_indices(const Dataset& data, const Options& options);
+
+struct QuantiseCheck {
+    double mean_abs_diff_cp = 0, max_abs_diff_cp = 0;
+    std::size_t positions = 0;
+};
+// At most `most` training positions (never validation ones), evenly spaced: the quantiser's calibration.
+std::vector<std::size_t> calibration_indices(const Dataset& data, const Options& options, std::size_t most = 20000);
+// The net file of `net` (eval/nnue/network.h's format): inputs rounded to the nearest, output weights rounded
+// adaptively on the `calibration` positions (trainer.cpp), then checked: it parses (the loader's int16
+// bounds), and over the positions `check` the engine's integer output differs from the float net's by at
+// most 2 cp on average. False + *error when not.
+bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
+              const std::vector<std::size_t>& check, const std::string& description, std::string& bytes,
+              QuantiseCheck& report, std::string* error);
+
+// `quince train-nnue ARGS`.
+int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace quince::nnue_train
