@@ -214,3 +214,16 @@ TEST(TrainingFormat, FilesAndSetsNameTheBadFile) {
     EXPECT_NE(error.find("nothing.txt"), std::string::npos) << error;
     fs::remove_all(dir);
 }
+
+TEST(TrainingFormat, HugeDeltasAreRefusedNotOverflowed) {
+    // A score delta of 2^62 (zigzag varint of 2^63: nine 0xFF bytes and a 0x01) after a legal one-ply game.
+    ShardHeader empty;
+    std::string bytes, error;
+    TrainingGame g = game_from("", {"e2e4"}, 0, GameResult::Draw);
+    ASSERT_TRUE(encode_shard(empty, {g}, &bytes, &error)) << error;
+    // The score column is the last byte (one small delta); replace it by a huge one.
+    bytes.pop_back();
+    bytes += std::string(9, '\xFF') + '\x01';
+    EXPECT_FALSE(decode_shard(bytes, nullptr, nullptr, &error));
+    EXPECT_NE(error.find("scores"), std::string::npos) << error;
+}

@@ -330,15 +330,14 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
     err = e.read_line();
     ASSERT_TRUE(err);
     EXPECT_EQ(*err, "info string error: setoption: cannot open weights file '/nonexistent/w.txt'");
-    // A file with the network header goes to the network loader, not the weights reader: this build has
-    // none and says so, and the evaluation in force stays.
+    // A file with the network header goes to the network loader, not the weights reader: this one is no
+    // valid net, the loader says why, and the evaluation in force stays.
     const std::string net = testing::TempDir() + "quince_uci_net.bin";
     std::ofstream(net, std::ios::binary) << "QNN1" << std::string(32, '\0');
     e.send("setoption name EvalFile value " + net);
     err = e.read_line();
     ASSERT_TRUE(err);
-    EXPECT_EQ(*err, "info string error: setoption: '" + net + "' is a network file (header QNN1), and this build has no "
-                    "network evaluation");
+    EXPECT_EQ(*err, "info string error: setoption: " + net + ": net format version 0, this build reads version 1");
     e.send("eval");
     ev = e.read_until("final score:");
     ASSERT_TRUE(ev);

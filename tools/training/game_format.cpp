@@ -280,7 +280,10 @@ bool decode_shard(std::string_view bytes, ShardHeader* header, std::vector<Train
         game.scores.resize(game.moves.size() - std::size_t(game.opening_plies));
         std::int64_t prev = 0;
         for (int& s : game.scores) {
-            prev += r.signed_varint();
+            const std::int64_t delta = r.signed_varint();
+            // Checked before adding: a corrupt delta near 2^63 would overflow.
+            if (delta < -2 * MAX_SCORE || delta > 2 * MAX_SCORE) r.ok = false;
+            else prev += delta;
             if (!r.ok || prev < -MAX_SCORE || prev > MAX_SCORE)
                 return fail("game " + std::to_string(g + 1) + ": truncated or out-of-range scores");
             s = int(prev);
@@ -296,7 +299,9 @@ bool decode_shard(std::string_view bytes, ShardHeader* header, std::vector<Train
             TrainingGame::Label l;
             l.ply = int(ply);
             if (h.has_teacher) {
-                const std::int64_t t = game.score_at(l.ply) + r.signed_varint();
+                const std::int64_t delta = r.signed_varint();
+                const std::int64_t t = delta < -2 * MAX_SCORE || delta > 2 * MAX_SCORE ? MAX_SCORE + 1
+                                                                                        : game.score_at(l.ply) + delta;
                 if (!r.ok || t < -MAX_SCORE || t > MAX_SCORE)
                     return fail("game " + std::to_string(g + 1) + ": truncated or out-of-range teacher score");
                 l.teacher = int(t);
