@@ -104,6 +104,21 @@ def last_nodes(lines):
     return None
 
 
+def tracked_files(source):
+    """The files git tracks in source (as they are in the work tree); without git, every file outside
+    build folders."""
+    listed = subprocess.run(['git', '-C', source, 'ls-files', '-z'], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    if listed.returncode == 0 and listed.stdout:
+        names = [n for n in listed.stdout.decode().split('\0') if n]
+        return [n for n in names if os.path.isfile(os.path.join(source, n))]
+    found = []
+    for folder, dirs, files in os.walk(source):
+        dirs[:] = [d for d in dirs if not d.startswith(('build', 'obj', '.git'))]
+        found += [os.path.relpath(os.path.join(folder, f), source) for f in files]
+    return found
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith('--')]
     tuning = '--no-tuning' not in sys.argv
@@ -121,13 +136,10 @@ def main():
         # The client unpacks the repository's archive: only what git tracks, no build folders.
         root = os.path.join(tmp, 'Quince-tmp')
         os.makedirs(root)
-        ignore = shutil.ignore_patterns('obj*', 'build*', '.git', 'quince', 'Quince-*')
-        for entry in ['CMakeLists.txt', 'src', 'tools', 'cmake', 'openbench', 'docs']:
-            path = os.path.join(source, entry)
-            if os.path.isdir(path):
-                shutil.copytree(path, os.path.join(root, entry), ignore=ignore)
-            else:
-                shutil.copy(path, os.path.join(root, entry))
+        for relative in tracked_files(source):
+            target = os.path.join(root, relative)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copy(os.path.join(source, relative), target)
 
         binary = make(root, make_path, 'Quince-0B0B0B0B', compiler)
         if failures:
