@@ -227,3 +227,27 @@ TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
     EXPECT_NE(error.find(path + ":4:"), std::string::npos) << error;
     std::remove(path.c_str());
 }
+
+// A QTD set read as labelled positions (the teacher's scores) or as every quiet scored ply (Quince's own
+// scores where no teacher scored it): the second holds the first and many more; a validation shard's
+// positions are held out either way.
+TEST(NnueTrain, QtdReaderTakesLabelledOrQuietPlies) {
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    const std::vector<std::string> shards = {run + "shard-00000.qtd.xz", run + "shard-00019.qtd.xz"};
+    Dataset labelled, quiet;
+    std::string error;
+    ASSERT_TRUE(read_qtd_positions(shards, labelled, &error)) << error;
+    ASSERT_TRUE(read_qtd_positions(shards, quiet, &error, training::Plies::Quiet)) << error;
+    ASSERT_GT(labelled.samples().size(), 1000u);
+    EXPECT_GT(quiet.samples().size(), 2 * labelled.samples().size());
+    for (const Dataset* d : {&labelled, &quiet}) {
+        std::size_t held = 0;
+        for (const Sample& s : d->samples()) held += s.held_out;
+        EXPECT_GT(held, 0u);                       // shard 19 is a validation shard
+        EXPECT_LT(held, d->samples().size());      // shard 0 is not
+    }
+    // Every teacher score of the labelled set appears among the quiet plies' targets.
+    std::multiset<float> targets;
+    for (const Sample& s : quiet.samples()) targets.insert(s.teacher);
+    for (const Sample& s : labelled.samples()) EXPECT_TRUE(targets.count(s.teacher)) << s.teacher;
+}

@@ -29,6 +29,8 @@ const char* const USAGE =
     "  --threads N       worker threads (default 2)\n"
     "  --seed N          initial weights and shuffling (default 1): same data, options, seed = same net\n"
     "  --limit N         read at most N positions\n"
+    "  --plies WHICH     of a QTD set: labelled (default) or quiet: every quiet scored ply, the teacher's\n"
+    "                    score where it has one, otherwise Quince's own search score\n"
     "  --checkpoint FILE written after every epoch; --resume FILE continues from one\n"
     "  --description TXT what the net's header says it was trained on (default: the data files and options)\n";
 
@@ -59,7 +61,7 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
                          {{"out", true}, {"epochs", true}, {"batch", true}, {"lr", true}, {"lr-decay", true},
                           {"lambda", true}, {"scale", true}, {"validation", true}, {"threads", true},
                           {"seed", true}, {"limit", true}, {"checkpoint", true}, {"resume", true},
-                          {"description", true}},
+                          {"description", true}, {"plies", true}},
                          &a, &error))
         return cli::usage_error(err, "train-nnue", error);
     Options o;
@@ -76,6 +78,12 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         (!a.has("scale") || parse_real(a.options["scale"], 1, 100000, "--scale", &o.scale, &error)) &&
         (!a.has("validation") || parse_real(a.options["validation"], 0, 0.9, "--validation", &o.validation, &error));
     if (!ok) return cli::usage_error(err, "train-nnue", error);
+    training::Plies plies = training::Plies::Labelled;
+    if (a.has("plies")) {
+        if (a.options["plies"] == "quiet") plies = training::Plies::Quiet;
+        else if (a.options["plies"] != "labelled")
+            return cli::usage_error(err, "train-nnue", "--plies: '" + a.options["plies"] + "' is not labelled or quiet");
+    }
     if (!a.has("out")) return cli::usage_error(err, "train-nnue", "--out NET.nnue is required");
     if (a.positional.empty()) return cli::usage_error(err, "train-nnue", "expected at least one DATA file");
     o.epochs = int(epochs), o.batch = int(batch), o.threads = int(threads), o.seed = std::uint64_t(seed);
@@ -93,7 +101,7 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     std::vector<std::string> shards;
     for (const std::string& f : files)
         if (training::is_shard_file(f)) shards.push_back(f);
-    if (!shards.empty() && !read_qtd_positions(shards, data, &error)) {
+    if (!shards.empty() && !read_qtd_positions(shards, data, &error, plies)) {
         err << "quince train-nnue: " << error << "\n";
         return cli::EXIT_FAILED;
     }
@@ -126,7 +134,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         for (const std::string& f : a.positional) d << " " << f;
         d << " (" << data.samples().size() << " positions); epochs " << o.epochs << ", batch " << o.batch << ", lr "
           << o.lr << ", lr-decay " << o.lr_decay << ", lambda " << o.lambda << ", scale " << o.scale
-          << ", validation " << o.validation << ", seed " << o.seed;
+          << ", validation " << o.validation << ", seed " << o.seed
+          << (plies == training::Plies::Quiet ? ", plies quiet" : "");
         o.description = d.str();
     }
     Result r;

@@ -248,7 +248,8 @@ bool read_text_positions(const std::string& path, const PositionSink& sink, std:
     return true;
 }
 
-bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error) {
+bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
+                        training::Plies plies) {
     std::vector<training::ShardFile> shards;
     if (!training::find_shards(paths, &shards, error)) return false;
     return training::for_each_position(
@@ -257,7 +258,7 @@ bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, st
             data.add(*lp.pos, lp.teacher, lp.result, std::uint64_t(lp.game), lp.validation);
             return true;
         },
-        error);
+        error, plies);
 }
 
 bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out) {

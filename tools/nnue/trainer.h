@@ -15,6 +15,7 @@
 
 #include "board/position.h"
 #include "eval/nnue/network.h"
+#include "training/game_format.h"
 
 namespace quince::nnue_train {
 
@@ -31,7 +32,10 @@ bool read_text_positions(const std::string& path, const PositionSink& sink, std:
 
 // The QTD training set (tools/training/game_format.h: data/training/, or shard files): every labelled position
 // into `data`, its game number as the game id, the set's validation shards held out. False + *error.
-bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error);
+// `plies`: the labelled positions only, or every quiet scored ply (its target Quince's own search score
+// where no teacher scored it).
+bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
+                        training::Plies plies = training::Plies::Labelled);
 
 // Positions in memory, compact: the pieces as White-perspective input indices.
 struct Sample {
@@ -116,7 +120,7 @@ struct QuantiseCheck {
     std::size_t positions = 0;
 };
 // At most `most` training positions (never validation ones), evenly spaced: the quantiser's calibration.
-std::vector<std::size_t> calibration_indices(const Dataset& data, const Options& options, std::size_t most = 20000);
+std::vector<std::size_t> calibration_indices(const Dataset& data, const Options& options, std::size_t most = 100000);
 // The net file of `net` (eval/nnue/network.h's format): inputs rounded to the nearest, output weights rounded
 // adaptively on the `calibration` positions (trainer.cpp), then checked: it parses (the loader's int16
 // bounds), and over the positions `check` the engine's integer output differs from the float net's by at
