@@ -651,7 +651,8 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
     if (report.mean_abs_diff_cp > 2.0) {
         std::ostringstream os;
         os << "the quantised net differs from the float net by " << report.mean_abs_diff_cp
-           << " cp on average over " << report.positions << " validation positions (at most 2 allowed)";
+           << " cp on average over " << report.positions
+           << " validation positions (at most 2 allowed; fitting it to more positions, --calibration, may help)";
         if (error) *error = os.str();
         return false;
     }
