@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "board/position.h"
+#include "core/random.h"
 #include "datagen/datagen.h"
+#include "eval/nnue/network.h"
+#include "support/run_command.h"
 #include "training/game_format.h"
 #include "training/sample.h"
 
@@ -76,6 +79,42 @@ std::vector<std::string> lines_of(const std::string& text) {
     std::string line;
     while (std::getline(in, line)) lines.push_back(line);
     return lines;
+}
+
+// Every game's moves, in order, and the first shard's header.
+std::vector<std::vector<Move>> played_moves(const std::string& dir, ShardHeader* first_header = nullptr) {
+    std::vector<std::vector<Move>> out;
+    for (int i = 0; fs::exists(qtd_path(dir, i)); ++i) {
+        std::string raw, error;
+        ShardHeader header;
+        std::vector<TrainingGame> games;
+        EXPECT_TRUE(read_shard_file(qtd_path(dir, i), &raw, &error)) << error;
+        EXPECT_TRUE(decode_shard(raw, &header, &games, &error)) << error;
+        if (i == 0 && first_header) *first_header = header;
+        for (const TrainingGame& g : games) out.push_back(g.moves);
+    }
+    return out;
+}
+
+// The manifest's `settings:` line.
+std::string settings_of(const std::string& dir) {
+    for (const std::string& line : lines_of(read_all(dir + "/manifest.txt")))
+        if (line.rfind("settings: ", 0) == 0) return line;
+    return "";
+}
+
+// A random network within the loader's bounds, written to `path` (its bytes returned).
+std::string write_random_net(const std::string& path, std::uint64_t seed) {
+    using namespace quince::eval::nnue;
+    SplitMix64 rng(seed);
+    auto r = [&rng](int lo, int hi) { return int(rng.below(std::uint64_t(hi - lo + 1))) + lo; };
+    std::vector<std::int16_t> ft_w(std::size_t(INPUTS) * HIDDEN), ft_b(HIDDEN), out_w(2 * HIDDEN);
+    for (auto& w : ft_w) w = std::int16_t(r(-100, 100));
+    for (auto& b : ft_b) b = std::int16_t(r(0, 200));
+    for (auto& w : out_w) w = std::int16_t(r(-MAX_OUT_WEIGHT, MAX_OUT_WEIGHT));
+    const std::string bytes = serialise_network(ft_w.data(), ft_b.data(), out_w.data(), 0, "datagen test net");
+    std::ofstream(path, std::ios::binary) << bytes;
+    return bytes;
 }
 
 // Small and fast: a few short games at a tiny node budget.
@@ -381,6 +420,176 @@ TEST(DatagenSelfPlay, BookOpenings) {
     std::string error;
     ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
     EXPECT_GT(s.positions, 0);
+    fs::remove_all(dir);
+}
+
+// --eval: the games are played with the named evaluation, and the data says which.
+TEST(DatagenSelfPlay, EvalProfilePlaysTheGamesAndIsRecorded) {
+    const std::string plain_dir = temp_dir("eval_plain"), dir = temp_dir("eval_fruit"), two_dir = temp_dir("eval_fruit2");
+    SelfPlayConfig plain = tiny_config(plain_dir), c = tiny_config(dir), two = tiny_config(two_dir);
+    c.eval = two.eval = "fruit21";
+    two.threads = 2;
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(plain, &s, &error)) << error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    EXPECT_EQ(s.games_this_run, 4);
+    EXPECT_GT(s.positions, 0);
+    // Another evaluation, other games (the same seeds).
+    ShardHeader header;
+    const auto moves = played_moves(dir, &header);
+    ASSERT_EQ(moves.size(), 4u);
+    EXPECT_NE(moves, played_moves(plain_dir));
+    // Recorded: the settings line ends with it (a built-in profile has no SHA-256), and every shard's header.
+    const std::string settings = settings_of(dir);
+    EXPECT_EQ(settings, settings_of(plain_dir) + " eval=fruit21");
+    EXPECT_EQ(header.get("eval"), "fruit21");
+    EXPECT_EQ(header.get("eval sha256"), "");
+    EXPECT_EQ(header.get("settings"), settings.substr(std::string("settings: ").size()));
+    // The threads share it: the same bytes with two.
+    ASSERT_TRUE(run_selfplay(two, &s, &error)) << error;
+    EXPECT_EQ(read_qtd_shards(two_dir), read_qtd_shards(dir));
+    // The folder continues only with the same evaluation.
+    SelfPlayConfig more = c;
+    more.games = 6;
+    more.eval = "";
+    EXPECT_FALSE(run_selfplay(more, &s, &error));
+    EXPECT_NE(error.find("other settings"), std::string::npos) << error;
+    more.eval = "quince";
+    EXPECT_FALSE(run_selfplay(more, &s, &error));
+    more.eval = "fruit21";
+    ASSERT_TRUE(run_selfplay(more, &s, &error)) << error;
+    EXPECT_EQ(s.games_this_run, 2);
+    EXPECT_EQ(settings_of(dir), settings);
+    fs::remove_all(plain_dir);
+    fs::remove_all(dir);
+    fs::remove_all(two_dir);
+}
+
+TEST(DatagenSelfPlay, EvalNetworkFilePlaysTheGamesAndIsRecordedWithItsSha256) {
+    const std::string dir = temp_dir("eval_net"), plain_dir = temp_dir("eval_net_plain");
+    const std::string net_dir = temp_dir("eval_netfile");  // (temp_dir empties the folder it names)
+    fs::create_directories(net_dir);
+    const std::string net = net_dir + "/player.nnue";
+    write_random_net(net, 5);
+    SelfPlayConfig c = tiny_config(dir), plain = tiny_config(plain_dir);
+    c.eval = net;
+    c.games = plain.games = 2;
+    c.opening.max_score = plain.opening.max_score = 30000;  // a random net's scores say nothing of balance
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    EXPECT_EQ(s.games_this_run, 2);
+    EXPECT_GT(s.positions, 0);
+    ASSERT_TRUE(run_selfplay(plain, &s, &error)) << error;
+    ShardHeader header;
+    const auto moves = played_moves(dir, &header);
+    ASSERT_EQ(moves.size(), 2u);
+    EXPECT_NE(moves, played_moves(plain_dir));
+    const std::string sha = file_sha256(net);
+    ASSERT_EQ(sha.size(), 64u);
+    EXPECT_EQ(settings_of(dir), settings_of(plain_dir) + " eval=player.nnue sha256=" + sha);
+    EXPECT_EQ(header.get("eval"), "player.nnue");
+    EXPECT_EQ(header.get("eval sha256"), sha);
+    // The labels are the ones the rules allow: quiet, below the mate bound.
+    std::vector<ShardFile> shards;
+    ASSERT_TRUE(find_shards({dir}, &shards, &error)) << error;
+    ASSERT_TRUE(for_each_position(
+        shards,
+        [&](const LabeledPosition& lp) {
+            EXPECT_FALSE(lp.pos->in_check());
+            EXPECT_LT(std::abs(lp.score), QTD_MATE_BOUND);
+            return true;
+        },
+        &error))
+        << error;
+    // Another net under the same name is other settings: the folder is not continued with it.
+    write_random_net(net, 6);
+    c.games = 4;
+    EXPECT_FALSE(run_selfplay(c, &s, &error));
+    EXPECT_NE(error.find("other settings"), std::string::npos) << error;
+    fs::remove_all(dir);
+    fs::remove_all(plain_dir);
+    fs::remove_all(net_dir);
+}
+
+TEST(DatagenSelfPlay, BadEvalIsRefusedBeforeAnythingIsWritten) {
+    const std::string files = temp_dir("eval_bad_files");
+    fs::create_directories(files);
+    const std::string good = files + "/good.nnue", truncated = files + "/truncated.nnue", weights = files + "/bad.txt";
+    const std::string bytes = write_random_net(good, 9);
+    std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    std::ofstream(weights) << "name broken\nthis is not a weight\n";
+    struct Case {
+        std::string eval, expected;
+    };
+    for (const Case& k : {Case{"no-such-profile", "neither a built-in profile ("},
+                          Case{files + "/missing.nnue", "neither a built-in profile"},
+                          Case{truncated, "truncated"},
+                          Case{weights, weights + ":"}}) {
+        const std::string dir = temp_dir("eval_bad");
+        SelfPlayConfig c = tiny_config(dir);
+        c.eval = k.eval;
+        RunSummary s;
+        std::string error;
+        EXPECT_FALSE(run_selfplay(c, &s, &error)) << k.eval;
+        EXPECT_EQ(error.rfind("--eval '" + k.eval + "': ", 0), 0u) << error;
+        EXPECT_NE(error.find(k.expected), std::string::npos) << error;
+        if (k.eval == "no-such-profile") {
+            EXPECT_NE(error.find("fruit21"), std::string::npos) << error;  // the known names
+        }
+        EXPECT_FALSE(fs::exists(dir)) << k.eval << ": nothing is written";
+    }
+    // A folder that holds data keeps it: its manifest and shards stay as they were.
+    const std::string dir = temp_dir("eval_bad_kept");
+    SelfPlayConfig c = tiny_config(dir);
+    c.games = 2;
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    const std::string manifest = read_all(dir + "/manifest.txt"), data = read_qtd_shards(dir);
+    c.games = 4;
+    c.eval = truncated;
+    EXPECT_FALSE(run_selfplay(c, &s, &error));
+    EXPECT_EQ(read_all(dir + "/manifest.txt"), manifest);
+    EXPECT_EQ(read_qtd_shards(dir), data);
+    EXPECT_FALSE(fs::exists(qtd_path(dir, 1)));
+    // The command line: the error names it, exit code 1; --eval with a mode that plays no games is refused.
+    const std::string cli_dir = temp_dir("eval_bad_cli");
+    auto r = test::run_command(QUINCE_ENGINE_PATH, {"datagen", "--out", cli_dir, "--games", "1", "--eval", "nope", "--quiet"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("error: --eval 'nope': neither a built-in profile"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(cli_dir));
+    r = test::run_command(QUINCE_ENGINE_PATH, {"datagen", "--from-pgn", "x.pgn", "--out", cli_dir, "--eval", "quince"});
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("--eval is for self-play"), std::string::npos) << r.err;
+    r = test::run_command(QUINCE_ENGINE_PATH, {"datagen", "--help"});
+    EXPECT_NE(r.out.find("--eval NAME|FILE"), std::string::npos) << r.out;
+    fs::remove_all(dir);
+    fs::remove_all(files);
+}
+
+TEST(DatagenSelfPlay, FolderMadeWithoutEvalContinuesWithItsSettingsLine) {
+    const std::string dir = temp_dir("eval_none");
+    SelfPlayConfig c = tiny_config(dir);
+    c.games = 2;
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    // The line a folder made before --eval existed carries, unchanged.
+    const std::string settings =
+        "settings: selfplay seed=7 nodes=300 book=none random-plies=8 max-opening-score=200 opening-nodes=200 "
+        "games-per-shard=2 hash=1 win=800x4 draw=15x8@32 teacher=none teacher-nodes=0";
+    EXPECT_EQ(settings_of(dir), settings);
+    ShardHeader header;
+    played_moves(dir, &header);
+    EXPECT_EQ(header.get("eval"), "");
+    EXPECT_EQ(header.get("settings"), settings.substr(std::string("settings: ").size()));
+    c.games = 4;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    EXPECT_EQ(s.games_this_run, 2);
+    EXPECT_EQ(s.shards, 2);
+    EXPECT_EQ(settings_of(dir), settings);
     fs::remove_all(dir);
 }
 

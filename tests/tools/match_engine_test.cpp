@@ -244,8 +244,10 @@ TEST(MatchGame, EngineThatNeverSaysUciokLoses) {
 
 TEST(MatchGame, FloodOfInfoLinesIsHandled) {
     std::string once = temp_path("spam_once");
-    UciEngine white(fake("chatty", {"--mode", "spam", "--once", once}, "2+0"));
-    UciEngine black(fake("quiet", {}, "2+0"));
+    // A clock a loaded sanitizer build cannot miss (20,000 lines took 2.5 s there): the flood must be read
+    // through, not raced.
+    UciEngine white(fake("chatty", {"--mode", "spam", "--once", once}, "60+0"));
+    UciEngine black(fake("quiet", {}, "60+0"));
     AdjudicationRules rules;
     rules.max_moves = 5;
     GameRecord game = play_game(white, black, Opening{}, rules);

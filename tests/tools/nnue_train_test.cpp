@@ -251,3 +251,28 @@ TEST(NnueTrain, QtdReaderTakesLabelledOrQuietPlies) {
     for (const Sample& s : quiet.samples()) targets.insert(s.teacher);
     for (const Sample& s : labelled.samples()) EXPECT_TRUE(targets.count(s.teacher)) << s.teacher;
 }
+
+// --mirror: the copy of a position holds exactly the inputs of the position mirrored left to right.
+TEST(NnueTrain, MirroredCopyIsTheMirroredPosition) {
+    const std::string fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    std::string board = fen.substr(0, fen.find(' ')), mirrored;
+    std::stringstream ranks(board);
+    for (std::string rank; std::getline(ranks, rank, '/');)
+        mirrored += (mirrored.empty() ? "" : "/") + std::string(rank.rbegin(), rank.rend());
+    Position a, b;
+    ASSERT_TRUE(a.set_fen(fen));
+    ASSERT_TRUE(b.set_fen(mirrored + " w - - 4 4"));
+    Dataset d, e;
+    d.add(a, 35, 1.0, 7);
+    d.add_mirrored();
+    e.add(b, 35, 1.0, 7);
+    ASSERT_EQ(d.samples().size(), 2u);
+    const Sample &copy = d.samples()[1], &direct = e.samples()[0];
+    EXPECT_EQ(std::multiset<int>(copy.features, copy.features + copy.count),
+              std::multiset<int>(direct.features, direct.features + direct.count));
+    EXPECT_NE(std::multiset<int>(copy.features, copy.features + copy.count),
+              std::multiset<int>(d.samples()[0].features, d.samples()[0].features + d.samples()[0].count));
+    EXPECT_EQ(copy.teacher, 35);
+    EXPECT_EQ(copy.game, 7u);
+    EXPECT_EQ(copy.black_to_move, 0);
+}

@@ -15,6 +15,8 @@
 #include <unordered_set>
 
 #include "board/notation.h"
+#include "core/text.h"
+#include "eval/evaluate.h"  // profile_names()
 #include "match/game.h"
 #include "match/openings.h"
 #include "game/pgn.h"
@@ -33,7 +35,12 @@ namespace {
 
 bool is_mate_score(Value v) { return v >= VALUE_MATE_IN_MAX_PLY || v <= VALUE_MATED_IN_MAX_PLY; }
 
-std::string settings_line(const SelfPlayConfig& c) {
+// A word of the settings line: quoted when it holds a blank.
+std::string settings_word(const std::string& s) {
+    return s.find_first_of(" \t") == std::string::npos ? s : "'" + s + "'";
+}
+
+std::string settings_line(const SelfPlayConfig& c, const PlayerEval& player) {
     std::ostringstream s;
     s << "seed=" << c.seed << " nodes=" << c.nodes << " book=" << (c.book.empty() ? "none" : c.book)
       << " random-plies=" << c.opening.random_plies << " max-opening-score=" << c.opening.max_score
@@ -43,6 +50,10 @@ std::string settings_line(const SelfPlayConfig& c) {
       << c.adjudication.draw_move_number << " teacher=" << (c.teacher.empty() ? "none" : "'" + c.teacher + "'")
       << " teacher-nodes=" << c.teacher_nodes;
     if (c.sample > 0) s << " sample=" << c.sample;  // absent when off, so older folders still continue
+    if (!player.name.empty()) {  // likewise absent without --eval
+        s << " eval=" << settings_word(player.name);
+        if (!player.sha256.empty()) s << " sha256=" << player.sha256;
+    }
     return s.str();
 }
 
@@ -132,6 +143,35 @@ std::string shards_sha256(const std::string& dir) {
     return training::sha256_from_command("cat " + training::shell_quote(dir) + "/shard-*.txt 2>/dev/null | sha256sum");
 }
 
+bool resolve_player_eval(const std::string& spec, PlayerEval* out, std::string* error) {
+    *out = PlayerEval{};
+    if (spec.empty()) return true;
+    auto fail = [&](const std::string& what) {
+        if (error) *error = "--eval '" + printable(spec, 4096) + "': " + what;
+        return false;
+    };
+    const std::vector<std::string> names = eval::profile_names();
+    std::string why;
+    if (std::find(names.begin(), names.end(), spec) != names.end()) {
+        out->evaluation = eval::builtin_evaluation(spec, &why);
+        if (!out->evaluation) return fail(why);
+        out->name = spec;
+        return true;
+    }
+    std::error_code ec;
+    if (!fs::exists(spec, ec)) {
+        std::string known;
+        for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+        return fail("neither a built-in profile (" + known + ") nor an existing file");
+    }
+    out->evaluation = eval::load_evaluation(spec, &why);
+    if (!out->evaluation) return fail(why);
+    out->sha256 = training::file_sha256(spec);
+    if (out->sha256.empty()) return fail("cannot compute the file's SHA-256");
+    out->name = fs::path(spec).filename().string();
+    return true;
+}
+
 bool is_quiet(search::Engine& probe, const Position& pos) {
     if (pos.in_check()) return false;
     return probe.quiescence(pos) == probe.static_eval(pos);
@@ -174,9 +214,11 @@ struct GamePlayer::TeacherEngine {
     match::UciEngine engine;
 };
 
-GamePlayer::GamePlayer(const SelfPlayConfig& config, const std::vector<std::string>& book)
+GamePlayer::GamePlayer(const SelfPlayConfig& config, const std::vector<std::string>& book,
+                       eval::EvalPtr evaluation)
     : config_(config), book_(book) {
     engine_.set_hash(config.hash_mb);
+    engine_.set_eval(std::move(evaluation));  // a null one leaves the default
     probe_.set_hash(1);
 }
 
@@ -389,6 +431,9 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     if (config.threads < 1 || config.threads > 256) return fail("--threads must be 1..256");
     if (config.nodes < 1) return fail("--nodes must be at least 1");
     if (!config.teacher.empty() && config.teacher_nodes < 1) return fail("--teacher needs --teacher-nodes N (N ≥ 1)");
+    // Resolved once, before anything is written: every game thread shares it.
+    PlayerEval player_eval;
+    if (!resolve_player_eval(config.eval, &player_eval, error)) return false;
 
     // The book: every opening as a FEN (book moves played), so that the generator picks among positions.
     std::vector<std::string> book;
@@ -411,7 +456,7 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     std::error_code ec;
     fs::create_directories(config.out_dir, ec);
     if (ec) return fail("cannot create " + config.out_dir + ": " + ec.message());
-    if (!check_or_write_manifest(config.out_dir, "selfplay", settings_line(config), config.command_line, error,
+    if (!check_or_write_manifest(config.out_dir, "selfplay", settings_line(config, player_eval), config.command_line, error,
                                  "how the shards in this directory were made (rerun the command to continue them)", "",
                                  "format: QTD 1 (whole games; data/training/README.md); one line per finished shard "
                                  "follows, with its SHA-256\n"))
@@ -457,9 +502,13 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     training::ShardHeader base_header;
     base_header.has_teacher = !config.teacher.empty();
     base_header.set("command", config.command_line);
-    base_header.set("settings", "selfplay " + settings_line(config));
+    base_header.set("settings", "selfplay " + settings_line(config, player_eval));
     base_header.set("engine", config.engine);
     base_header.set("engine sha256", training::file_sha256("/proc/self/exe"));
+    if (!player_eval.name.empty()) {
+        base_header.set("eval", player_eval.name);
+        if (!player_eval.sha256.empty()) base_header.set("eval sha256", player_eval.sha256);
+    }
     if (!config.teacher.empty()) {
         GamePlayer probe_teacher(config, book);
         if (!probe_teacher.start(error)) return false;
@@ -542,7 +591,7 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     };
 
     auto worker = [&]() {
-        GamePlayer player(config, book);
+        GamePlayer player(config, book, player_eval.evaluation);
         std::string why;
         if (!player.start(&why)) {
             std::lock_guard<std::mutex> lock(mutex);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "board/position.h"
+#include "eval/evaluation.h"
 #include "search/random_opening.h"
 #include "search/search.h"
 #include "training/game_format.h"
@@ -43,6 +44,9 @@ struct SelfPlayConfig {
     // At most this many quiet positions per game (0 = all), drawn from (seed, game) before the teacher is
     // asked: more games for the same number of positions and labels, fewer near-copies from one game.
     int sample = 0;
+    // What the games are played with (--eval): a built-in profile's name or a file (weights or a network);
+    // empty = the default evaluation. The teacher's labels do not depend on it.
+    std::string eval;
     std::size_t hash_mb = 8;           // per game thread; cleared before every game
     std::string book;                  // EPD file (.xz / .gz read through xz / gzip); empty = start position
     search::RandomOpeningConfig opening;
@@ -67,6 +71,17 @@ struct GameData {
     int plies = 0;
 };
 
+// --eval resolved: the evaluation and how the data records it.
+struct PlayerEval {
+    eval::EvalPtr evaluation;  // null: the engine's default
+    std::string name;          // the built-in profile's name, or the file's name (without its folder)
+    std::string sha256;        // the file's SHA-256; empty for a built-in profile
+};
+
+// A built-in profile when `spec` is one of eval::profile_names(), else a file (eval::load_evaluation).
+// Empty `spec`: the default evaluation, nothing to record. False + *error naming `spec` and what is wrong.
+bool resolve_player_eval(const std::string& spec, PlayerEval* out, std::string* error);
+
 // The quiet filter: not in check, and the quiescence search leaves the static evaluation unchanged.
 bool is_quiet(search::Engine& probe, const Position& pos);
 
@@ -74,7 +89,9 @@ bool is_quiet(search::Engine& probe, const Position& pos);
 // (so that filtering never changes the games) and, optionally, the teacher process.
 class GamePlayer {
 public:
-    GamePlayer(const SelfPlayConfig& config, const std::vector<std::string>& book);
+    // `evaluation` is what the moves (and the openings' verification) are searched with; null: the default.
+    GamePlayer(const SelfPlayConfig& config, const std::vector<std::string>& book,
+               eval::EvalPtr evaluation = nullptr);
     ~GamePlayer();
     bool start(std::string* error);  // starts the teacher, if any
     // Game `index` of the run: everything random in it comes from (seed, index), and the engines are cleared

@@ -18,6 +18,7 @@ const char* USAGE =
     "usage: quince datagen --out DIR (--games N | --positions N) [--seed S] [--nodes N] [--threads T]\n"
     "                      [--book FILE.epd[.xz]] [--random-plies K] [--max-opening-score CP]\n"
     "                      [--opening-nodes N] [--games-per-shard G] [--sample K] [--hash MB]\n"
+    "                      [--eval NAME|FILE]\n"
     "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]]\n"
     "                      [--dedup SETDIR] [--compress xz|zstd] [--quiet]\n"
     "       quince datagen --from-pgn FILE... --out DIR [--games-per-shard G]\n"
@@ -41,6 +42,9 @@ const char* OPTIONS =
     "  --opening-nodes N (2000)      nodes of that verification search (0 = none)\n"
     "  --games-per-shard G (200)     games per shard file\n"
     "  --sample K             label at most K quiet positions per game, drawn at random (default: all)\n"
+    "  --eval NAME|FILE       what the games are played with: a built-in profile, or a weights or network\n"
+    "                         (.nnue) file; recorded in the manifest's settings (a file with its SHA-256)\n"
+    "                         and in every shard's header (default: the default profile, not recorded)\n"
     "  --dedup SETDIR         never label a position already labelled in a shard under SETDIR (repeatable)\n"
     "  --compress xz|zstd (xz)  the shards' compressor\n"
     "  --hash MB (8)          hash per game thread\n"
@@ -136,6 +140,8 @@ int run_datagen_cli(int argc, char** argv) {
             if (!value(&sp.book)) return bad("--book needs a file");
         } else if (opt == "--sample") {
             if (!number(&sp.sample, 1, 10000)) return bad("--sample needs an integer 1..10000 (positions per game)");
+        } else if (opt == "--eval") {
+            if (!value(&sp.eval) || sp.eval.empty()) return bad("--eval needs a profile name or a file");
         } else if (opt == "--random-plies") {
             if (!number(&sp.opening.random_plies, 0, 200)) return bad("--random-plies needs an integer 0..200");
         } else if (opt == "--max-opening-score") {
@@ -165,6 +171,8 @@ int run_datagen_cli(int argc, char** argv) {
     }
     sp.command_line = pi.command_line = command_line;
     std::string error;
+    if ((relabel || from_pgn) && !sp.eval.empty())
+        return bad("--eval is for self-play (--from-pgn and --relabel play no games)");
     if (relabel) {
         if (from_pgn) return bad("--relabel and --from-pgn are two different modes");
         if (sp.out_dir.empty()) return bad("--out DIR is required");

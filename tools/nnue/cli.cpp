@@ -31,6 +31,7 @@ const char* const USAGE =
     "  --limit N         read at most N positions\n"
     "  --plies WHICH     of a QTD set: labelled (default) or quiet: every quiet scored ply, the teacher's\n"
     "                    score where it has one, otherwise Quince's own search score\n"
+    "  --mirror          train on every position and its mirror image (files a<->h): twice the data\n"
     "  --checkpoint FILE written after every epoch; --resume FILE continues from one\n"
     "  --description TXT what the net's header says it was trained on (default: the data files and options)\n";
 
@@ -61,7 +62,7 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
                          {{"out", true}, {"epochs", true}, {"batch", true}, {"lr", true}, {"lr-decay", true},
                           {"lambda", true}, {"scale", true}, {"validation", true}, {"threads", true},
                           {"seed", true}, {"limit", true}, {"checkpoint", true}, {"resume", true},
-                          {"description", true}, {"plies", true}},
+                          {"description", true}, {"plies", true}, {"mirror", false}},
                          &a, &error))
         return cli::usage_error(err, "train-nnue", error);
     Options o;
@@ -125,6 +126,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     err << "read " << data.samples().size() << " positions from " << files.size() << " file(s)";
     if (data.skipped()) err << " (" << data.skipped() << " with more than 32 pieces skipped)";
     err << "\n";
+    const std::size_t read_positions = data.samples().size();
+    if (a.has("mirror")) data.add_mirrored();
 
     if (a.has("description")) {
         o.description = a.options["description"];
@@ -132,7 +135,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         std::ostringstream d;
         d << "quince train-nnue on";
         for (const std::string& f : a.positional) d << " " << f;
-        d << " (" << data.samples().size() << " positions); epochs " << o.epochs << ", batch " << o.batch << ", lr "
+        d << " (" << read_positions << " positions" << (a.has("mirror") ? ", and their mirror images" : "")
+          << "); epochs " << o.epochs << ", batch " << o.batch << ", lr "
           << o.lr << ", lr-decay " << o.lr_decay << ", lambda " << o.lambda << ", scale " << o.scale
           << ", validation " << o.validation << ", seed " << o.seed
           << (plies == training::Plies::Quiet ? ", plies quiet" : "");

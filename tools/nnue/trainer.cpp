@@ -282,6 +282,16 @@ bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint6
     return true;
 }
 
+void Dataset::add_mirrored() {
+    const std::size_t n = samples_.size();
+    samples_.reserve(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        Sample s = samples_[i];
+        for (int k = 0; k < s.count; ++k) s.features[k] = std::uint16_t(s.features[k] ^ 7);  // file h - file
+        samples_.push_back(s);
+    }
+}
+
 void FloatNet::init(std::uint64_t seed) {
     p.assign(SIZE, 0.0f);
     SplitMix64 rng(seed);

@@ -53,6 +53,9 @@ public:
     // False (position skipped, counted) for more than 32 pieces, which the net's bounds do not cover.
     // held_out: the position is only ever validated on.
     bool add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out = false);
+    // Appends every position mirrored left to right (files a<->h; the same game, score and result): the net
+    // sees no castling rights, so a mirrored position is as good a sample as its original, twice the data.
+    void add_mirrored();
     const std::vector<Sample>& samples() const { return samples_; }
     std::size_t skipped() const { return skipped_; }
 
