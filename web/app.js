@@ -4,7 +4,7 @@
 // the picture). Files under vendor/ are copied from node_modules by scripts/web.sh.
 import { Chessground } from './vendor/chessground.min.js';
 import { Chess } from './vendor/chess.js';
-import { annotatedPgn, evalText, moveLoss, numbered, sideSummary, verdict, winningChances } from './judge.js';
+import { annotatedPgn, evalText, numbered, winningChances } from './judge.js';
 
 const $ = (id) => document.getElementById(id);
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -32,11 +32,11 @@ class Engine {
       };
     });
   }
-  request(cmd, args, onLine) {
+  request(cmd, args, onLine, extra = {}) {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, { resolve, onLine });
-      this.worker.postMessage({ id, cmd, args });
+      this.worker.postMessage({ id, cmd, args, ...extra });
     });
   }
   get busy() { return this.pending.size > 0; }
@@ -60,12 +60,13 @@ const state = {
   orientation: 'white',
   profiles: [], allProfiles: [],
   evals: [],             // evals[ply]: score of the position after `ply` moves (White's view), from the game analysis
-  notes: [],             // notes[i]: {nag, better} of move i
+  notes: [],             // notes[i]: {nag, better} of move i, from the game analysis
   // Lines played instead of a main-line move: {ply, moves}, branching from the position after `ply` main-line
   // moves (the alternatives to moves[ply]); moves as in `moves`. One level: a move that differs from a
   // variation's next move replaces the rest of that variation.
   variations: [],
-  losses: [],            // losses[i]: {color, cpLoss, accuracy} of move i, from the game analysis
+  // The game analysis's per-side figures: {plies, budget, w: {accuracy, acpl} | null, b: …} (null: none).
+  summary: null,
   inVariation: null,     // null: the main line is shown; else {v, k}: variation v after its first k moves
   analysing: false,
 };
@@ -159,7 +160,10 @@ async function loadChess960(startFen, sans, headers) {
   let info = start;
   for (const san of sans) {
     const l = info.legal.find((x) => clean(x.san) === clean(san) || x.uci === san);
-    if (!l) throw new Error(`illegal move ${san} at ply ${moves.length + 1}`);
+    if (!l) {
+      const number = parseInt(info.fen.split(' ')[5], 10) || 1;
+      throw new Error(`illegal move '${number}${info.side_to_move === 'white' ? '. ' : '... '}${san}' in ${info.fen}`);
+    }
     const after = await positionInfo([info.fen, 'moves', l.uci]);
     moves.push({ san: l.san, uci: l.uci, from: l.uci.slice(0, 2), to: l.uci.slice(2, 4), color: info.side_to_move === 'white' ? 'w' : 'b',
                  number: parseInt(info.fen.split(' ')[5], 10) || 1, fenAfter: after.fen });
@@ -485,81 +489,107 @@ function stopSearch() {
   if (wasAnalysing) $('analyse-status').textContent = 'Game analysis stopped.';
 }
 
-// The whole game: every position searched to the game depth, the eval after every move, the verdicts, the
-// better line after a mistake or blunder.
+// The whole game, analysed by the command line's own code in the search worker: `quince analyse GAME.pgn
+// --json` (src/cli/analyse_game.cpp) with the game as its input, so the page's evals, verdicts, better lines,
+// accuracy and average loss are the command line's: the same default budget (nodes a position, one thread,
+// the same hash), the evaluation's WDL model, lichess's thresholds and mate rules.
+const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+
+// A game JSON eval ({white_cp} | {white_mate} | {checkmate: true}) as the page keeps scores; `toMove` is the
+// side to move in that position ('w' | 'b'), the side mated on a checkmate.
+function scoreOf(e, toMove) { return e.checkmate ? { white_mate: 0, mated: toMove } : e; }
+
+// The main line as a PGN for the engine (no tags but those of the start position and the variant).
+function gamePgn() {
+  const tags = state.chess960 ? { Variant: 'Chess960' } : {};
+  return annotatedPgn(tags, state.startFen, state.moves.map((m) => ({ san: m.san, color: m.color, number: m.number })), '*');
+}
+
 async function analyseGame() {
   if (!state.moves.length) { showError('No game to analyse: play or import some moves first.'); return; }
   showError('');  // an earlier action's error is not this one's
   stopSearch();
   await searchEngine.ready;
+  const token = searchToken;
+  const nodes = boxNumber('game-nodes', 1000, 100000000, Number($('game-nodes').defaultValue), 'The nodes per position');
+  const profile = $('search-profile').value;
   state.analysing = true;
   $('stop').disabled = false;
-  const token = searchToken;
-  const depth = boxNumber('game-depth', 1, 30, 12, 'The game depth');
-  const results = [];
-  for (let ply = 0; ply <= state.moves.length; ply++) {
-    $('analyse-status').textContent = `Analysing: position ${ply + 1} of ${state.moves.length + 1}…`;
-    const fen = fenAt(ply);
-    const chess = rules(fen);
-    let res = null;
-    if (chess.isCheckmate()) res = { score: { white_mate: 0, mated: chess.turn() }, san_pv: [] };
-    else if (chess.isGameOver()) res = { score: { white_cp: 0 }, san_pv: [] };
-    else {
-      const r = await searchEngine.request('analyse', searchArgs(fen, depth, 1), (msg) => {
-        if (msg.type === 'result') res = msg;
-      });
-      if (token !== searchToken || r.stopped) return;
-    }
-    results[ply] = res;
-    state.evals[ply] = res ? res.score : { white_cp: 0 };
-    if (ply > 0) {
-      const m = state.moves[ply - 1];
-      const before = results[ply - 1];
-      const own = !!(before.pv && before.pv[0] === m.uci);  // the search's own move is never judged
-      const nag = verdict(before.score, state.evals[ply], m.color, own);
-      const better = (nag === '?' || nag === '??') && before.san_pv && before.san_pv[0] !== m.san
-        ? before.san_pv.slice(0, 8) : null;
-      state.notes[ply - 1] = { nag, better };
-      const loss = moveLoss(before.score, state.evals[ply], m.color, own);
-      state.losses[ply - 1] = { color: m.color, cpLoss: loss.cpLoss, accuracy: loss.accuracy };
-    }
-    renderGraph();
-    renderMoves();
-  }
+  delete $('analyse-status').dataset.done;
+  $('analyse-status').textContent = 'Analysing…';
+  const plies = state.moves.length;
+  const sent = state.moves.slice();
+  let game = null;
+  const t0 = performance.now();
+  const r = await searchEngine.request('games', ['--nodes', String(nodes), '--profile', profile], (msg) => {
+    if (token !== searchToken) return;
+    if (msg.type === 'progress') $('analyse-status').textContent = `Analysing: position ${msg.position} of ${msg.positions}…`;
+    else if (msg.type === 'game') game = msg;
+  }, { pgn: gamePgn() });
+  if (token !== searchToken || r.stopped) return;
   state.analysing = false;
   $('stop').disabled = true;
-  const count = (nag, color) => state.notes.filter((n, i) => n && n.nag === nag && state.moves[i].color === color).length;
-  $('analyse-status').textContent = `Done at depth ${depth}. White: ${count('?!', 'w')} ?!, ${count('?', 'w')} ?, ` +
-    `${count('??', 'w')} ??; Black: ${count('?!', 'b')} ?!, ${count('?', 'b')} ?, ${count('??', 'b')} ??.`;
+  if (sent.some((m, i) => state.moves[i] !== m)) {
+    $('analyse-status').textContent = 'The game changed during the analysis: analyse it again.';
+    return;
+  }
+  if (!game || game.moves.length !== plies) {
+    $('analyse-status').textContent = '';
+    showError('The game analysis failed: ' + (r.err.trim() || 'the engine gave no result'));
+    return;
+  }
+  const other = (c) => (c === 'w' ? 'b' : 'w');
+  const first = state.moves[0].color;
+  state.evals = [scoreOf(game.start_eval, first)];
+  state.notes = [];
+  for (const m of game.moves) {
+    const color = m.color === 'white' ? 'w' : 'b';
+    state.evals[m.ply] = scoreOf(m.eval, other(color));
+    // The better line goes with a mistake, a blunder and a mate allowed or lost, as in the annotated PGN.
+    const better = m.judgement && (m.judgement !== 'inaccuracy' || m.mate) && m.best && m.best.line.length ? m.best.line : null;
+    state.notes[m.ply - 1] = { nag: m.judgement ? MARKS[m.judgement] : '', better };
+  }
+  // The tags' figures, as `annotate` writes them: accuracy to one decimal, the average loss rounded.
+  const side = (c) => {
+    const s = game.sides[c === 'w' ? 'white' : 'black'];
+    if (!s.moves) return null;
+    const loss = game.moves.filter((m) => m.color === (c === 'w' ? 'white' : 'black')).reduce((a, m) => a + m.cp_loss, 0);
+    return { accuracy: s.accuracy.toFixed(1), acpl: String(Math.round(loss / s.moves)), marks: [s.inaccuracies, s.mistakes, s.blunders] };
+  };
+  state.summary = { plies, budget: `${nodes} nodes a position, profile ${profile}`, w: side('w'), b: side('b') };
+  renderGraph();
+  renderMoves();
+  const marks = (c) => { const s = state.summary[c]; return s ? `${s.marks[0]} ?!, ${s.marks[1]} ?, ${s.marks[2]} ??` : 'no move'; };
+  $('analyse-status').textContent = `Done in ${((performance.now() - t0) / 1000).toFixed(1)} s (${state.summary.budget}). ` +
+    `White: ${marks('w')}; Black: ${marks('b')}.`;
   $('analyse-status').dataset.done = 'true';
   renderSummary();
   if ($('live').checked) startSearch();
 }
 
-// Per side: accuracy and average centipawn loss of the analysed game (the command line's definitions:
-// [WhiteAccuracy] [WhiteACPL] …), with data-white-accuracy, data-white-acpl, data-black-… for machines.
+// Per side: accuracy and average centipawn loss of the analysed game (the command line's [WhiteAccuracy]
+// [WhiteACPL] …), with data-white-accuracy, data-white-acpl, data-black-… for machines.
 function renderSummary() {
   const box = $('summary');
   box.textContent = '';
   for (const k of ['whiteAccuracy', 'whiteAcpl', 'blackAccuracy', 'blackAcpl']) delete box.dataset[k];
-  if (!state.losses || state.losses.length !== state.moves.length || !state.moves.length) return;
-  const sum = sideSummary(state.losses, state.evals.slice(0, state.moves.length + 1).map((e) => 50 + 50 * winningChances(e)));
+  if (!state.summary || state.summary.plies !== state.moves.length) return;
   for (const [c, name] of [['w', 'White'], ['b', 'Black']]) {
-    const s = sum[c];
+    const s = state.summary[c];
     if (!s) continue;
     const side = name.toLowerCase();
-    box.dataset[side + 'Accuracy'] = s.accuracy.toFixed(1);
-    box.dataset[side + 'Acpl'] = String(Math.round(s.acpl));
+    box.dataset[side + 'Accuracy'] = s.accuracy;
+    box.dataset[side + 'Acpl'] = s.acpl;
     const row = document.createElement('span');
     row.className = 'side-summary';
-    row.textContent = `${name}: accuracy ${s.accuracy.toFixed(1)} %, average loss ${Math.round(s.acpl)} cp`;
+    row.textContent = `${name}: accuracy ${s.accuracy} %, average loss ${s.acpl} cp`;
     box.appendChild(row);
   }
 }
 
 // ---- PGN ----
 function resetAnalysis() {
-  state.evals = []; state.notes = []; state.losses = [];
+  state.evals = []; state.notes = []; state.summary = null;
   state.variations = []; state.inVariation = null;
   $('analyse-status').textContent = ''; delete $('analyse-status').dataset.done;
   renderSummary();
@@ -633,8 +663,8 @@ function exportPgn() {
   const moves = state.moves.map((m, i) => ({
     san: m.san, color: m.color, number: m.number,
     nag: state.notes[i] ? state.notes[i].nag : '',
-    // No [%eval] after a mating move: the game is over (lichess writes none there either).
-    eval: state.evals[i + 1] && state.evals[i + 1].white_mate !== 0 ? evalText(state.evals[i + 1]) : '',
+    // No [%eval] after a move that ends the game (mate, stalemate), as the command line and lichess write it.
+    eval: state.evals[i + 1] && rules(fenAt(i + 1)).moves().length ? evalText(state.evals[i + 1]) : '',
     better: state.notes[i] ? state.notes[i].better : null,
     variations: state.variations.filter((v) => v.ply === i).map((v) => v.moves.map((x) => x.san)),
   }));
@@ -642,7 +672,7 @@ function exportPgn() {
   const result = chess.isCheckmate() ? (chess.turn() === 'w' ? '0-1' : '1-0') : chess.isDraw() ? '1/2-1/2'
     : (state.headers.Result || '*');
   const headers = Object.assign({ Event: '?', Site: '?', Date: '????.??.??', Round: '?', White: '?', Black: '?' }, state.headers);
-  if (state.evals.length) headers.Annotator = 'Quince (depth ' + ($('game-depth').value || 12) + ')';
+  if (state.summary) headers.Annotator = 'Quince (' + state.summary.budget + ')';
   const box = $('summary');
   if (box.dataset.whiteAccuracy) { headers.WhiteACPL = box.dataset.whiteAcpl; headers.WhiteAccuracy = box.dataset.whiteAccuracy; }
   if (box.dataset.blackAccuracy) { headers.BlackACPL = box.dataset.blackAcpl; headers.BlackAccuracy = box.dataset.blackAccuracy; }
@@ -852,6 +882,15 @@ async function main() {
   $('stop').addEventListener('click', stopSearch);
   $('go').addEventListener('click', () => { state.analysing = false; startSearch(); });
   $('live').addEventListener('change', () => ($('live').checked ? startSearch() : stopSearch()));
+  // Every action starts without the previous action's error; its own may then set one.
+  // (Capture phase: before the action's own handlers.)
+  const actions = { click: 'button, #board, #graph', change: 'select, input', submit: 'form' };
+  for (const [type, where] of Object.entries(actions))
+    document.addEventListener(type, (e) => { if (e.target.closest && e.target.closest(where)) showError(''); }, true);
+  // A number out of range is put right and said as soon as it is typed, not only when it is used.
+  for (const [id, lo, hi, name] of [['depth', 1, 60, 'The depth'], ['multipv', 1, 5, 'The number of lines'],
+                                     ['game-nodes', 1000, 100000000, 'The nodes per position']])
+    $(id).addEventListener('change', () => boxNumber(id, lo, hi, Number($(id).defaultValue), name));
   for (const id of ['depth', 'multipv', 'search-profile']) $(id).addEventListener('change', () => $('live').checked && startSearch());
   $('analyse').addEventListener('click', analyseGame);
   $('pgn-load').addEventListener('click', () => importPgn($('pgn-text').value));

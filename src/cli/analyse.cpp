@@ -396,6 +396,8 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
         GamesSettings games;
         games.progress = settings.progress;
         games.interrupt = settings.interrupt;
+        games.text = settings.games_text;
+        games.on_position = settings.on_position;
         return run_analyse_games(a.positional[0], a, out, err, games);
     }
     PositionRequest r;

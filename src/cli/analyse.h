@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ struct AnalyseSettings {
     bool progress = false;  // stderr is a terminal: games show a progress line there
     // Set (by a SIGINT handler) to stop the search; the lines found so far are then printed.
     const std::atomic<bool>* interrupt = nullptr;
+    // Games (GamesSettings): the PGN itself when the caller holds it ("-" then reads it instead of
+    // standard input), and a call before each position is searched.
+    const std::string* games_text = nullptr;
+    std::function<void(int game, int position, int positions)> on_position;
 };
 
 // What both analyses (one position, whole games) set up their engine with: --hash, --threads, --profile.

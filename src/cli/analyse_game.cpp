@@ -340,6 +340,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     // A move is judged from the scores before and after it: interrupted, the moves up to the last
     // position scored still are.
     out->complete = scored == n + 1;
+    if (scored > 0) out->start_score = score[0];
     const int judged = std::max(0, scored - 1);
 
     pos = game.start();
@@ -461,6 +462,20 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
         }
 }
 
+namespace {
+
+// The eval of `pos` scored `v` (side to move's view) as game_json writes it, White's view: {"white_cp": 17},
+// {"white_mate": -3}, {"checkmate": true}; a stalemate or an unscored position is {"white_cp": 0}.
+std::string eval_json(Value v, const Position& pos) {
+    if (v == VALUE_NONE || !pos.has_legal_move())
+        return pos.in_check() && !pos.has_legal_move() ? "{\"checkmate\": true}" : "{\"white_cp\": 0}";
+    const Value white = pos.side_to_move() == WHITE ? v : Value(-v);
+    return is_mate(white) ? "{\"white_mate\": " + std::to_string(white_mate_in_moves(v, pos.side_to_move())) + "}"
+                          : "{\"white_cp\": " + std::to_string(white) + "}";
+}
+
+}  // namespace
+
 std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model) {
     std::string r = "{\"type\": \"game\", \"game\": " + std::to_string(number) + ", \"tags\": {";
     for (std::size_t i = 0; i < game.tags.size(); ++i)
@@ -476,8 +491,8 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
              ", \"inaccuracies\": " + std::to_string(s.inaccuracies) + ", \"mistakes\": " + std::to_string(s.mistakes) +
              ", \"blunders\": " + std::to_string(s.blunders) + "}";
     }
-    r += "}, \"moves\": [";
     Position pos = game.start();
+    r += "}, \"start_eval\": " + eval_json(analysis.start_score, pos) + ", \"moves\": [";
     for (std::size_t i = 0; i < analysis.moves.size(); ++i) {
         const MoveVerdict& v = analysis.moves[i];
         Position next = pos;
@@ -485,14 +500,7 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
         r += i ? ", " : "";
         r += "{\"ply\": " + std::to_string(i + 1) + ", \"color\": \"" + (pos.side_to_move() == WHITE ? "white" : "black") +
              "\", \"san\": " + json_string(v.san) + ", \"uci\": " + json_string(move_to_uci(v.move, pos.is_chess960())) +
-             ", \"eval\": ";
-        if (v.score_after == VALUE_NONE || !next.has_legal_move()) {
-            r += next.in_check() && !next.has_legal_move() ? "{\"checkmate\": true}" : "{\"white_cp\": 0}";
-        } else {
-            const Value white = next.side_to_move() == WHITE ? v.score_after : Value(-v.score_after);
-            r += is_mate(white) ? "{\"white_mate\": " + std::to_string(white_mate_in_moves(v.score_after, next.side_to_move())) + "}"
-                                : "{\"white_cp\": " + std::to_string(white) + "}";
-        }
+             ", \"eval\": " + eval_json(v.score_after, next);
         r += ", \"cp_loss\": " + std::to_string(v.cp_loss) + ", \"chances_lost\": " + fixed(v.drop, 3) +
              ", \"accuracy\": " + fixed(v.accuracy, 1) + ", \"judgement\": ";
         r += v.judgement == Judgement::NONE ? "null" : json_string(judgement_name(v.judgement));
@@ -545,7 +553,9 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     if (!read_engine_settings(a, &engine_settings, &error)) return usage_error(err, "analyse", error);
 
     std::string text;
-    if (path == "-") {
+    if (path == "-" && settings.text) {
+        text = *settings.text;
+    } else if (path == "-") {
         text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
     } else {
         std::ifstream in(path, std::ios::binary);
@@ -604,6 +614,7 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     for (std::size_t g = 0; g < games.size() && !interrupted; ++g) {
         GameAnalysis analysis;
         auto progress = [&](int i, int n) {
+            if (settings.on_position) settings.on_position(games[g].number, i, n);
             if (!settings.progress) return;
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             err << "\r\033[Kanalysing game " << games[g].number << "/" << games.size() + pgn_errors.size() << ", position " << i + 1 << "/" << n << ", "

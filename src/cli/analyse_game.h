@@ -79,6 +79,7 @@ struct GameAnalysis {
     std::vector<MoveVerdict> moves;  // one per main-line move; fewer when interrupted
     SideSummary side[COLOR_NB];
     bool complete = true;  // false: interrupted, `moves` holds the first moves only (those judged)
+    Value start_score = VALUE_NONE;  // of the start position, side to move's view (unscored: VALUE_NONE)
     std::vector<double> white_win;  // White's win % of each position judged from, the last one's too
 };
 
@@ -106,13 +107,20 @@ std::string eval_command(Value v, Color side_to_move);
 // A mate score of the side to move as lichess writes it: moves to mate, positive when White mates.
 int white_mate_in_moves(Value v, Color side_to_move);
 
-// One JSON object (one line) for a game: tags, the per-side summary and every move's verdict.
+// One JSON object (one line) for a game: tags, the per-side summary, the start position's eval and every
+// move's verdict.
 std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model);
 
 // `quince analyse` when its argument is a PGN file (or "-", standard input).
 struct GamesSettings {
     bool progress = false;  // a progress line on `err` (a terminal)
     const std::atomic<bool>* interrupt = nullptr;
+    // The PGN itself, read for "-" instead of standard input: the page's worker (tools/web) has none and
+    // runs this same path.
+    const std::string* text = nullptr;
+    // Called before position `position` (0-based) of `positions` of game `game` (its number in the file)
+    // is searched.
+    std::function<void(int game, int position, int positions)> on_position;
 };
 int run_analyse_games(const std::string& path, const ParsedArgs& args, std::ostream& out, std::ostream& err,
                       const GamesSettings& settings);

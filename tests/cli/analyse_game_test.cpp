@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -534,4 +535,25 @@ TEST(AnalyseArguments, AnEmptyArgumentIsAnError) {
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("empty argument"), std::string::npos) << r.err;
     EXPECT_TRUE(r.out.empty());
+}
+
+TEST(AnalyseGame, APgnTextGivenByTheCallerIsAnalysedAsTheFileIs) {
+    // The page's path (tools/web): "-" with the PGN handed over instead of standard input, a call before
+    // every position. The same JSON as for the file, the start position's eval in it.
+    std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const Analysed file = analyse({data("queen_blunder.pgn"), "--json"});
+    ASSERT_EQ(file.status, 0) << file.err;
+    std::vector<std::string> args = {"-", "--json"};
+    args.insert(args.end(), BUDGET.begin(), BUDGET.end());
+    std::ostringstream out, err;
+    cli::AnalyseSettings settings;
+    settings.games_text = &text;
+    std::vector<std::array<int, 3>> calls;
+    settings.on_position = [&](int game, int position, int positions) { calls.push_back({game, position, positions}); };
+    ASSERT_EQ(cli::run_analyse(args, out, err, settings), 0) << err.str();
+    EXPECT_EQ(out.str(), file.out);
+    ASSERT_EQ(calls.size(), 15u) << "14 moves: 15 positions";
+    for (int i = 0; i < 15; ++i) EXPECT_EQ(calls[std::size_t(i)], (std::array<int, 3>{1, i, 15}));
+    EXPECT_NE(out.str().find("\"start_eval\": {\"white_cp\": "), std::string::npos) << out.str();
 }

@@ -7,7 +7,9 @@
 // `quince` profile shown and every number of it equals the native build's `quince compare --json`, imports a PGN and steps through it with the arrow keys, counts the frames the
 // page paints while a depth-20 search runs (a requestAnimationFrame counter: a frozen page paints none),
 // stops the search, analyses the game (an eval per ply on the graph, the blunder marked), exports the
-// annotated PGN, reloads it from its shareable address, and saves screenshots at 1280x800 and 390x844
+// annotated PGN, reloads it from its shareable address, analyses the Opera game on the page and with
+// `quince analyse` at their common default budget (every mark, eval, better line and the accuracy tags
+// equal; the slowest part, a few minutes on a busy machine), and saves screenshots at 1280x800 and 390x844
 // that it checks for size, non-blank content and the board above the fold. Needs web/quince.js and
 // web/vendor/ (scripts/web.sh). Prints "N passed, N failed"; exit 1 on any failure.
 import { createRequire } from 'node:module';
@@ -92,6 +94,43 @@ async function square(page, sq) {
   if (flipped) { file = 7 - file; rank = 7 - rank; }
   return { x: box.x + (file + 0.5) * box.width / 8, y: box.y + (7 - rank + 0.5) * box.height / 8 };
 }
+// The command line's default game budget, as `quince analyse --help` states it.
+const CLI_GAME_NODES = Number(/Default budget: --nodes (\d+)/.exec(execFileSync(ENGINE, ['analyse', '--help'], { encoding: 'utf8' }))[1]);
+
+// An annotated PGN's main line as written by `quince analyse GAME.pgn` or the page's export: per move its SAN,
+// NAG, [%eval] and first variation (the better line) as text, and the tags. Only what both write is read.
+function annotatedMoves(pgn) {
+  const tags = Object.fromEntries([...pgn.matchAll(/^\[(\w+) "([^"]*)"\]$/gm)].map((m) => [m[1], m[2]]));
+  const text = pgn.replace(/^\[.*\]$/gm, '');
+  const moves = [];
+  let depth = 0, variation = '';
+  for (let i = 0; i < text.length;) {
+    const ch = text[i];
+    if (ch === '{') {
+      const end = text.indexOf('}', i);
+      const ev = /\[%eval ([^\]]+)\]/.exec(text.slice(i, end));
+      if (depth === 0 && ev && moves.length) moves[moves.length - 1].eval = ev[1];
+      i = end + 1;
+    } else if (ch === '(') {
+      if (depth++ > 0) variation += ch;
+      i++;
+    } else if (ch === ')') {
+      if (--depth > 0) variation += ch;
+      else { const last = moves[moves.length - 1]; if (!('better' in last)) last.better = variation.trim().replace(/\s+/g, ' '); variation = ''; }
+      i++;
+    } else if (depth > 0) { variation += ch; i++; }
+    else if (/\s/.test(ch)) i++;
+    else {
+      const word = /^\S+/.exec(text.slice(i))[0].replace(/[{()].*$/, '');
+      i += word.length;
+      if (/^\d+\.+$/.test(word) || ['1-0', '0-1', '1/2-1/2', '*'].includes(word)) continue;
+      const m = /^(.*?)([?!]*)$/.exec(word);
+      moves.push({ san: m[1], nag: m[2] });
+    }
+  }
+  return { tags, moves: moves.map((m) => ({ san: m.san, nag: m.nag, eval: m.eval || '', better: m.better || '' })) };
+}
+
 const sans = (page) => page.$$eval('#moves .move', (els) => els.map((e) => e.dataset.san));
 const currentPly = (page) => page.$eval('#moves', (e) => Number(e.dataset.ply));
 
@@ -246,7 +285,9 @@ try {
   check(await page.$$eval('#lines .pvline', (e) => e.length) === 2, 'MultiPV 2 shows two lines');
 
   // 4. Analyse the game: an eval per position on the graph, Black's 3...Nf6?? marked.
-  await page.fill('#game-depth', '6');
+  check(await page.$eval('#game-nodes', (e) => e.value) === String(CLI_GAME_NODES),
+    `the page's budget is the command line's default (${CLI_GAME_NODES} nodes a position)`);
+  await page.fill('#game-nodes', '20000');
   await page.click('#analyse');
   await page.waitForSelector('#analyse-status[data-done="true"]', { timeout: 180000 });
   const points = await page.$$eval('#graph [data-ply]', (e) => e.map((x) => [x.dataset.ply, x.dataset.eval]));
@@ -293,14 +334,18 @@ try {
   const [tagDownload] = await Promise.all([tagged.page.waitForEvent('download'), tagged.page.click('#pgn-export')]);
   const taggedPgn = fs.readFileSync(await tagDownload.path(), 'utf8');
   check(taggedPgn.includes('[White "Morphy"]') && taggedPgn.includes('[Black "Duke"]'), 'the address\'s tags are exported: ' + taggedPgn);
-  // A depth or a number of lines out of range is put right and said.
-  await tagged.page.fill('#depth', '999');
-  await tagged.page.dispatchEvent('#depth', 'change');
-  await tagged.page.check('#live').catch(() => {});
-  await tagged.page.click('#moves .move[data-ply="1"]');
-  await tagged.page.waitForFunction(() => document.getElementById('depth').value === '60', null, { timeout: 10000 }).catch(() => {});
-  check(await tagged.page.$eval('#depth', (e) => e.value) === '60' &&
-        (await tagged.page.$eval('#error', (e) => e.textContent)).includes('from 1 to 60'), 'depth 999 is put right and said');
+  // A depth, a number of lines or a game budget out of range is put right and said as soon as it is typed;
+  // the next action takes the message away.
+  for (const [id, typed, right, said] of [['#depth', '999', '60', 'from 1 to 60'], ['#multipv', '-4', '1', 'from 1 to 5'],
+                                           ['#game-nodes', '500', '1000', 'from 1000 to 100000000']]) {
+    await tagged.page.fill(id, typed);
+    await tagged.page.dispatchEvent(id, 'change');
+    const error = await tagged.page.$eval('#error', (e) => e.textContent);
+    check(await tagged.page.$eval(id, (e) => e.value) === right && error.includes(said) && error.includes(`'${typed}'`),
+      `${id} ${typed} is put right (${right}) and said: ${error}`);
+  }
+  await tagged.page.click('#flip');
+  check(!(await tagged.page.$eval('#error', (e) => e.textContent)), 'the message goes with the next action (flip)');
   // The old ?fen=&moves= address still works; a bad one is reported.
   const third = await open(BASE + 'index.html?fen=startpos&moves=e2e4%20e7e5%20Nf3', { width: 1280, height: 800 });
   check(JSON.stringify(await sans(third.page)) === '["e4","e5","Nf3"]', '?fen=&moves= is read');
@@ -329,6 +374,12 @@ try {
   await c960.page.click('#pgn-load');
   await c960.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 4, null, { timeout: 30000 }).catch(() => {});
   check(JSON.stringify(await sans(c960.page)) === '["O-O","O-O","e4","e5"]', 'Chess960: the PGN is imported: ' + JSON.stringify(await sans(c960.page)));
+  await c960.page.fill('#pgn-text', `[Variant "Chess960"]\n[FEN "${fen960}"]\n\n1. O-O O-O 2. Kh1 *\n`);
+  await c960.page.click('#pgn-load');
+  await c960.page.waitForFunction(() => document.getElementById('error').textContent, null, { timeout: 30000 }).catch(() => {});
+  const illegal960 = await c960.page.$eval('#error', (e) => e.textContent);
+  check(illegal960.startsWith("PGN not loaded: illegal move '2. Kh1' in ") && (await sans(c960.page)).length === 4,
+    'Chess960: an illegal move is named with its number, the game stays: ' + illegal960);
   const [dl960] = await Promise.all([c960.page.waitForEvent('download'), c960.page.click('#pgn-export')]);
   const exported960 = fs.readFileSync(await dl960.path(), 'utf8');
   check(exported960.includes('[Variant "Chess960"]') && exported960.includes(`[FEN "${fen960}"]`) && /1\. O-O O-O 2\. e4 e5/.test(exported960),
@@ -341,6 +392,34 @@ try {
   const diskStatus = await disk.$eval('#status', (e) => e.textContent);
   check(diskStatus.includes('must be served over http') && diskStatus.includes('python3 -m http.server'),
     'opened as file:// the page says it must be served: ' + diskStatus);
+
+  // The page's "Analyse the game" and `quince analyse GAME.pgn` agree at their default budget on a famous game
+  // (the Opera game): the same marks, evals and better lines, and the same accuracy and average loss.
+  const opera = fs.readFileSync(path.resolve(here, '../data/pgn/famous.pgn'), 'utf8').split(/\n(?=\[Event )/)[0].trim() + '\n';
+  const tCli = Date.now();
+  const cli = annotatedMoves(execFileSync(ENGINE, ['analyse', '-'], { input: opera, encoding: 'utf8' }));
+  measures.opera_cli_ms = Date.now() - tCli;
+  const agree = await open(BASE + 'index.html', { width: 1280, height: 800 });
+  await agree.page.uncheck('#live');
+  await agree.page.fill('#pgn-text', opera);
+  await agree.page.click('#pgn-load');
+  await agree.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 33);
+  const tPage = Date.now();
+  await agree.page.click('#analyse');
+  await agree.page.waitForSelector('#analyse-status[data-done="true"]', { timeout: 1800000 });
+  measures.opera_page_ms = Date.now() - tPage;
+  const [operaDownload] = await Promise.all([agree.page.waitForEvent('download'), agree.page.click('#pgn-export')]);
+  const web = annotatedMoves(fs.readFileSync(await operaDownload.path(), 'utf8'));
+  const differ = cli.moves.map((m, i) => [m, web.moves[i]]).filter(([a, b]) => JSON.stringify(a) !== JSON.stringify(b));
+  const marks = cli.moves.filter((m) => m.nag).map((m) => m.san + m.nag);
+  measures.opera_marks = marks.join(' ');
+  check(cli.moves.length === 33 && web.moves.length === 33 && differ.length === 0,
+    `the Opera game: the page's marks, evals and better lines equal quince analyse's (${marks.length} marks: ${marks.join(' ')}); ` +
+    `differing: ${JSON.stringify(differ)}`);
+  check(cli.moves.filter((m) => m.eval).length === 32, 'the Opera game: an eval after every move but the mate');
+  const figures = (t) => ['WhiteAccuracy', 'WhiteACPL', 'BlackAccuracy', 'BlackACPL'].map((k) => t[k]).join(' ');
+  check(figures(cli.tags) === figures(web.tags) && !figures(cli.tags).includes('undefined'),
+    `the Opera game: accuracy and average loss equal quince analyse's: ${figures(cli.tags)} / ${figures(web.tags)}`);
 
   for (const name of ['web_board_1280x800.png', 'web_board_analysed_1280x800.png', 'web_board_390x844.png']) {
     const file = path.join(OUT, name);

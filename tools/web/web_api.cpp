@@ -1,6 +1,6 @@
 // The WebAssembly face of Quince for the page in web/: a handful of C functions over the library's own
 // command runners, so that the page shows exactly what `quince compare --json`, `quince compare --svg`
-// and `quince analyse --json` print on the command line. Built only by scripts/web.sh (emscripten, one
+// and `quince analyse --json` (one position, or a whole game) print on the command line. Built only by scripts/web.sh (emscripten, one
 // thread: searches run to their depth before the call returns).
 #include <emscripten/emscripten.h>
 
@@ -90,6 +90,32 @@ EMSCRIPTEN_KEEPALIVE int quince_analyse_stream(const char* args) {
     std::ostream out(&buf);
     std::ostringstream err;
     const int status = cli::run_analyse(words, out, err);
+    out.flush();
+    g_err = err.str();
+    return status;
+}
+
+// `quince analyse - ARGS… --json` with the PGN `pgn` as its standard input: the command line's whole-game
+// analysis (the same budget defaults, the same verdicts), for the page's "Analyse the game". Each game's
+// JSON line, and before every position searched a line {"type": "progress", "game", "position" (1-based),
+// "positions"}, go to Module.onLine as they are written. Returns the exit status; quince_err() holds the errors.
+EMSCRIPTEN_KEEPALIVE int quince_analyse_games(const char* args, const char* pgn) {
+    using namespace quince;
+    std::vector<std::string> words = split_lines(args);
+    words.insert(words.begin(), "-");
+    if (std::find(words.begin(), words.end(), "--json") == words.end()) words.push_back("--json");
+    const std::string text = pgn ? pgn : "";
+    cli::AnalyseSettings settings;
+    settings.games_text = &text;
+    settings.on_position = [](int game, int position, int positions) {
+        const std::string line = "{\"type\": \"progress\", \"game\": " + std::to_string(game) + ", \"position\": " +
+                                 std::to_string(position + 1) + ", \"positions\": " + std::to_string(positions) + "}";
+        quince_emit_line(line.c_str());
+    };
+    LineStreamBuf buf;
+    std::ostream out(&buf);
+    std::ostringstream err;
+    const int status = cli::run_analyse(words, out, err, settings);
     out.flush();
     g_err = err.str();
     return status;
