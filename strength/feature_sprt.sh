@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # What each search feature is worth: for every named feature, a match of Quince (everything on) against
 # Quince with that feature switched off (UCI SearchDisable), stopped by SPRT or after MAX_GAMES games.
-# A candidate (a rule off by default, src/search/features.h) is measured the other way round: Quince with
+# A trial rule (a rule off by default, src/search/features.h) is measured the other way round: Quince with
 # it switched on (UCI SearchEnable) against Quince as it is.
 # Positive Elo = the feature gains. One line per feature is appended to build/feature_sprt.md.
-# Usage: strength/feature_sprt.sh [max games, default 400] [tc, default 2+0.02] [feature or candidate ...]
-#        (no names: every feature that SearchDisable knows; candidates only when named)
+# Usage: strength/feature_sprt.sh [max games, default 400] [tc, default 2+0.02] [feature or trial rule ...]
+#        (no names: every feature that SearchDisable knows; trial rules only when named)
 # Environment: QUINCE_BIN (default build/quince), OPENINGS (EPD, default $QUINCE_DATA_DIR/8moves_v3.epd,
 #              see docs/data.md),
 #              CONCURRENCY (default 2), SPRT (default "elo0=0 elo1=10 alpha=0.05 beta=0.05"), SEED (default 7).
@@ -22,7 +22,7 @@ ensure_built
 
 features=("$@")
 # The names come from the engine's own error messages, so these lists never go stale.
-candidates=$(printf 'setoption name SearchEnable value ?\nquit\n' | "$QUINCE_BIN" | sed -n 's/.*(known: \(.*\)).*/\1/p')
+trials=$(printf 'setoption name SearchEnable value ?\nquit\n' | "$QUINCE_BIN" | sed -n 's/.*(known: \(.*\)).*/\1/p')
 if (( ${#features[@]} == 0 )); then
     known=$(printf 'setoption name SearchDisable value ?\nquit\n' | "$QUINCE_BIN" | sed -n 's/.*(known: \(.*\)).*/\1/p')
     IFS=',' read -r -a features <<<"$known"
@@ -34,7 +34,7 @@ fi
 
 for feature in "${features[@]}"; do
     log="$BUILD/feature_sprt_${feature}.log"
-    if [[ ",$candidates," == *",$feature,"* ]]; then
+    if [[ ",$trials," == *",$feature,"* ]]; then
         engines=(-engine cmd="$QUINCE_BIN" name="with-$feature" option.SearchEnable="$feature"
                  -engine cmd="$QUINCE_BIN" name=base)
     else

@@ -174,6 +174,216 @@ bool set_up_engine(search::Engine& engine, const EngineSettings& s, std::ostream
     return true;
 }
 
+namespace {
+
+// What `quince analyse POSITION` was asked for, read and checked from its arguments.
+struct PositionRequest {
+    Position root;
+    search::Limits limits;
+    long long multipv = 1;
+    bool json = false;
+    EngineSettings engine;
+    std::string limit_text;  // "depth 20", "5000 nodes", ... for the header
+};
+
+// Reads the options of one position's analysis; false with *error for a usage error.
+bool read_position_request(const ParsedArgs& a, PositionRequest* r, std::string* error) {
+    if (a.has("out") || a.has("model")) return *error = "--out and --model are for games (a PGN file)", false;
+    const int limit_count = a.has("depth") + a.has("movetime") + a.has("nodes") + a.has("infinite");
+    if (limit_count > 1) return *error = "give at most one of --depth, --movetime, --nodes, --infinite", false;
+    long long depth = limit_count ? 0 : DEFAULT_DEPTH, movetime = 0, nodes = 0;
+    struct NumberOption { const char* name; long long lo, hi; long long* value; };
+    const NumberOption numbers[] = {{"depth", 1, MAX_PLY - 1, &depth}, {"movetime", 1, 1LL << 40, &movetime},
+                                    {"nodes", 1, 1LL << 50, &nodes},   {"multipv", 1, 256, &r->multipv}};
+    for (const NumberOption& n : numbers)
+        if (a.has(n.name) && !parse_number(a.options.at(n.name), n.lo, n.hi, std::string("--") + n.name, n.value, error))
+            return false;
+    if (!read_engine_settings(a, &r->engine, error)) return false;
+    if (!read_position(a.positional, &r->root, error)) return false;
+    r->json = a.has("json");
+    r->limits.depth = int(depth);
+    r->limits.movetime = movetime;
+    r->limits.nodes = std::uint64_t(nodes);
+    r->limit_text = a.has("movetime")   ? "movetime " + std::to_string(movetime) + " ms"
+                    : a.has("nodes")    ? std::to_string(nodes) + " nodes"
+                    : a.has("infinite") ? "until Ctrl-C"
+                                        : "depth " + std::to_string(depth);
+    return true;
+}
+
+// A position without a legal move: the outcome, in text or JSON.
+void print_no_legal_move(const Position& root, bool json, std::ostream& out) {
+    const std::string outcome = root.in_check() ? "checkmate" : "stalemate";
+    if (json)
+        out << "{\"type\": \"result\", \"fen\": " << json_string(root.fen()) << ", \"bestmove\": null, \"outcome\": \""
+            << outcome << "\"}\n";
+    else
+        out << "No legal move: "
+            << (root.in_check() ? std::string(root.side_to_move() == WHITE ? "Black" : "White") + " has mated"
+                                : std::string("stalemate, a draw"))
+            << ".\n";
+}
+
+// The output of one position's analysis: the search's info lines gathered into iterations and printed
+// when complete (text or JSON), the live status line, the final result. The search thread calls
+// on_info(); this thread status() and result(); a mutex orders their output.
+class AnalysisOutput {
+public:
+    AnalysisOutput(const Position& root, int lines_per_iteration, bool multi, bool json, std::ostream& out)
+        : root_(root), stm_(root.side_to_move()), multi_(multi), json_(json), out_(out),
+          latest_(std::size_t(lines_per_iteration)) {}
+
+    void header(const PositionRequest& r) {
+        if (json_) return;
+        const long long threads = r.engine.threads;
+        out_ << "Quince " << QUINCE_VERSION << " analysing " << root_.fen() << " (" << (stm_ == WHITE ? "White" : "Black")
+             << " to move)\n";
+        out_ << "profile " << r.engine.profile << ", " << r.limit_text << ", " << threads
+             << (threads > 1 ? " threads" : " thread") << ", hash " << r.engine.hash_mb
+             << " MB; scores in pawns from White's point of view (+M3: White mates in 3)\n"
+             << (multi_ ? "depth  #   score     time    nodes     nps  line" : "depth   score     time    nodes     nps  line")
+             << std::endl;
+    }
+
+    // One UCI info line of the search. The search reports all lines together; an iteration is complete
+    // when every line has its depth and an exact score (fail-high/low reports and stopped iterations are not).
+    void on_info(const std::string& line) {
+        PvLine l;
+        if (!parse_info_line(line, root_, &l) || l.multipv > int(latest_.size())) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        latest_[std::size_t(l.multipv - 1)] = l;
+        if (l.multipv != int(latest_.size())) return;
+        const bool complete = std::all_of(latest_.begin(), latest_.end(), [&](const PvLine& x) {
+            return x.depth == l.depth && x.bound == 0 && !x.pv.empty();
+        });
+        if (complete && l.depth > printed_depth_) {
+            printed_depth_ = l.depth;
+            last_printed_ = latest_[0];
+            print_iteration();
+        }
+    }
+
+    // The live status line (text output on a terminal): the iteration under way and its first line so far.
+    void status(std::int64_t ms, std::uint64_t nodes) {
+        if (json_) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        out_ << "\r\033[K" << "  depth " << printed_depth_ + 1 << "  " << seconds(ms) << "  " << human(nodes)
+             << " nodes  " << human(nodes * 1000 / std::uint64_t(std::max<std::int64_t>(ms, 1))) << " nps";
+        const PvLine& first = latest_[0];
+        if (!first.pv.empty())
+            out_ << "  (so far " << white_score_text(first, stm_) << " " << move_to_san(root_, first.pv[0])
+                 << (first.bound > 0 ? ", failing high" : first.bound < 0 ? ", failing low" : "") << ")";
+        out_.flush();
+        status_shown_ = true;
+    }
+
+    // The search's result: best move, score, the depth shown for it, nodes and time.
+    void result(const search::SearchResult& r, std::int64_t ms, bool interrupted) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (r.depth == 0) {  // stopped before the first iteration ended: a move, but no score to show
+            if (json_)
+                out_ << "{\"type\": \"result\", \"fen\": " << json_string(root_.fen()) << ", \"bestmove\": "
+                     << json_string(move_to_uci(r.best, root_.is_chess960())) << ", \"depth\": 0, \"stopped\": true}"
+                     << std::endl;
+            else
+                clear_status(), out_ << "stopped before the first iteration ended; first legal move "
+                                     << move_to_san(root_, r.best) << "\n";
+            return;
+        }
+        PvLine best;
+        best.depth = r.depth;
+        const std::vector<std::string> score = split(search::format_score(r.score));
+        best.mate = score[0] == "mate";
+        best.score = std::stoi(score[1]);
+        best.pv = r.pv.empty() ? std::vector<Move>{r.best} : r.pv;
+        // A search stopped inside an iteration reports the move it had finished searching at that depth
+        // (shown above as that depth); the summary names the same depth rather than the last full one.
+        const int shown_depth = !last_printed_.pv.empty() && last_printed_.pv == best.pv &&
+                                        last_printed_.mate == best.mate && last_printed_.score == best.score
+                                    ? std::max(r.depth, last_printed_.depth)
+                                    : r.depth;
+        const bool chess960 = root_.is_chess960();
+        if (json_) {
+            out_ << "{\"type\": \"result\", \"fen\": " << json_string(root_.fen()) << ", \"bestmove\": "
+                 << json_string(move_to_uci(r.best, chess960)) << ", \"san\": " << json_string(move_to_san(root_, r.best))
+                 << ", \"depth\": " << shown_depth << ", \"score\": " << json_score(best, stm_)
+                 << ", \"pv\": " << json_moves(root_, best.pv, false) << ", \"san_pv\": " << json_moves(root_, best.pv, true)
+                 << ", \"nodes\": " << r.nodes << ", \"time_ms\": " << ms << ", \"stopped\": " << (interrupted ? "true" : "false")
+                 << "}" << std::endl;
+        } else {
+            clear_status();
+            out_ << (interrupted ? "stopped. " : "") << "best move " << move_to_san(root_, r.best) << " ("
+                 << move_to_uci(r.best, chess960) << "), " << white_score_text(best, stm_) << " at depth " << shown_depth
+                 << ", " << human(r.nodes) << " nodes in " << seconds(ms) << ": " << san_line(root_, best.pv) << std::endl;
+        }
+    }
+
+private:
+    void clear_status() {
+        if (status_shown_) out_ << "\r\033[K";
+        status_shown_ = false;
+    }
+    void print_iteration() {
+        const PvLine& first = latest_[0];
+        if (json_) {
+            out_ << "{\"type\": \"iteration\", \"depth\": " << first.depth << ", \"seldepth\": " << first.seldepth
+                 << ", \"time_ms\": " << first.time_ms << ", \"nodes\": " << first.nodes << ", \"nps\": " << first.nps
+                 << ", \"lines\": [";
+            for (std::size_t i = 0; i < latest_.size(); ++i)
+                out_ << (i ? ", " : "") << "{\"multipv\": " << latest_[i].multipv
+                     << ", \"score\": " << json_score(latest_[i], stm_) << ", \"pv\": " << json_moves(root_, latest_[i].pv, false)
+                     << ", \"san\": " << json_moves(root_, latest_[i].pv, true) << "}";
+            out_ << "]}" << std::endl;
+            return;
+        }
+        clear_status();
+        for (const PvLine& l : latest_) {
+            char row[96];
+            if (multi_)
+                std::snprintf(row, sizeof row, "%5d %2d %7s %8s %8s %7s  ", l.depth, l.multipv,
+                              white_score_text(l, stm_).c_str(), seconds(l.time_ms).c_str(), human(l.nodes).c_str(),
+                              human(l.nps).c_str());
+            else
+                std::snprintf(row, sizeof row, "%5d %7s %8s %8s %7s  ", l.depth, white_score_text(l, stm_).c_str(),
+                              seconds(l.time_ms).c_str(), human(l.nodes).c_str(), human(l.nps).c_str());
+            out_ << row << san_line(root_, l.pv) << "\n";
+        }
+        out_.flush();
+    }
+
+    const Position& root_;
+    const Color stm_;
+    const bool multi_, json_;
+    std::ostream& out_;
+    std::mutex mutex_;
+    std::vector<PvLine> latest_;
+    int printed_depth_ = 0;
+    PvLine last_printed_;  // first line of the last iteration shown
+    bool status_shown_ = false;
+};
+
+// Waits for the search to end: stops it on an interrupt, redraws the status line when live. Returns
+// whether it was interrupted.
+bool wait_for_search(search::Engine& engine, const AnalyseSettings& settings, AnalysisOutput& output) {
+    bool interrupted = false;
+    auto last_status = std::chrono::steady_clock::now();
+    while (engine.searching()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (!interrupted && settings.interrupt && settings.interrupt->load()) {
+            interrupted = true;
+            engine.stop();
+        }
+        if (settings.live && std::chrono::steady_clock::now() - last_status > std::chrono::milliseconds(250)) {
+            last_status = std::chrono::steady_clock::now();
+            output.status(engine.elapsed_ms(), engine.nodes_searched());
+        }
+    }
+    engine.wait();
+    return interrupted;
+}
+
+}  // namespace
+
 int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const AnalyseSettings& settings) {
     ParsedArgs a;
     std::string error;
@@ -190,181 +400,25 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
         games.on_position = settings.on_position;
         return run_analyse_games(a.positional[0], a, out, err, games);
     }
-    if (a.has("out") || a.has("model")) return usage_error(err, "analyse", "--out and --model are for games (a PGN file)");
-    const int limit_count = a.has("depth") + a.has("movetime") + a.has("nodes") + a.has("infinite");
-    if (limit_count > 1) return usage_error(err, "analyse", "give at most one of --depth, --movetime, --nodes, --infinite");
-    long long depth = limit_count ? 0 : DEFAULT_DEPTH, movetime = 0, nodes = 0, multipv = 1;
-    struct NumberOption { const char* name; long long lo, hi; long long* value; };
-    const NumberOption numbers[] = {{"depth", 1, MAX_PLY - 1, &depth}, {"movetime", 1, 1LL << 40, &movetime},
-                                    {"nodes", 1, 1LL << 50, &nodes},   {"multipv", 1, 256, &multipv}};
-    for (const NumberOption& n : numbers)
-        if (a.has(n.name) && !parse_number(a.options.at(n.name), n.lo, n.hi, std::string("--") + n.name, n.value, &error))
-            return usage_error(err, "analyse", error);
-    EngineSettings engine_settings;
-    if (!read_engine_settings(a, &engine_settings, &error)) return usage_error(err, "analyse", error);
-    const std::string& profile = engine_settings.profile;
-    const long long threads = engine_settings.threads, hash = engine_settings.hash_mb;
-    Position root;
-    if (!read_position(a.positional, &root, &error)) return usage_error(err, "analyse", error);
-    const bool json = a.has("json");
-    const Color stm = root.side_to_move();
-
-    const int legal = int(MoveList<LEGAL>(root).size());
+    PositionRequest r;
+    if (!read_position_request(a, &r, &error)) return usage_error(err, "analyse", error);
+    const int legal = int(MoveList<LEGAL>(r.root).size());
     if (legal == 0) {
-        const std::string outcome = root.in_check() ? "checkmate" : "stalemate";
-        if (json)
-            out << "{\"type\": \"result\", \"fen\": " << json_string(root.fen()) << ", \"bestmove\": null, \"outcome\": \""
-                << outcome << "\"}\n";
-        else
-            out << "No legal move: " << (root.in_check() ? std::string(stm == WHITE ? "Black" : "White") + " has mated"
-                                                        : std::string("stalemate, a draw"))
-                << ".\n";
+        print_no_legal_move(r.root, r.json, out);
         return EXIT_OK;
     }
 
+    AnalysisOutput output(r.root, std::min(int(r.multipv), legal), r.multipv > 1, r.json, out);  // outlives the engine
     search::Engine engine;
-    if (!set_up_engine(engine, engine_settings, err)) return EXIT_FAILED;
-    search::Limits limits;
-    limits.depth = int(depth);
-    limits.movetime = movetime;
-    limits.nodes = std::uint64_t(nodes);
+    if (!set_up_engine(engine, r.engine, err)) return EXIT_FAILED;
     search::SearchOptions options;
-    options.multi_pv = int(multipv);
-    options.chess960 = root.is_chess960();
-    const int lines_per_iteration = std::min(int(multipv), legal);
-
-    std::mutex mutex;  // output: the search thread prints iterations, this thread the status line
-    std::vector<PvLine> latest(static_cast<std::size_t>(lines_per_iteration));
-    int printed_depth = 0;
-    PvLine last_printed;  // first line of the last iteration shown
-    bool status_shown = false;
-    const std::string columns = multipv > 1 ? "depth  #   score     time    nodes     nps  line"
-                                            : "depth   score     time    nodes     nps  line";
-    auto clear_status = [&] {
-        if (status_shown) out << "\r\033[K";
-        status_shown = false;
-    };
-    auto print_iteration = [&] {
-        const PvLine& first = latest[0];
-        if (json) {
-            out << "{\"type\": \"iteration\", \"depth\": " << first.depth << ", \"seldepth\": " << first.seldepth
-                << ", \"time_ms\": " << first.time_ms << ", \"nodes\": " << first.nodes << ", \"nps\": " << first.nps
-                << ", \"lines\": [";
-            for (std::size_t i = 0; i < latest.size(); ++i)
-                out << (i ? ", " : "") << "{\"multipv\": " << latest[i].multipv
-                    << ", \"score\": " << json_score(latest[i], stm) << ", \"pv\": " << json_moves(root, latest[i].pv, false)
-                    << ", \"san\": " << json_moves(root, latest[i].pv, true) << "}";
-            out << "]}" << std::endl;
-            return;
-        }
-        clear_status();
-        for (const PvLine& l : latest) {
-            char row[96];
-            if (multipv > 1)
-                std::snprintf(row, sizeof row, "%5d %2d %7s %8s %8s %7s  ", l.depth, l.multipv,
-                              white_score_text(l, stm).c_str(), seconds(l.time_ms).c_str(), human(l.nodes).c_str(),
-                              human(l.nps).c_str());
-            else
-                std::snprintf(row, sizeof row, "%5d %7s %8s %8s %7s  ", l.depth, white_score_text(l, stm).c_str(),
-                              seconds(l.time_ms).c_str(), human(l.nodes).c_str(), human(l.nps).c_str());
-            out << row << san_line(root, l.pv) << "\n";
-        }
-        out.flush();
-    };
-
-    engine.set_output([&](const std::string& line) {
-        PvLine l;
-        if (!parse_info_line(line, root, &l) || l.multipv > lines_per_iteration) return;
-        std::lock_guard<std::mutex> lock(mutex);
-        latest[std::size_t(l.multipv - 1)] = l;
-        if (l.multipv != lines_per_iteration) return;
-        // The search reports all lines together; an iteration is complete when every line has its
-        // depth and an exact score (fail-high/low reports and stopped iterations are not).
-        const bool complete = std::all_of(latest.begin(), latest.end(), [&](const PvLine& x) {
-            return x.depth == l.depth && x.bound == 0 && !x.pv.empty();
-        });
-        if (complete && l.depth > printed_depth) {
-            printed_depth = l.depth;
-            last_printed = latest[0];
-            print_iteration();
-        }
-    });
-
-    if (!json) {
-        out << "Quince " << QUINCE_VERSION << " analysing " << root.fen() << " (" << (stm == WHITE ? "White" : "Black")
-            << " to move)\n";
-        out << "profile " << profile << ", ";
-        if (a.has("movetime")) out << "movetime " << movetime << " ms";
-        else if (a.has("nodes")) out << nodes << " nodes";
-        else if (a.has("infinite")) out << "until Ctrl-C";
-        else out << "depth " << depth;
-        out << ", " << threads << (threads > 1 ? " threads" : " thread") << ", hash " << hash
-            << " MB; scores in pawns from White's point of view (+M3: White mates in 3)\n"
-            << columns << std::endl;
-    }
-
-    engine.go(root, limits, options);
-    bool interrupted = false;
-    auto last_status = std::chrono::steady_clock::now();
-    while (engine.searching()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        if (!interrupted && settings.interrupt && settings.interrupt->load()) {
-            interrupted = true;
-            engine.stop();
-        }
-        if (settings.live && !json && std::chrono::steady_clock::now() - last_status > std::chrono::milliseconds(250)) {
-            last_status = std::chrono::steady_clock::now();
-            std::lock_guard<std::mutex> lock(mutex);
-            const std::int64_t ms = engine.elapsed_ms();
-            const std::uint64_t n = engine.nodes_searched();
-            out << "\r\033[K" << "  depth " << printed_depth + 1 << "  " << seconds(ms) << "  " << human(n)
-                << " nodes  " << human(n * 1000 / std::uint64_t(std::max<std::int64_t>(ms, 1))) << " nps";
-            if (!latest[0].pv.empty())
-                out << "  (so far " << white_score_text(latest[0], stm) << " " << move_to_san(root, latest[0].pv[0])
-                    << (latest[0].bound > 0 ? ", failing high" : latest[0].bound < 0 ? ", failing low" : "") << ")";
-            out.flush();
-            status_shown = true;
-        }
-    }
-    engine.wait();
-
-    const search::SearchResult& r = engine.last_result();
-    PvLine best;
-    best.depth = r.depth;
-    const std::vector<std::string> score = split(search::format_score(r.score));
-    best.mate = score[0] == "mate";
-    best.score = std::stoi(score[1]);
-    best.pv = r.pv.empty() ? std::vector<Move>{r.best} : r.pv;
-    // A search stopped inside an iteration reports the move it had finished searching at that depth
-    // (shown above as that depth); the summary names the same depth rather than the last full one.
-    const int shown_depth = !last_printed.pv.empty() && last_printed.pv == best.pv && last_printed.mate == best.mate &&
-                                    last_printed.score == best.score
-                                ? std::max(r.depth, last_printed.depth)
-                                : r.depth;
-    const std::int64_t ms = engine.elapsed_ms();
-    std::lock_guard<std::mutex> lock(mutex);
-    if (r.depth == 0) {  // stopped before the first iteration ended: a move, but no score to show
-        if (json)
-            out << "{\"type\": \"result\", \"fen\": " << json_string(root.fen()) << ", \"bestmove\": "
-                << json_string(move_to_uci(r.best, root.is_chess960())) << ", \"depth\": 0, \"stopped\": true}" << std::endl;
-        else
-            (clear_status(), out << "stopped before the first iteration ended; first legal move "
-                                 << move_to_san(root, r.best) << "\n");
-        return EXIT_OK;
-    }
-    if (json) {
-        out << "{\"type\": \"result\", \"fen\": " << json_string(root.fen()) << ", \"bestmove\": "
-            << json_string(move_to_uci(r.best, root.is_chess960())) << ", \"san\": " << json_string(move_to_san(root, r.best))
-            << ", \"depth\": " << shown_depth << ", \"score\": " << json_score(best, stm)
-            << ", \"pv\": " << json_moves(root, best.pv, false) << ", \"san_pv\": " << json_moves(root, best.pv, true)
-            << ", \"nodes\": " << r.nodes << ", \"time_ms\": " << ms << ", \"stopped\": " << (interrupted ? "true" : "false")
-            << "}" << std::endl;
-    } else {
-        clear_status();
-        out << (interrupted ? "stopped. " : "") << "best move " << move_to_san(root, r.best) << " ("
-            << move_to_uci(r.best, root.is_chess960()) << "), " << white_score_text(best, stm) << " at depth " << shown_depth
-            << ", " << human(r.nodes) << " nodes in " << seconds(ms) << ": " << san_line(root, best.pv) << std::endl;
-    }
+    options.multi_pv = int(r.multipv);
+    options.chess960 = r.root.is_chess960();
+    engine.set_output([&output](const std::string& line) { output.on_info(line); });
+    output.header(r);
+    engine.go(r.root, r.limits, options);
+    const bool interrupted = wait_for_search(engine, settings, output);
+    output.result(engine.last_result(), engine.elapsed_ms(), interrupted);
     return EXIT_OK;
 }
 

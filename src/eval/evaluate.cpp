@@ -1,8 +1,8 @@
 // The Evaluator: one dispatch per call to what it evaluates with, and the hand-crafted evaluation's
 // assembly, in the seeds' order for Rybka 1.0 Beta (spec §14) with every profile's groups in it:
 // material entry -> lazy test -> material + PST -> White pieces (attacks, mobility, rooks/queens,
-// king attack) -> pawn entry -> Black pieces -> the general path's groups (safe checks, threats, pieces2)
-// -> king shelter -> passers -> patterns -> endgame scaling or opposite-bishop halving -> phase
+// king attack) -> pawn entry -> Black pieces -> the term groups that run after the piece loops (the
+// weight list's G lines with AFTER_PIECES, in list order) -> king shelter -> passers -> patterns -> endgame scaling or opposite-bishop halving -> phase
 // interpolation -> side to move + tempo. (The additions commute; only the scaling, the halving and the
 // final shift are order-sensitive.)
 #include "eval/evaluate.h"
@@ -165,11 +165,18 @@ Value Evaluator::Impl::run(const Position& pos, const LazyWindow& win, Trace* tr
     acc.template add<BLACK>(T_PAWNS, pe.op[BLACK], pe.eg[BLACK]);
     eval_pieces<BLACK, T, Route>(st, acc);
     if constexpr (general) {
-        eval_king_safe_checks<WHITE, T>(st, acc);
-        eval_king_safe_checks<BLACK, T>(st, acc);
-        if (w.threats) eval_threats<WHITE, T>(st, acc), eval_threats<BLACK, T>(st, acc);
-        if (w.threats2) eval_threats2<WHITE, T>(st, acc), eval_threats2<BLACK, T>(st, acc);
-        if (w.pieces2) eval_pieces2<WHITE, T>(st, acc), eval_pieces2<BLACK, T>(st, acc);
+        // The term groups that run after both piece loops (the list's G lines with AFTER_PIECES), in list order.
+#define QUINCE_RUN_AFTER_PIECES(name) \
+    if (w.name) eval_##name<WHITE, T>(st, acc), eval_##name<BLACK, T>(st, acc);
+#define QUINCE_RUN_IN_TERMS(name)
+#define QUINCE_RUN_NONE(...)
+#define QUINCE_RUN_GROUP(name, group, run, maps, doc) QUINCE_RUN_##run(name)
+        QUINCE_WEIGHTS(QUINCE_RUN_NONE, QUINCE_RUN_NONE, QUINCE_RUN_NONE, QUINCE_RUN_NONE, QUINCE_RUN_NONE,
+                       QUINCE_RUN_NONE, QUINCE_RUN_NONE, QUINCE_RUN_GROUP)
+#undef QUINCE_RUN_AFTER_PIECES
+#undef QUINCE_RUN_IN_TERMS
+#undef QUINCE_RUN_NONE
+#undef QUINCE_RUN_GROUP
     }
     eval_king_shelter<BLACK, T, Route>(st, acc);
     eval_king_shelter<WHITE, T, Route>(st, acc);

@@ -6,7 +6,8 @@
 // fitted by `quince tune`; profiles/quince.txt gives its strength), "rybka1" (Rybka 1.0 Beta evaluation, spec docs/eval-spec.md),
 // "rybka1-curve" (same with the three-section phase curve), "rybka232" (Rybka 2.3.2a as
 // far as the seeds document it), "fruit21" (Fruit 2.1's values), "simple" (the baseline material +
-// PST evaluation). See profile_names() and src/eval/README.md.
+// PST evaluation), "nnue" (the network embedded in the build, when it has one). See profile_names() and
+// docs/eval-profiles.md.
 #pragma once
 
 #include <algorithm>

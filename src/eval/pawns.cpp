@@ -163,14 +163,12 @@ void compute_pawn_entry(const Profile& prof, const Position& pos, PawnEntry& e, 
     e.key = pos.pawn_key();
     fill_colour<WHITE>(prof, pos, e, coef, squares);
     fill_colour<BLACK>(prof, pos, e, coef, squares);
-    if (prof.w.pieces2) {
-        const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
-        e.closedness = std::uint8_t(closedness_bucket(wp, bp));
-        const Bitboard rammed[2] = {wp & (bp >> 8), bp & (wp << 8)};
-        for (Color c : {WHITE, BLACK}) {
-            e.rammed[c][0] = std::uint8_t(popcount(rammed[c] & DARK_SQUARES));
-            e.rammed[c][1] = std::uint8_t(popcount(rammed[c] & LIGHT_SQUARES));
-        }
+    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
+    e.closedness = std::uint8_t(closedness_bucket(wp, bp));
+    const Bitboard rammed[2] = {wp & (bp >> 8), bp & (wp << 8)};
+    for (Color c : {WHITE, BLACK}) {
+        e.rammed[c][0] = std::uint8_t(popcount(rammed[c] & DARK_SQUARES));
+        e.rammed[c][1] = std::uint8_t(popcount(rammed[c] & LIGHT_SQUARES));
     }
 }
 

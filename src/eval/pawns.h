@@ -43,8 +43,8 @@ struct PawnEntry {
     std::uint16_t shelter[2][3];        // king shelter + storm penalty of each colour's king per wing
     std::uint8_t passed_files[2];       // bit f: colour has a passed pawn on file f
     std::uint8_t drawish[2];            // 2.3.2a drawishness byte from the colour's pawn files (§13.2)
-    // pieces2 only (eval_pieces2; unset otherwise), pawn-only parts cached here: the closedness bucket
-    // 0..8 and, per colour, its pawns blocked by an enemy pawn on dark [0] and light [1] squares.
+    // How closed the structure is (closedness_bucket, 0..8) and, per colour, its pawns blocked by an
+    // enemy pawn on dark [0] and light [1] squares: pawn-only facts the piece terms read.
     std::uint8_t closedness;
     std::uint8_t rammed[2][2];
 };
@@ -52,7 +52,7 @@ struct PawnEntry {
 struct CoefTrace;
 struct SquareTrace;
 
-// pieces2's closedness of a pawn structure (Ethereal): pawns + 3 rammed pairs - 4 pawnless files, / 3
+// The closedness of a pawn structure (Ethereal): pawns + 3 rammed pairs - 4 pawnless files, / 3
 // into 0..8 (C division, then clamped).
 inline int closedness_bucket(Bitboard white_pawns, Bitboard black_pawns) {
     const Bitboard files = fill_south(white_pawns | black_pawns) & RANK_1_BB;

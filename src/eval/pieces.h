@@ -11,6 +11,82 @@
 
 namespace quince::eval {
 
+// Files (§9.1) of C's rook on s: only pawns in front of the rook matter (Fruit: the whole file). The pawns
+// and the enemy king as eval_pieces has them; zone: the enemy king's neighbours; ks: C's king attack is
+// evaluated (the material table's flag).
+template <Color C, Tracing T, Path Route>
+inline void eval_rook_file(const EvalState& st, Acc<T>& acc, Square s, Bitboard ownP, Bitboard oppP, Bitboard oppK,
+                           Bitboard zone, bool ks) {
+    constexpr bool general = Route == Path::General;
+    const Weights& w = st.prof->w;
+    const Bitboard Fr = general && w.rook_file_whole ? file_bb(file_of(s)) : rel<C>(PAWN_MASKS.fwd[relative_square(C, s)]);
+    if (general && ((w.rook_file_base_op | w.rook_file_base_eg) || acc.coefs()))
+        acc.template term<C>(T_ROOK_FILE, WI::rook_file_base, 1, s);
+    if ((Fr & ownP) == 0) {
+        acc.template term<C>(T_ROOK_FILE, WI::rook_semi_open, 1, s);
+        if ((Fr & oppP) == 0) acc.template term<C>(T_ROOK_FILE, WI::rook_open, 1, s);
+        // 1.0: file meets the king zone (needs the king-safety flag), king on it: more.
+        // 2.3.2a: king on the file only, no material condition.
+        if (ks || (general && !w.rook_king_needs_flag)) {
+            const bool near = Fr & zone;
+            if (near) acc.template term<C>(T_ROOK_FILE, WI::rook_king_zone_op, 1, s);
+            if ((Fr & oppK) && (near || (general && !w.rook_king_file_needs_zone)))
+                acc.template term<C>(T_ROOK_FILE, WI::rook_king_file_op, 1, s);
+        }
+    }
+}
+
+// 2.3.2a pawn "anti-mobility" (§13.1): C's pawns whose push square is occupied [inferred reading].
+template <Color C, Tracing T, Path Route>
+inline void eval_pawn_blocked(const EvalState& st, Acc<T>& acc) {
+    const Weights& w = st.prof->w;
+    if (Route == Path::General && ((w.pawn_blocked_op | w.pawn_blocked_eg) || acc.coefs())) {
+        const Position& pos = *st.pos;
+        const Bitboard ownP = pos.pieces(C, PAWN), occ = pos.pieces();
+        const Bitboard blocked = C == WHITE ? ((ownP << 8) & occ) >> 8 : ((ownP >> 8) & occ) << 8;
+        if (acc.squares())
+            for (Bitboard b = blocked; b;) acc.template term<C>(T_PAWN_MOBILITY, WI::pawn_blocked, -1, pop_lsb(b));
+        else
+            acc.template term<C>(T_PAWN_MOBILITY, WI::pawn_blocked, -popcount(blocked));
+    }
+}
+
+// What C's piece loop counted for its king attack (§7.1): attackers (capped later), their units, the
+// attackers and attack set per piece type (knight..queen).
+struct KingAttackCount {
+    int count, weight;
+    int attackers[4];
+    Bitboard by_type[4];
+};
+
+// §7.1: C's king attack, (KingAttackWeight[count] * units) >> 5 (floor), when the material table's flag
+// says so; with king_safe_checks it is finished after both piece loops (eval_king_safe_checks), so it is
+// left pending in st.ka[C].
+template <Color C, Tracing T, Path Route>
+inline void eval_king_attack(EvalState& st, Acc<T>& acc, bool ks, const KingAttackCount& k) {
+    if (!ks) return;
+    const Weights& w = st.prof->w;
+    if (Route == Path::General && w.king_safe_checks) {
+        EvalState::PendingKingAttack& p = st.ka[C];
+        p.on = true, p.count = std::min(k.count, 15), p.weight = k.weight;
+        for (int i = 0; i < 4; ++i) p.attackers[i] = k.attackers[i], p.by_type[i] = k.by_type[i];
+        return;
+    }
+    const int v = (w.king_attack_weight[std::min(k.count, 15)] * k.weight) >> 5;
+    acc.template add<C>(T_KING_ATTACK, v, 0);
+    if constexpr (T == Tracing::On) {
+        share_king_attack<C, T>(st, acc, v, st.kat[C].unit);
+        if (acc.tr->coef) {
+            CoefTrace::KingAttack& ka = acc.tr->coef->king_attack[C];
+            ka.on = true;
+            ka.count = std::min(k.count, 15);
+            for (int i = 0; i < 4; ++i) ka.n[i] = k.attackers[i];
+        }
+    }
+}
+
+// C's pieces (knights to queens, the king's PST): attack sets, king-zone count, mobility, PST, rook files,
+// 7th rank; then the pawns' anti-mobility, the attack sets other terms read and the king attack.
 // Route: Path::General reads the profile's switches beyond the Rybka 1.0 set; Path::Fast has them at
 // their 1.0 values at compile time (Profile::path).
 template <Color C, Tracing T, Path Route>
@@ -32,13 +108,10 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     const bool seventh_target = (oppP & rank7) || (oppK & (general && w.seventh_king_on_seventh ? rank7 | rank8 : rank8));
 
     Bitboard att = pawn_attacks_bb<C>(ownP);
-    int count = ((!general || w.king_attack_pawns) && (att & zone)) ? 1 : 0;  // all pawns together count once, no weight
-    int weight = 0;
+    KingAttackCount zone_count{};
+    zone_count.count = ((!general || w.king_attack_pawns) && (att & zone)) ? 1 : 0;  // all pawns together count once, no weight
     std::int64_t mob = 0;                         // packed (op, eg), see pack()
     std::int64_t pN = 0, pB = 0, pR = 0, pQ = 0;  // PST per piece type, packed
-    int attackers[4] = {};                        // per piece type, for the tuner's king-attack trace
-    Bitboard by_type[4] = {};                     // general path: attack set per piece type (safe checks)
-    const bool defer_ka = general && w.king_safe_checks;
     // threats2: double attacks, from the attack sets below (pawns: squares both diagonals reach are
     // attacked twice).
     const bool maps = general && maps_on(w);
@@ -67,24 +140,6 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
         if (k.n < EvalState::KingAttackers::MAX) k.sq[k.n] = s, k.pt[k.n] = pt, k.unit[k.n] = in_zone ? unit : 0, ++k.n;
     };
 
-    // Files (§9.1) of a rook on s: only pawns in front of the rook matter (Fruit: the whole file).
-    const auto rook_file = [&](Square s) {
-        const Bitboard Fr = general && w.rook_file_whole ? file_bb(file_of(s)) : rel<C>(PAWN_MASKS.fwd[relative_square(C, s)]);
-        if (general && ((w.rook_file_base_op | w.rook_file_base_eg) || acc.coefs()))
-            acc.template term<C>(T_ROOK_FILE, WI::rook_file_base, 1, s);
-        if ((Fr & ownP) == 0) {
-            acc.template term<C>(T_ROOK_FILE, WI::rook_semi_open, 1, s);
-            if ((Fr & oppP) == 0) acc.template term<C>(T_ROOK_FILE, WI::rook_open, 1, s);
-            // 1.0: file meets the king zone (needs the king-safety flag), king on it: more.
-            // 2.3.2a: king on the file only, no material condition.
-            if (ks || (general && !w.rook_king_needs_flag)) {
-                const bool near = Fr & zone;
-                if (near) acc.template term<C>(T_ROOK_FILE, WI::rook_king_zone_op, 1, s);
-                if ((Fr & oppK) && (near || (general && !w.rook_king_file_needs_zone)))
-                    acc.template term<C>(T_ROOK_FILE, WI::rook_king_file_op, 1, s);
-            }
-        }
-    };
     // One loop body for knights, bishops, rooks and queens (the piece type a compile-time constant):
     // attacks, king-zone count, mobility, PST; rooks add their file terms, rooks and queens the 7th rank.
     // mob_tables: a value per square count over the mobility area (eval/mobility.h) instead of the linear weights.
@@ -105,11 +160,11 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
                                : Pt == ROOK   ? rook_attacks(s, occ)
                                               : queen_attacks(s, occ);
             if constexpr (general) {
-                by_type[i] |= a;
+                zone_count.by_type[i] |= a;
                 if (maps) two |= att & a;
             }
             att |= a;
-            if (a & zone) ++count, weight += w.*UNIT[i], ++attackers[i];
+            if (a & zone) ++zone_count.count, zone_count.weight += w.*UNIT[i], ++zone_count.attackers[i];
             std::int64_t mv;
             if (tables) {
                 const int m = mobility_count<Pt>(area, s);
@@ -127,7 +182,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
             }
             mob += mv;
             square_piece(Pt, Term(T_PST_KNIGHT + i), s, mv, a & zone, w.*UNIT[i]);
-            if constexpr (Pt == ROOK) rook_file(s);
+            if constexpr (Pt == ROOK) eval_rook_file<C, T, Route>(st, acc, s, ownP, oppP, oppK, zone, ks);
             if constexpr (Pt == ROOK || Pt == QUEEN)
                 if ((square_bb(s) & rank7) && seventh_target)
                     acc.template term<C>(T_SEVENTH, Pt == ROOK ? WI::rook_seventh : WI::queen_seventh, 1, s);
@@ -141,14 +196,7 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     trace_piece(KING, pos.king_square(C), 0, nullptr);
     if (acc.squares())
         acc.template at<C>(T_PST_KING, pos.king_square(C), unpack_op(pK), unpack_eg(pK));
-    // 2.3.2a pawn "anti-mobility" (§13.1): pawns whose push square is occupied [inferred reading].
-    if (general && ((w.pawn_blocked_op | w.pawn_blocked_eg) || acc.coefs())) {
-        const Bitboard blocked = C == WHITE ? ((ownP << 8) & occ) >> 8 : ((ownP >> 8) & occ) << 8;
-        if (acc.squares())
-            for (Bitboard b = blocked; b;) acc.template term<C>(T_PAWN_MOBILITY, WI::pawn_blocked, -1, pop_lsb(b));
-        else
-            acc.template term<C>(T_PAWN_MOBILITY, WI::pawn_blocked, -popcount(blocked));
-    }
+    eval_pawn_blocked<C, T, Route>(st, acc);
     if constexpr (T == Tracing::On) {
         acc.template add<C>(T_MOBILITY, unpack_op(mob), unpack_eg(mob));
         acc.template add<C>(T_PST_KNIGHT, unpack_op(pN), unpack_eg(pN));
@@ -168,31 +216,15 @@ inline void eval_pieces(EvalState& st, Acc<T>& acc) {
     att |= katt;
     st.att[C] = att;
     if constexpr (general)
-        for (int i = 0; i < 4; ++i) st.att_by[C][i] = by_type[i];
+        for (int i = 0; i < 4; ++i) st.att_by[C][i] = zone_count.by_type[i];
     if (maps) {
         AttackMaps& m = st.maps;
-        for (int i = 0; i < 4; ++i) m.by[C][KNIGHT + i] = by_type[i];
+        for (int i = 0; i < 4; ++i) m.by[C][KNIGHT + i] = zone_count.by_type[i];
         m.by[C][KING] = katt;
         m.all[C] = att, m.two[C] = two;
     }
 
-    if (ks && defer_ka) {
-        EvalState::PendingKingAttack& p = st.ka[C];
-        p.on = true, p.count = std::min(count, 15), p.weight = weight;
-        for (int i = 0; i < 4; ++i) p.attackers[i] = attackers[i], p.by_type[i] = by_type[i];
-    } else if (ks) {
-        // §7.1: (KingAttackWeight[count] * weight) >> 5, arithmetic shift (floor).
-        const int v = (w.king_attack_weight[std::min(count, 15)] * weight) >> 5;
-        acc.template add<C>(T_KING_ATTACK, v, 0);
-        if constexpr (T == Tracing::On) share_king_attack<C, T>(st, acc, v, st.kat[C].unit);
-        if constexpr (T == Tracing::On)
-            if (acc.tr->coef) {
-                CoefTrace::KingAttack& ka = acc.tr->coef->king_attack[C];
-                ka.on = true;
-                ka.count = std::min(count, 15);
-                for (int i = 0; i < 4; ++i) ka.n[i] = attackers[i];
-            }
-    }
+    eval_king_attack<C, T, Route>(st, acc, ks, zone_count);
 }
 
 }  // namespace quince::eval

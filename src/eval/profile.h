@@ -27,7 +27,7 @@ enum class Path { Fast, General };
 
 // Every weight and switch, generated from the list in eval/weight_list.h (which documents each one):
 // `int name` for a scalar, `int name_op, name_eg` for an op/eg pair, `std::array<int, N>` for arrays,
-// `bool` switches and the enumerations above.
+// `bool` switches (a term group's too) and the enumerations above.
 struct Weights {
     std::string name;
 #define QUINCE_W_INT(name, ...) int name;
@@ -37,8 +37,9 @@ struct Weights {
 #define QUINCE_W_BOOL(name, ...) bool name;
 #define QUINCE_W_ENUM(name, type, ...) type name;
 #define QUINCE_W_TABLE(...)
+#define QUINCE_W_GROUP(name, ...) bool name;
     QUINCE_WEIGHTS(QUINCE_W_INT, QUINCE_W_PAIR, QUINCE_W_ARRAY, QUINCE_W_PAIR_ARRAY, QUINCE_W_BOOL, QUINCE_W_ENUM,
-                   QUINCE_W_TABLE)
+                   QUINCE_W_TABLE, QUINCE_W_GROUP)
 #undef QUINCE_W_INT
 #undef QUINCE_W_PAIR
 #undef QUINCE_W_ARRAY
@@ -46,6 +47,7 @@ struct Weights {
 #undef QUINCE_W_BOOL
 #undef QUINCE_W_ENUM
 #undef QUINCE_W_TABLE
+#undef QUINCE_W_GROUP
     // Explicit piece-square tables (pst_source == Table; the list's T lines are their rows):
     // [piece type PAWN..KING][square], White's view, a1 = 0.
     std::array<std::array<int, 64>, 7> pst_table_op, pst_table_eg;

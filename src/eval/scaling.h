@@ -10,17 +10,24 @@
 // complexity weights by the chain rule; the factors are fixed constants of the profile.
 #pragma once
 
+#include <iterator>
+
 #include "board/position.h"
 #include "core/bitboard.h"
 #include "eval/profile.h"
+#include "eval/weight_ref.h"
 
 namespace quince::eval {
 
 inline constexpr int SCALE_NORMAL = 128;
-// The complexity weights, one run in the registry: complexity_pawns, _flanks, _pawn_ending, _adjust.
-inline constexpr int COMPLEXITY_WEIGHTS = 4;
+// The complexity weights, one run of flat indices (the tuner adds n[i] times the weight at
+// COMPLEXITY_RUN[0].index + i).
+inline constexpr IntRef COMPLEXITY_RUN[] = {WI::complexity_pawns, WI::complexity_flanks, WI::complexity_pawn_ending,
+                                            WI::complexity_adjust};
+inline constexpr int COMPLEXITY_WEIGHTS = int(std::size(COMPLEXITY_RUN));
+static_assert(is_index_run(COMPLEXITY_RUN), "the complexity weights must follow one another in weight_list.h");
 
-// The inputs of the complexity, in the order of the COMPLEXITY_WEIGHTS run.
+// The inputs of the complexity, in COMPLEXITY_RUN's order.
 struct ComplexityInputs {
     int n[COMPLEXITY_WEIGHTS];
 };

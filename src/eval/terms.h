@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "board/position.h"
@@ -14,46 +15,45 @@
 
 namespace quince::eval {
 
+// The trace rows, from the list's QUINCE_TERMS (eval/weight_list.h).
 enum Term : int {
-    T_MATERIAL,    // 3399 per unit of the 1-3-3-5-10 count
-    T_IMBALANCE,   // mat_value of the material table
-    T_PST_PAWN, T_PST_KNIGHT, T_PST_BISHOP, T_PST_ROOK, T_PST_QUEEN, T_PST_KING,
-    T_PAWNS,       // doubled, isolated, backward, candidates
-    T_MOBILITY,
-    T_KING_ATTACK,
-    T_SHELTER,     // shelter + storm penalty of that colour's king
-    T_ROOK_FILE,
-    T_SEVENTH,
-    T_PASSERS,
-    T_PATTERNS,
-    T_PAWN_MOBILITY,  // 2.3.2a pawn anti-mobility (§13.1)
-    T_THREATS,        // Quince: pieces attacked by lesser pieces, hanging pieces (not in the seeds)
+#define QUINCE_T_ID(id, name, legend) id,
+    QUINCE_TERMS(QUINCE_T_ID)
+#undef QUINCE_T_ID
     TERM_NB
 };
 
-constexpr const char* TERM_NAMES[TERM_NB] = {"material", "imbalance", "pst_pawn", "pst_knight", "pst_bishop",
-                                             "pst_rook", "pst_queen", "pst_king", "pawn_structure", "mobility",
-                                             "king_attack", "king_shelter", "rook_file", "seventh_rank",
-                                             "passed_pawns", "patterns", "pawn_mobility", "threats"};
+#define QUINCE_T_NAME(id, name, legend) name,
+constexpr const char* TERM_NAMES[TERM_NB] = {QUINCE_TERMS(QUINCE_T_NAME)};
+#undef QUINCE_T_NAME
+// What a row holds, for the legend of `quince eval` (empty: said by the row before).
+#define QUINCE_T_LEGEND(id, name, legend) legend,
+constexpr const char* TERM_LEGENDS[TERM_NB] = {QUINCE_TERMS(QUINCE_T_LEGEND)};
+#undef QUINCE_T_LEGEND
 
 // Coefficient trace for the tuner (tools/tune): with a CoefTrace attached to the Trace, every term
 // also records how often each weight entered it (the sparse coefficients of Ethereal's tuner),
 // by the same code path as the evaluation itself.
-// King attack unit weights, one run in the registry: king_attack_unit_{knight..queen},
-// king_check_unit_{knight..queen}, king_weak_unit.
-inline constexpr int KING_ATTACK_UNITS = 9;
+// The king attack's unit weights, one run of flat indices in the order of CoefTrace::KingAttack::n (the
+// tuner adds n[t] times the weight at KING_ATTACK_UNIT_RUN[0].index + t).
+inline constexpr IntRef KING_ATTACK_UNIT_RUN[] = {
+    WI::king_attack_unit_knight, WI::king_attack_unit_bishop, WI::king_attack_unit_rook, WI::king_attack_unit_queen,
+    WI::king_check_unit_knight,  WI::king_check_unit_bishop,  WI::king_check_unit_rook,  WI::king_check_unit_queen,
+    WI::king_weak_unit};
+inline constexpr int KING_ATTACK_UNITS = int(std::size(KING_ATTACK_UNIT_RUN));
+static_assert(is_index_run(KING_ATTACK_UNIT_RUN), "the king attack units must follow one another in weight_list.h");
 
 struct CoefTrace {
     std::vector<double> c[COLOR_NB];  // [colour][flat weight index, eval/weights.h], that colour's own view
     // King attack (§7.1), non-linear: (king_attack_weight[count] * sum(n[t] * unit[t])) >> 5, opening.
-    // The units are the KING_ATTACK_UNITS run above.
+    // The units are KING_ATTACK_UNIT_RUN above.
     struct KingAttack {
         bool on = false;
         int count = 0;   // attackers (capped at 15)
         int n[KING_ATTACK_UNITS] = {};  // knights, bishops, rooks, queens reaching the zone; their safe checks; weak squares
     } king_attack[COLOR_NB];
     int drawish[COLOR_NB] = {};  // 2.3.2a drawishness byte of each colour's pawn files (§13.2)
-    // Endgame scaling (eval/scaling.h), non-linear: the complexity's inputs (the COMPLEXITY_WEIGHTS run)
+    // Endgame scaling (eval/scaling.h), non-linear: the complexity's inputs (COMPLEXITY_RUN's order)
     // and the scale factor for either colour as the stronger side.
     struct Scaling {
         bool complexity = false, scaled = false;
@@ -216,8 +216,15 @@ struct AttackMaps {
     Bitboard all[COLOR_NB], two[COLOR_NB], by[COLOR_NB][PIECE_TYPE_NB];
 };
 
-// The switches whose terms read AttackMaps.
-inline bool maps_on(const Weights& w) { return w.threats2; }
+// The term groups whose terms read AttackMaps (the list's `maps` column).
+inline bool maps_on(const Weights& w) {
+#define QUINCE_M_NONE(...)
+#define QUINCE_M_GROUP(name, group, run, maps, doc) || (maps && w.name)
+    return false QUINCE_WEIGHTS(QUINCE_M_NONE, QUINCE_M_NONE, QUINCE_M_NONE, QUINCE_M_NONE, QUINCE_M_NONE, QUINCE_M_NONE,
+                                QUINCE_M_NONE, QUINCE_M_GROUP);
+#undef QUINCE_M_NONE
+#undef QUINCE_M_GROUP
+}
 
 struct EvalState {
     const Profile* prof;

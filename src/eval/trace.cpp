@@ -29,14 +29,21 @@ constexpr const char* LEGEND =
     "  lazy evaluation: yes = material only, the position being far outside the root score's window.\n"
     "  scale factor: 1/2 for an opposite-coloured-bishop ending, else 1.\n"
     "  complexity / endgame scale factor (profiles with the switches complexity / scale_factors): the endgame\n"
-    "    part's change by the complexity and its factor /128 by material (Ethereal 12's form).\n"
-    "  terms: material (1-3-3-5-10 piece count), imbalance (material table's mat_value), pst_* (piece-square\n"
-    "    tables), pawn_structure (doubled, isolated, backward, candidate pawns), mobility, king_attack (attacks\n"
-    "    on the enemy king's zone), king_shelter (own pawn shelter and enemy pawn storm), rook_file (open and\n"
-    "    half-open files), seventh_rank (rook/queen on the 7th), passed_pawns, patterns (trapped and blocked\n"
-    "    pieces), pawn_mobility (blocked pawns; rybka232 only), threats (pieces attacked by lesser ones and\n"
-    "    hanging pieces; only profiles with the switch threats: quince; with threats2 also weak pawns, pieces\n"
-    "    attacked by the king, overloaded pieces, pawn-push threats, restricted squares).\n";
+    "    part's change by the complexity and its factor /128 by material (Ethereal 12's form).\n";
+
+// The legend's list of the trace rows (the list's QUINCE_TERMS), wrapped.
+std::string term_legend() {
+    std::string out = "  terms:";
+    std::size_t column = out.size();
+    for (int i = 0; i < TERM_NB; ++i) {
+        std::string item = std::string(" ") + TERM_NAMES[i];
+        if (TERM_LEGENDS[i][0]) item += std::string(" (") + TERM_LEGENDS[i] + ")";
+        item += i + 1 < TERM_NB ? "," : ".";
+        if (column + item.size() > 110) out += "\n   ", column = 3;
+        out += item, column += item.size();
+    }
+    return out + "\n";
+}
 
 std::string fmt(const char* f, double a) {
     char buf[64];
@@ -166,7 +173,7 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
     os << line;
     os << "final score: " << t.final_cp << " cp (" << (r.stm == WHITE ? "White" : "Black")
        << " to move, side to move's view)\n";
-    os << LEGEND;
+    os << LEGEND << term_legend();
     return os.str();
 }
 

@@ -1,7 +1,11 @@
-// Every weight and switch of an evaluation profile, once: the single list from which the Weights fields
-// (eval/profile.h), their descriptors (name, group, role, range, when used, doc, fast-path value; eval/
-// weights.cpp) and the compile-time flat index of the tuner (WI::name, eval/weight_ref.h) are generated.
-// Adding a weight is adding one line here (and its value to the profile files when every profile uses it).
+// Every weight, switch and term group of an evaluation profile, and the rows of its trace, once: the
+// single list from which the Weights fields (eval/profile.h), their descriptors (name, group, role, range,
+// when used, doc, fast-path value; eval/weights.cpp), the groups' `used` predicates and table
+// (eval/weights.h GroupDesc), the groups' place in the evaluation (eval/evaluate.cpp), the trace rows
+// (eval/terms.h Term, the legend of `quince eval`) and the compile-time flat index of the tuner
+// (WI::name, eval/weight_ref.h) are generated. Adding a weight is adding one line here (and its value to
+// the profile files when every profile uses it); adding a term group is one G line, its weights and
+// its term code (eval/README.md "How to add a term group").
 //
 // The list is a macro taking one macro per kind of line; each user defines the ones it needs:
 //   I(name, term, group, role, lo, hi, used, fast, doc)          int `name`
@@ -9,21 +13,51 @@
 //                                                                `name_eg` (Role::Eg), flat index op, op + 1
 //   A(name, n, term, group, role, lo, hi, used, fast, doc)       std::array<int, n> `name`
 //   PA(name, n, term, group, lo, hi, used, fast, doc)            arrays `name_op`, `name_eg` of n (op first)
-//   B(name, group, fast, doc)                                    bool switch
+//   B(name, group, fast, doc)                                    bool switch of a seed's variant
 //   E(name, type, group, values, doc)                            enumeration; values: names separated by
 //                                                                spaces, in the enum's order
 //   T(name, piece, group, doc)                                   an explicit piece-square table pair
 //                                                                `name_op`, `name_eg`: rows of
 //                                                                pst_table_op / pst_table_eg (declared in Weights)
-// term: the trace row (eval/terms.h Term) the weight feeds, NO_TERM for none; the row is in a profile when
-// one of its used, tunable weights is non-zero (term_in_profile). used: a predicate of weights.cpp (the
-// weight matters to a profile with these settings; a file need not give it otherwise). fast: the value the
-// fast code path fixes (eval/profile.h Path), ANY when the fast path reads the weight. In the profile
-// files a pair is two lines, `name_op` and `name_eg`. Lines are in the order of the files' sections.
+//   G(name, group, run, maps, doc)                               a term group: its switch `bool name`
+//                                                                (off unless a profile file turns it on;
+//                                                                printed only when on), the `used` predicate
+//                                                                `name` its weights name, a test profile that
+//                                                                turns it on (tests/support/test_profiles.h)
+// term: the trace row (QUINCE_TERMS below) the weight feeds, NO_TERM for none; the row is in a profile when
+// one of its used, tunable weights is non-zero (term_in_profile). used: a predicate of weights.cpp or a
+// group's name (the weight matters to a profile with these settings; a file need not give it otherwise).
+// fast: the value the fast code path fixes (eval/profile.h Path), ANY when the fast path reads the weight
+// (a group's switch is 0 there: groups run on the general path). run: AFTER_PIECES, the group's function
+// eval_<name><C, T>(st, acc) runs for each colour after both piece loops (it is declared in a header
+// evaluate.cpp includes: king.h, patterns.h, threats.h, ...); IN_TERMS, its code reads the switch inside
+// the terms it changes. maps: 1 when its terms read AttackMaps (eval/terms.h). In the profile files a pair
+// is two lines, `name_op` and `name_eg`. Lines are in the order of the files' sections.
 #pragma once
 
+// The rows of the evaluation trace (eval/terms.h Term), in the order of the table: R(id, name, legend).
+#define QUINCE_TERMS(R)                                                                                           \
+    R(T_MATERIAL, "material", "1-3-3-5-10 piece count")                                                             \
+    R(T_IMBALANCE, "imbalance", "material table's mat_value")                                                       \
+    R(T_PST_PAWN, "pst_pawn", "piece-square tables")                                                                \
+    R(T_PST_KNIGHT, "pst_knight", "")                                                                               \
+    R(T_PST_BISHOP, "pst_bishop", "")                                                                               \
+    R(T_PST_ROOK, "pst_rook", "")                                                                                   \
+    R(T_PST_QUEEN, "pst_queen", "")                                                                                 \
+    R(T_PST_KING, "pst_king", "")                                                                                   \
+    R(T_PAWNS, "pawn_structure", "doubled, isolated, backward, candidate pawns")                                    \
+    R(T_MOBILITY, "mobility", "")                                                                                   \
+    R(T_KING_ATTACK, "king_attack", "attacks on the enemy king's zone")                                             \
+    R(T_SHELTER, "king_shelter", "own pawn shelter and enemy pawn storm")                                           \
+    R(T_ROOK_FILE, "rook_file", "open and half-open files")                                                         \
+    R(T_SEVENTH, "seventh_rank", "rook/queen on the 7th")                                                           \
+    R(T_PASSERS, "passed_pawns", "")                                                                                \
+    R(T_PATTERNS, "patterns", "trapped and blocked pieces; pieces2's outposts and piece knowledge")                 \
+    R(T_PAWN_MOBILITY, "pawn_mobility", "blocked pawns; rybka232 only")                                             \
+    R(T_THREATS, "threats", "attacked by lesser pieces, hanging; threats2: weak pawns, overloads, pushes, restricted")
+
 // clang-format off
-#define QUINCE_WEIGHTS(I, P, A, PA, B, E, T)                                                                      \
+#define QUINCE_WEIGHTS(I, P, A, PA, B, E, T, G)                                                                      \
     /* ---- Material (§1, §2) ---- */                                                                            \
     I(pawn_unit, T_MATERIAL, "material", Both, PAWN_UNIT_MIN, PAWN_UNIT_MAX, always, ANY, "value of one unit of D = 10dQ + 5dR + 3dB + 3dN + dP (§1)") \
     I(pawn_endgame_extra, T_MATERIAL, "material", Eg, -W, W, always, 0, "endgame only, per pawn of the difference (Fruit 80/90 cp)") \
@@ -99,23 +133,23 @@
     I(king_attack_unit_bishop, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, always, ANY, "") \
     I(king_attack_unit_rook, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, always, ANY, "") \
     I(king_attack_unit_queen, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, always, ANY, "") \
-    I(king_check_unit_knight, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "attack units per safe checking square (Quince)") \
-    I(king_check_unit_bishop, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "") \
-    I(king_check_unit_rook, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "") \
-    I(king_check_unit_queen, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "") \
-    I(king_weak_unit, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, safe_checks, ANY, "attack units per king-zone square covered only by the defender's king or queen (Quince)") \
+    I(king_check_unit_knight, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, king_safe_checks, ANY, "attack units per safe checking square (Quince)") \
+    I(king_check_unit_bishop, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, king_safe_checks, ANY, "") \
+    I(king_check_unit_rook, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, king_safe_checks, ANY, "") \
+    I(king_check_unit_queen, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, king_safe_checks, ANY, "") \
+    I(king_weak_unit, T_KING_ATTACK, "king_attack", KingAttackUnit, 0, 10000, king_safe_checks, ANY, "attack units per king-zone square covered only by the defender's king or queen (Quince)") \
     A(king_attack_weight, 16, T_KING_ATTACK, "king_attack", KingAttackWeight, -1024, 1024, always, ANY, "by attacker count 0..15: (weight[n] * units) >> 5") \
     B(king_attack_pawns, "king_attack", 1, "pawns count as one attacker (Rybka; Fruit: no)") \
-    B(king_safe_checks, "king_attack", 0, "Quince: safe checking squares add king_check_unit_* units (not in the seeds)") \
+    G(king_safe_checks, "king_attack", AFTER_PIECES, 0, "Quince: safe checking squares add king_check_unit_* units (not in the seeds)") \
     /* ---- Threats (Quince, not in the seeds) ---- */                                                             \
-    B(threats, "threats", 0, "Quince: pieces attacked by lesser pieces and hanging pieces (not in the seeds)") \
+    G(threats, "threats", AFTER_PIECES, 0, "Quince: pieces attacked by lesser pieces and hanging pieces (not in the seeds)") \
     P(threat_pawn, T_THREATS, "threats", -W, W, threats, ANY, "per enemy knight, bishop, rook or queen attacked by a pawn") \
     P(threat_minor, T_THREATS, "threats", -W, W, threats, ANY, "per enemy rook or queen attacked by a knight or bishop") \
     P(threat_rook, T_THREATS, "threats", -W, W, threats, ANY, "per enemy queen attacked by a rook") \
     P(threat_hanging, T_THREATS, "threats", -W, W, threats, ANY, "per enemy piece (not pawn or king) attacked and not defended") \
     /* ---- Threats from double attacks (Quince: Ethereal 12's and Stockfish's, not in the seeds; eval/threats.h). ---- */ \
     /* Pawn, minor and rook threats on pieces are the threats group's; these add the rest. ---- */             \
-    B(threats2, "threats2", 0, "Quince: threats read from double-attack maps (not in the seeds)") \
+    G(threats2, "threats2", AFTER_PIECES, 1, "Quince: threats read from double-attack maps (not in the seeds)") \
     P(threat_weak_pawn, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy pawn not attacked by our pawns and poorly defended") \
     P(threat_minor_by_minor, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy knight or bishop attacked by a knight or bishop") \
     P(threat_minor_by_major, T_THREATS, "threats2", -W, W, threats2, ANY, "per poorly defended enemy knight or bishop attacked by a rook or queen") \
@@ -126,7 +160,7 @@
     P(threat_pawn_push, T_THREATS, "threats2", -W, W, threats2, ANY, "per enemy piece (not pawn or king) a safe pawn push would attack") \
     P(threat_restricted, T_THREATS, "threats2", -W, W, threats2, ANY, "per square both attack that the enemy does not strongly protect") \
     /* ---- Minor and rook knowledge of Ethereal 12 (Quince, not in the seeds) ---- */                             \
-    B(pieces2, "pieces2", 0, "Quince: outposts, minors behind pawns, knight far from the kings, bishop and rammed pawns, long diagonal, closedness") \
+    G(pieces2, "pieces2", AFTER_PIECES, 0, "Quince: outposts, minors behind pawns, knight far from the kings, bishop and rammed pawns, long diagonal, closedness") \
     PA(outpost_knight, 4, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "knight on relative rank 4-6 no enemy pawn can attack: [2 * on the a/h file + defended by a pawn]") \
     PA(outpost_bishop, 4, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "bishop, same squares and index") \
     P(knight_behind_pawn, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "a pawn (either colour) directly in front of the knight") \
@@ -145,7 +179,7 @@
     I(mob_bishop_offset, T_MOBILITY, "mobility", Fixed, 0, 27, always, 0, "") \
     I(mob_rook_offset, T_MOBILITY, "mobility", Fixed, 0, 27, always, 0, "") \
     I(mob_queen_offset, T_MOBILITY, "mobility", Fixed, 0, 27, always, 0, "") \
-    B(mob_tables, "mobility", 0, "Quince: mobility by square count inside the mobility area (tables below) instead of the linear weights") \
+    G(mob_tables, "mobility", IN_TERMS, 0, "Quince: mobility by square count inside the mobility area (tables below) instead of the linear weights") \
     PA(mob_knight_table, 9, T_MOBILITY, "mobility", -W, W, mob_tables, ANY, "by the number of mobility-area squares attacked (eval/mobility.h)") \
     PA(mob_bishop_table, 14, T_MOBILITY, "mobility", -W, W, mob_tables, ANY, "sees through own bishops and queens") \
     PA(mob_rook_table, 15, T_MOBILITY, "mobility", -W, W, mob_tables, ANY, "sees through own rooks and queens") \
@@ -172,7 +206,7 @@
     A(unstoppable_passer, 8, T_PASSERS, "passers", Eg, 0, W, always, ANY, "unstoppable or king-escorted passer, defender without pieces") \
     B(unstoppable_pure_pawn_ending, "passers", 0, "2.3.2a: only when neither side has pieces (§13.3)") \
     /* ---- Pawns II (Quince: Ethereal 12's pawn knowledge, not in the seeds; the pawn entry and eval/passers.h) ---- */ \
-    B(pawns2, "pawns2", 0, "Quince: connected pawns, backward pawns by rank, stacked passers, safe passer path, rooks behind passers (not in the seeds)") \
+    G(pawns2, "pawns2", IN_TERMS, 0, "Quince: connected pawns, backward pawns by rank, stacked passers, safe passer path, rooks behind passers (not in the seeds)") \
     PA(connected, 8, T_PAWNS, "pawns2", -W, W, pawns2, ANY, "pawn with an own pawn beside it or diagonally behind it, by relative rank 1..8") \
     PA(backward_rank, 8, T_PAWNS, "pawns2", -W, W, pawns2, ANY, "backward pawn (Rybka's rule) by relative rank, on top of backward / backward_open") \
     P(passed_stacked, T_PAWNS, "pawns2", -W, W, pawns2, ANY, "passed pawn with an own pawn in front of it on its file") \
@@ -180,11 +214,11 @@
     P(passed_rook_behind, T_PASSERS, "pawns2", -W, W, pawns2, ANY, "own rook or queen behind the passer on its file, nothing between") \
     P(passed_enemy_rook_behind, T_PASSERS, "pawns2", -W, W, pawns2, ANY, "enemy rook or queen behind the passer on its file, nothing between") \
     /* ---- 2.3.2a pawn-ending evaluator (§13.3) ---- */                                                          \
-    B(pawn_ending_evaluator, "pawn_ending", 0, "2.3.2a: kings and pawns only: KPK table, passer race, key squares (§13.3)") \
-    I(pawn_ending_kpk_win, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending, ANY, "K+P v K that the table wins (a drawn one scores 0)") \
-    A(key_square_passer, 8, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending, ANY, "own king on a key square of the passer, by relative rank") \
-    A(protected_passer, 8, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending, ANY, "passer defended by an own pawn, by relative rank") \
-    I(outside_passer, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending, ANY, "per file beyond one between the passer and the nearest enemy pawn (max 3)") \
+    G(pawn_ending_evaluator, "pawn_ending", IN_TERMS, 0, "2.3.2a: kings and pawns only: KPK table, passer race, key squares (§13.3)") \
+    I(pawn_ending_kpk_win, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending_evaluator, ANY, "K+P v K that the table wins (a drawn one scores 0)") \
+    A(key_square_passer, 8, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending_evaluator, ANY, "own king on a key square of the passer, by relative rank") \
+    A(protected_passer, 8, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending_evaluator, ANY, "passer defended by an own pawn, by relative rank") \
+    I(outside_passer, T_PASSERS, "pawn_ending", Eg, 0, W, pawn_ending_evaluator, ANY, "per file beyond one between the passer and the nearest enemy pawn (max 3)") \
     /* ---- Patterns (§11) ---- */                                                                                \
     P(trapped_bishop, T_PATTERNS, "patterns", -W, W, always, ANY, "bishop on a7/b8 (h7/g8) shut in by a pawn") \
     P(trapped_bishop_6th, T_PATTERNS, "patterns", -W, W, always, ANY, "per-bishop mode: a6/h6 shut in by b5/g5") \
@@ -200,12 +234,12 @@
     B(ocb_pawn_wrap, "final", ANY, "2.3.2a: the 3-bit pawn field also accepts |WP - BP| >= 6") \
     /* ---- Endgame scaling (Quince: Ethereal 12 form, not in the seeds; eval/scaling.h). The tuner reads the ---- */ \
     /* COMPLEXITY_WEIGHTS complexity weights as one run. ---- */                                                  \
-    B(complexity, "scaling", 0, "Quince: eg += sign(eg) * max(complexity, -|eg|), complexity from the weights below") \
+    G(complexity, "scaling", IN_TERMS, 0, "Quince: eg += sign(eg) * max(complexity, -|eg|), complexity from the weights below") \
     I(complexity_pawns, NO_TERM, "scaling", Complexity, -W, W, complexity, ANY, "per pawn on the board") \
     I(complexity_flanks, NO_TERM, "scaling", Complexity, -W, W, complexity, ANY, "pawns on both flanks (files a-d and e-h)") \
     I(complexity_pawn_ending, NO_TERM, "scaling", Complexity, -W, W, complexity, ANY, "no knights, bishops, rooks or queens") \
     I(complexity_adjust, NO_TERM, "scaling", Complexity, -W, W, complexity, ANY, "constant") \
-    B(scale_factors, "scaling", 0, "Quince: the endgame part times a factor / 128 by material (replaces ocb_halving)") \
+    G(scale_factors, "scaling", IN_TERMS, 0, "Quince: the endgame part times a factor / 128 by material (replaces ocb_halving)") \
     I(scale_ocb_bishops, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "opposite-coloured bishops, no other pieces (Ethereal 64)") \
     I(scale_ocb_knight, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "opposite bishops and one knight each (106)") \
     I(scale_ocb_rook, NO_TERM, "scaling", Fixed, 0, 256, scale_factors, ANY, "opposite bishops and one rook each (96)") \

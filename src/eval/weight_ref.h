@@ -5,7 +5,7 @@
 //
 // Flat numbering: every integer of the list in list order; a scalar takes one index, a pair two (op,
 // then eg), an array N, a pair of arrays 2N (the op array, then the eg array), an explicit PST row 128
-// (op squares, then eg squares); switches and enumerations none.
+// (op squares, then eg squares); switches, groups and enumerations none.
 #pragma once
 
 #include "core/types.h"
@@ -62,12 +62,21 @@ struct PstRef {
     int piece;
 };
 
+// Whether weights follow one another in the flat numbering (a run the tuner walks by offset from the
+// first): checked with static_assert where a run is declared, so that the list's order is tied to it.
+template <std::size_t N>
+constexpr bool is_index_run(const IntRef (&run)[N]) {
+    for (std::size_t i = 0; i < N; ++i)
+        if (run[i].index != run[0].index + int(i)) return false;
+    return true;
+}
+
 namespace weight_entry {
 
 // One enumerator per line of the list, and the number of flat indices each line takes.
 #define QUINCE_E_NAME(name, ...) name,
 enum Entry : int { QUINCE_WEIGHTS(QUINCE_E_NAME, QUINCE_E_NAME, QUINCE_E_NAME, QUINCE_E_NAME, QUINCE_E_NAME,
-                                  QUINCE_E_NAME, QUINCE_E_NAME) ENTRY_NB };
+                                  QUINCE_E_NAME, QUINCE_E_NAME, QUINCE_E_NAME) ENTRY_NB };
 #undef QUINCE_E_NAME
 #define QUINCE_E_INT(...) 1,
 #define QUINCE_E_PAIR(...) 2,
@@ -76,7 +85,7 @@ enum Entry : int { QUINCE_WEIGHTS(QUINCE_E_NAME, QUINCE_E_NAME, QUINCE_E_NAME, Q
 #define QUINCE_E_NONE(...) 0,
 #define QUINCE_E_TABLE(...) 128,
 inline constexpr int SIZE[ENTRY_NB + 1] = {QUINCE_WEIGHTS(QUINCE_E_INT, QUINCE_E_PAIR, QUINCE_E_ARRAY, QUINCE_E_PAIR_ARRAY,
-                                                          QUINCE_E_NONE, QUINCE_E_NONE, QUINCE_E_TABLE) 0};
+                                                          QUINCE_E_NONE, QUINCE_E_NONE, QUINCE_E_TABLE, QUINCE_E_NONE) 0};
 #undef QUINCE_E_INT
 #undef QUINCE_E_PAIR
 #undef QUINCE_E_ARRAY
@@ -108,7 +117,7 @@ namespace WI {
 #define QUINCE_R_NONE(...)
 #define QUINCE_R_TABLE(name, piece, ...) inline constexpr PstRef name{weight_entry::first(weight_entry::name), piece};
 QUINCE_WEIGHTS(QUINCE_R_INT, QUINCE_R_PAIR, QUINCE_R_ARRAY, QUINCE_R_PAIR_ARRAY, QUINCE_R_NONE, QUINCE_R_NONE,
-               QUINCE_R_TABLE)
+               QUINCE_R_TABLE, QUINCE_R_NONE)
 #undef QUINCE_R_INT
 #undef QUINCE_R_PAIR
 #undef QUINCE_R_ARRAY

@@ -16,20 +16,18 @@ namespace quince::eval {
 
 namespace {
 
+// The list's `used` column: these, and one predicate per term group (its switch), generated below.
 bool always(const Weights&) { return true; }
 bool generator_pst(const Weights& w) { return w.pst_source == PstSource::Generator; }
 bool table_pst(const Weights& w) { return w.pst_source == PstSource::Table; }
 bool table_phase(const Weights& w) { return w.phase_curve == PhaseCurve::Table; }
-bool pawn_ending(const Weights& w) { return w.pawn_ending_evaluator; }
-bool threats(const Weights& w) { return w.threats; }
-bool pawns2(const Weights& w) { return w.pawns2; }
-bool threats2(const Weights& w) { return w.threats2; }
-bool pieces2(const Weights& w) { return w.pieces2; }
-bool mob_tables(const Weights& w) { return w.mob_tables; }
 bool mob_linear(const Weights& w) { return !w.mob_tables; }
-bool safe_checks(const Weights& w) { return w.king_safe_checks; }
-bool complexity(const Weights& w) { return w.complexity; }
-bool scale_factors(const Weights& w) { return w.scale_factors; }
+#define QUINCE_U_NONE(...)
+#define QUINCE_U_GROUP(name, ...) \
+    bool name(const Weights& w) { return w.name; }
+QUINCE_WEIGHTS(QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE,
+               QUINCE_U_GROUP)
+#undef QUINCE_U_GROUP
 
 constexpr int W = 100000;  // bound of a weight in internal units (about 31 pawns): sums stay far from overflow
 // One unit of material from 10 to 200 centipawns (internal units are 1/32 cp). At 200 cp the largest
@@ -40,6 +38,7 @@ constexpr int PAWN_UNIT_MIN = 320, PAWN_UNIT_MAX = 6400;
 
 constexpr int ANY = INT_MIN;  // the list's "no fast-path value"
 constexpr int NO_TERM = -1;
+constexpr bool AFTER_PIECES = true, IN_TERMS = false;  // the list's `run` column of a group
 
 std::optional<int> fast_of(int v) { return v == ANY ? std::nullopt : std::optional<int>(v); }
 
@@ -87,8 +86,11 @@ std::vector<WeightDesc> make_descs() {
     d.push_back(WeightDesc{#field "_eg", group, Kind::Int, 64, Role::Eg, -W, W,                                    \
                            [](Weights& w) { return w.pst_table_eg[piece].data(); }, nullptr, {}, nullptr, nullptr, \
                            table_pst, "", std::nullopt, NO_TERM});
+#define QUINCE_D_GROUP(field, group, run, maps, doc)                                                              \
+    d.push_back(WeightDesc{#field, group, Kind::Bool, 1, Role::Fixed, 0, 1, nullptr,                               \
+                           [](Weights& w) { return &w.field; }, {}, nullptr, nullptr, always, doc, 0, NO_TERM, true});
     QUINCE_WEIGHTS(QUINCE_D_INT, QUINCE_D_PAIR, QUINCE_D_ARRAY, QUINCE_D_PAIR_ARRAY, QUINCE_D_BOOL, QUINCE_D_ENUM,
-                   QUINCE_D_TABLE)
+                   QUINCE_D_TABLE, QUINCE_D_GROUP)
 #undef QUINCE_D_INT
 #undef QUINCE_D_PAIR
 #undef QUINCE_D_ARRAY
@@ -96,7 +98,18 @@ std::vector<WeightDesc> make_descs() {
 #undef QUINCE_D_BOOL
 #undef QUINCE_D_ENUM
 #undef QUINCE_D_TABLE
+#undef QUINCE_D_GROUP
     return d;
+}
+
+std::vector<GroupDesc> make_groups() {
+    std::vector<GroupDesc> g;
+#define QUINCE_G_GROUP(field, group, run, maps, doc) \
+    g.push_back(GroupDesc{#field, group, [](Weights& w) { return &w.field; }, field, run, maps != 0, doc});
+    QUINCE_WEIGHTS(QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE, QUINCE_U_NONE,
+                   QUINCE_U_NONE, QUINCE_G_GROUP)
+#undef QUINCE_G_GROUP
+    return g;
 }
 
 // The descriptors and the flat numbering of their integers (the tuner's vector), built once.
@@ -128,6 +141,11 @@ bool parse_int(const std::string& t, long long& v) { return parse_integer(t, &v)
 }  // namespace
 
 const std::vector<WeightDesc>& weight_descs() { return weight_index_table().descs; }
+
+const std::vector<GroupDesc>& group_descs() {
+    static const std::vector<GroupDesc> g = make_groups();
+    return g;
+}
 
 const WeightDesc* find_weight(const std::string& name) {
     for (const WeightDesc& d : weight_index_table().descs)
@@ -211,7 +229,7 @@ std::string format_weights(const Weights& w, const std::string& header_comment) 
     const char* group = "";
     Weights& m = const_cast<Weights&>(w);  // the accessors take a mutable Weights; nothing is written
     for (const WeightDesc& d : weight_descs()) {
-        if (!d.used(w)) continue;
+        if (!d.used(w) || (d.group_switch && !*d.flag(m))) continue;
         if (std::string(group) != d.group) {
             group = d.group;
             os << "\n# ---- " << group << " ----\n";
@@ -305,7 +323,7 @@ bool parse_weights(const std::string& text, const std::string& source, Weights& 
     }
     if (!have_base)
         for (const WeightDesc& d : weight_descs())
-            if (d.used(w) && !seen.count(d.name)) {
+            if (d.used(w) && !d.group_switch && !seen.count(d.name)) {
                 if (error) *error = source + ": weight '" + std::string(d.name) + "' missing (give every weight, or start with 'base PROFILE')";
                 return false;
             }

@@ -43,10 +43,26 @@ struct WeightDesc {
     std::optional<int> fast = std::nullopt;
     // The trace row (eval/terms.h Term) the weight feeds, -1 for none: term_in_profile() reads it.
     int term = -1;
+    // The switch of a term group (the list's G line): a file need not give it (off), and it is printed
+    // only when on.
+    bool group_switch = false;
 };
 
 const std::vector<WeightDesc>& weight_descs();
 const WeightDesc* find_weight(const std::string& name);
+
+// A term group (the list's G lines, in list order): its switch and the predicate its weights name as
+// `used`, so that the weights of a group are those whose WeightDesc::used is GroupDesc::used.
+struct GroupDesc {
+    const char* name;   // the switch
+    const char* group;  // the files' section
+    bool* (*flag)(Weights&);
+    bool (*used)(const Weights&);
+    bool after_pieces;  // run: AFTER_PIECES (eval_<name> for each colour), else IN_TERMS
+    bool maps;          // its terms read AttackMaps
+    const char* doc;
+};
+const std::vector<GroupDesc>& group_descs();
 
 // Every weight with a fast-path value (WeightDesc::fast) has it in w: the profile can run Path::Fast.
 bool fast_path_holds(const Weights& w);

@@ -51,11 +51,11 @@ bool SearchFeatures::parse_disabled(std::string_view list, std::string* error) {
 
 bool SearchFeatures::parse_enabled(std::string_view list, std::string* error) {
     auto find = [](const std::string& name) -> std::optional<unsigned> {
-        for (const CandidateInfo& c : CANDIDATES)
-            if (name == c.name) return unsigned(c.candidate);
+        for (const TrialInfo& c : TRIALS)
+            if (name == c.name) return unsigned(c.trial);
         return std::nullopt;
     };
-    const std::optional<std::uint32_t> mask = parse_names(list, find, "search candidate", candidate_names(), error);
+    const std::optional<std::uint32_t> mask = parse_names(list, find, "search trial rule", trial_names(), error);
     if (!mask) return false;
     enabled_ = *mask;
     return true;
@@ -73,8 +73,8 @@ std::string SearchFeatures::disabled_list() const {
 
 std::string SearchFeatures::enabled_list() const {
     std::string out;
-    for (const CandidateInfo& c : CANDIDATES)
-        if (on(c.candidate)) {
+    for (const TrialInfo& c : TRIALS)
+        if (on(c.trial)) {
             if (!out.empty()) out += ',';
             out += c.name;
         }
@@ -90,9 +90,9 @@ std::string SearchFeatures::all_names() {
     return out;
 }
 
-std::string SearchFeatures::candidate_names() {
+std::string SearchFeatures::trial_names() {
     std::string out;
-    for (const CandidateInfo& c : CANDIDATES) {
+    for (const TrialInfo& c : TRIALS) {
         if (!out.empty()) out += ',';
         out += c.name;
     }

@@ -2,9 +2,9 @@
 // each one can be measured by a match of the engine against itself with that feature off. Everything is
 // on by default; a switch costs one well-predicted branch.
 //
-// Candidates (candidate rules; not the evaluation's candidate passed pawns) are the opposite: rules not
-// (yet) part of the search, off by default and switched on by the UCI option SearchEnable, so that a match of the engine with a candidate on against the same binary
-// decides whether it goes in, without a rebuild.
+// Trial rules are the opposite: rules not (yet) part of the search, off by default and switched on by the
+// UCI option SearchEnable, so that a match of the engine with one on against the same binary decides whether
+// it goes in, without a rebuild. (A "candidate" in this code is only ever a candidate passed pawn.)
 #pragma once
 
 #include <array>
@@ -56,41 +56,41 @@ inline constexpr FeatureInfo FEATURES[] = {
 static_assert(std::size(FEATURES) == std::size_t(Feature::Count));
 
 // None now: each measured one either went into FEATURES or was deleted (docs/results.md keeps the figures).
-// A new one is an enumerator before Count and a row of CANDIDATES.
-enum class Candidate : unsigned {
+// A new one is an enumerator before Count and a row of TRIALS.
+enum class Trial : unsigned {
     Count
 };
 
-struct CandidateInfo {
-    Candidate candidate;
+struct TrialInfo {
+    Trial trial;
     const char* name;  // the name used in SearchEnable
 };
 
-inline constexpr std::array<CandidateInfo, std::size_t(Candidate::Count)> CANDIDATES = {};
+inline constexpr std::array<TrialInfo, std::size_t(Trial::Count)> TRIALS = {};
 
 class SearchFeatures {
 public:
     bool on(Feature f) const { return !(disabled_ & bit(f)); }
     void set(Feature f, bool enabled) { disabled_ = enabled ? disabled_ & ~bit(f) : disabled_ | bit(f); }
-    bool on(Candidate c) const { return enabled_ & bit(c); }
-    void set(Candidate c, bool enabled) { enabled_ = enabled ? enabled_ | bit(c) : enabled_ & ~bit(c); }
+    bool on(Trial c) const { return enabled_ & bit(c); }
+    void set(Trial c, bool enabled) { enabled_ = enabled ? enabled_ | bit(c) : enabled_ & ~bit(c); }
 
     // A comma- or space-separated list of feature names to switch off ("" or "none": all on).
     // Returns false with a message naming the first unknown name; *this is then unchanged.
-    // The candidates are left as they are.
+    // The trial rules are left as they are.
     bool parse_disabled(std::string_view list, std::string* error);
-    // The same for the candidates to switch on ("" or "none": all off); the features are left as they are.
+    // The same for the trial rules to switch on ("" or "none": all off); the features are left as they are.
     bool parse_enabled(std::string_view list, std::string* error);
     // The switched-off features as a comma-separated list ("none" if all are on).
     std::string disabled_list() const;
-    // The switched-on candidates as a comma-separated list ("none" if all are off).
+    // The switched-on trial rules as a comma-separated list ("none" if all are off).
     std::string enabled_list() const;
     static std::string all_names();        // the features, for help texts and error messages
-    static std::string candidate_names();  // the candidates, likewise
+    static std::string trial_names();  // the trial rules, likewise
 
 private:
     static std::uint32_t bit(Feature f) { return std::uint32_t(1) << unsigned(f); }
-    static std::uint32_t bit(Candidate c) { return std::uint32_t(1) << unsigned(c); }
+    static std::uint32_t bit(Trial c) { return std::uint32_t(1) << unsigned(c); }
     std::uint32_t disabled_ = 0;
     std::uint32_t enabled_ = 0;
 };

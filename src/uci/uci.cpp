@@ -124,7 +124,7 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option(Option::string("SearchDisable", [this](const std::string& v, std::string* err) {
         return search_features_.parse_disabled(v, err);
     }));
-    // Candidate rules to switch on, to measure one against the search as it is (see search/features.h).
+    // Trial rules to switch on, to measure one against the search as it is (see search/features.h).
     add_option(Option::string("SearchEnable", [this](const std::string& v, std::string* err) {
         return search_features_.parse_enabled(v, err);
     }));

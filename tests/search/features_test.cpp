@@ -86,40 +86,40 @@ TEST(SearchFeatures, EverySwitchChangesTheTree) {
     }
 }
 
-TEST(SearchFeatures, CandidatesAreOffUntilEnabled) {
+TEST(SearchFeatures, TrialRulesAreOffUntilEnabled) {
     SearchFeatures f;
-    for (const CandidateInfo& c : CANDIDATES) EXPECT_FALSE(f.on(c.candidate)) << c.name;
+    for (const TrialInfo& c : TRIALS) EXPECT_FALSE(f.on(c.trial)) << c.name;
     EXPECT_EQ(f.enabled_list(), "none");
     std::string error;
     ASSERT_TRUE(f.parse_enabled("none", &error)) << error;
     ASSERT_TRUE(f.parse_enabled("", &error)) << error;
     EXPECT_EQ(f.enabled_list(), "none");
 
-    // An unknown candidate (a feature's name is one, and so is a deleted candidate's) is an error naming
+    // An unknown trial rule (a feature's name is one, and so is a deleted trial's) is an error naming
     // it; nothing changes.
     ASSERT_TRUE(f.parse_disabled("lmr", &error)) << error;
     EXPECT_FALSE(f.parse_enabled("cycle,nmp", &error));
     EXPECT_NE(error.find("'cycle'"), std::string::npos) << error;
-    EXPECT_NE(error.find("known: " + SearchFeatures::candidate_names()), std::string::npos) << error;
+    EXPECT_NE(error.find("known: " + SearchFeatures::trial_names()), std::string::npos) << error;
     EXPECT_EQ(f.enabled_list(), "none");
     EXPECT_EQ(f.disabled_list(), "lmr");
 
-    for (const CandidateInfo& c : CANDIDATES) {
+    for (const TrialInfo& c : TRIALS) {
         SearchFeatures one;
         ASSERT_TRUE(one.parse_enabled(c.name, &error)) << error;
         EXPECT_EQ(one.enabled_list(), c.name);
-        for (const CandidateInfo& other : CANDIDATES) EXPECT_EQ(one.on(other.candidate), other.candidate == c.candidate);
+        for (const TrialInfo& other : TRIALS) EXPECT_EQ(one.on(other.trial), other.trial == c.trial);
     }
 }
 
-// Each candidate, switched on alone, must change the tree of the same fixed-depth searches (a candidate
+// Each trial rule, switched on alone, must change the tree of the same fixed-depth searches (a trial rule
 // that never reached the search would not).
-TEST(SearchFeatures, EveryCandidateChangesTheTree) {
+TEST(SearchFeatures, EveryTrialRuleChangesTheTree) {
     constexpr int DEPTH = 9;
     const std::uint64_t base = total_nodes(SearchFeatures(), DEPTH);
-    for (const CandidateInfo& c : CANDIDATES) {
+    for (const TrialInfo& c : TRIALS) {
         SearchFeatures f;
-        f.set(c.candidate, true);
+        f.set(c.trial, true);
         EXPECT_NE(total_nodes(f, DEPTH), base) << "switching on " << c.name << " changed nothing";
     }
 }

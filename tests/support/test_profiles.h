@@ -1,16 +1,23 @@
-// The tests' evaluation profiles: starting values for each of Quince's groups (values that differ from the
-// `quince` profile's fitted ones, so that a rebuild is checked at a second point, or that switch a group on
-// where a profile has it off), and one table of named test profiles (a built-in profile with groups switched
-// on) shared by the tests that walk many profiles (tuner trace, per-square trace). A new group adds its
-// setter and a row here, and every such test then covers it.
+// The tests' evaluation profiles: one test profile per term group, derived from the group's line in
+// eval/weight_list.h (`quince/GROUP`: the `quince` profile with the group switched on and its tunable
+// weights at distinct values), so that every test walking the table (the tuner's coefficient rebuild and
+// gradient check, the per-square trace) covers a new group without a line here; and hand-written starting
+// values for some groups (values that differ from the `quince` profile's fitted ones, so that a rebuild is
+// checked at a second point, or that switch a group on where a profile has it off) with named profiles
+// built from them.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "eval/profile.h"
+#include "eval/weights.h"
 
 namespace quince::test {
 
@@ -79,21 +86,43 @@ inline void set_threats2_start(eval::Weights& w) {
     w.threat_restricted_op = 224, w.threat_restricted_eg = 224;
 }
 
+// A term group switched on, each of its tunable weights (those whose `used` is the group's predicate) at a
+// value drawn from a seed of the group's name: within [-1000, 1000] (or [0, 1000] for a weight that cannot be
+// negative) and the weight's range. Its fixed weights keep the base's values.
+inline void set_group_test_values(eval::Weights& w, const eval::GroupDesc& g) {
+    *g.flag(w) = true;
+    std::uint32_t seed = 2166136261u;
+    for (const char* c = g.name; *c; ++c) seed = (seed ^ std::uint8_t(*c)) * 16777619u;
+    std::mt19937 rng(seed);
+    for (const eval::WeightDesc& d : eval::weight_descs()) {
+        if (d.used != g.used || d.kind != eval::Kind::Int || d.role == eval::Role::Fixed) continue;
+        for (int i = 0; i < d.count; ++i) {
+            const int v = d.lo >= 0 ? int(rng() % 1001) : int(rng() % 2001) - 1000;
+            d.ints(w)[i] = std::clamp(v, d.lo, d.hi);
+        }
+    }
+}
+
 // A named test profile: a built-in profile with groups switched on at their starting values, in order.
 struct TestProfile {
-    const char* name;
-    const char* base;
-    std::vector<void (*)(eval::Weights&)> groups;
+    std::string name;
+    std::string base;
+    std::vector<std::function<void(eval::Weights&)>> groups;
 };
 
 inline const std::vector<TestProfile>& test_profiles() {
-    static const std::vector<TestProfile> table = {
-        {"rybka1+extras", "rybka1", {set_extras_start}},
-        {"quince+extras+threats2", "quince", {set_extras_start, set_threats2_start}},
-        {"quince+threats2", "quince", {set_threats2_start}},
-        {"quince+pawns2", "quince", {set_pawns2_start}},
-        {"quince+scaling", "quince", {set_scaling_start}},
-    };
+    static const std::vector<TestProfile> table = [] {
+        std::vector<TestProfile> t = {
+            {"rybka1+extras", "rybka1", {set_extras_start}},
+            {"quince+extras+threats2", "quince", {set_extras_start, set_threats2_start}},
+            {"quince+threats2", "quince", {set_threats2_start}},
+            {"quince+pawns2", "quince", {set_pawns2_start}},
+            {"quince+scaling", "quince", {set_scaling_start}},
+        };
+        for (const eval::GroupDesc& g : eval::group_descs())
+            t.push_back({std::string("quince/") + g.name, "quince", {[g](eval::Weights& w) { set_group_test_values(w, g); }}});
+        return t;
+    }();
     return table;
 }
 
@@ -102,7 +131,7 @@ inline eval::Weights test_weights(const std::string& name) {
     for (const TestProfile& t : test_profiles()) {
         if (name != t.name) continue;
         eval::Weights w;
-        if (!eval::builtin_weights(t.base, w)) throw std::invalid_argument("no built-in profile " + std::string(t.base));
+        if (!eval::builtin_weights(t.base, w)) throw std::invalid_argument("no built-in profile " + t.base);
         w.name = t.name;
         for (auto set : t.groups) set(w);
         return w;

@@ -1037,8 +1037,8 @@ TEST(Uci, SearchDisableOption) {
     EXPECT_EQ(nodes_at_depth_8(e), all_on);
 }
 
-// SearchEnable is where a future candidate rule is switched on; there is none now, so every name (a
-// deleted candidate's too) is refused with an error naming it, and the search stays as it is.
+// SearchEnable is where a future trial rule is switched on; there is none now, so every name (a
+// deleted trial's too) is refused with an error naming it, and the search stays as it is.
 TEST(Uci, SearchEnableOption) {
     EngineProcess e;
     const std::string all = uci_listing(e);

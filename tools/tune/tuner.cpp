@@ -176,15 +176,13 @@ Model::Model(const Weights& fixed) : fixed_(fixed) {
     build_interpolation(fixed, W);
     for (int p = 0; p <= 64; ++p) interp_eg_[p] = W[p][1];
     phase_tuned_ = fixed.phase_curve == PhaseCurve::Table;
-    phase_base_ = weight_index(*find_weight("phase_table_eg"));
-    ka_weight_base_ = weight_index(*find_weight("king_attack_weight"));
-    // the KING_ATTACK_UNITS run: four piece units, four king_check_unit_*, king_weak_unit
-    ka_unit_base_ = weight_index(*find_weight("king_attack_unit_knight"));
-    if (weight_index(*find_weight("king_weak_unit")) != ka_unit_base_ + eval::KING_ATTACK_UNITS - 1)
-        throw std::logic_error("tuner: the king attack unit weights must be one run in the registry");
-    cx_base_ = weight_index(*find_weight("complexity_pawns"));
-    if (weight_index(*find_weight("complexity_adjust")) != cx_base_ + eval::COMPLEXITY_WEIGHTS - 1)
-        throw std::logic_error("tuner: the complexity weights must be one run in the registry");
+    // The runs the model walks by offset, from the list's handles (their order: static_asserts of
+    // eval/terms.h and eval/scaling.h, and below).
+    static_assert(eval::WI::phase_table_eg.size == 65 && eval::WI::king_attack_weight.size == 16);
+    phase_base_ = eval::WI::phase_table_eg.index;
+    ka_weight_base_ = eval::WI::king_attack_weight.index;
+    ka_unit_base_ = eval::KING_ATTACK_UNIT_RUN[0].index;
+    cx_base_ = eval::COMPLEXITY_RUN[0].index;
     for (int b = 0; b < 256; ++b) drawish_k_[b] = std::uint8_t(std::min(255, b * fixed.drawish_mul / fixed.drawish_div));
 }
 
@@ -724,7 +722,7 @@ bool run_tune(const Options& o, const Weights& start_in, std::vector<TunePositio
     std::vector<double> x = weights_vector(start);
     // --phase-monotone: the tuned phase table starts and stays non-decreasing (the endgame share never
     // falls as material comes off), projected after every step.
-    const std::size_t phase_index = std::size_t(weight_index(*find_weight("phase_table_eg")));
+    const std::size_t phase_index = std::size_t(eval::WI::phase_table_eg.index);
     const bool monotone_phase = o.phase_monotone && start.phase_curve == PhaseCurve::Table && mask[phase_index];
     if (monotone_phase) make_non_decreasing(&x[phase_index], 65);
     const std::vector<double> x0 = x;
