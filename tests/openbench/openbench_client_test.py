@@ -11,6 +11,11 @@ https://github.com/AndyGrant/OpenBench) performs them:
 3. the tuning build (`make ... TUNING=1`): `quince spsa` prints OpenBench's SPSA input lines, one per UCI
    spin option with the same default, min and max, and setting them changes the search.
 
+Both builds compile through ccache (Debian's /usr/lib/ccache first in PATH, the client's command line
+unchanged) with a cache of their own: the tuning build compiles only the files whose preprocessed text
+QUINCE_TUNING changes and takes every other object from the first build, so the test compiles the engine
+about once. Without ccache the tuning build compiles everything again, at -O1.
+
 usage: openbench_client_test.py SOURCE_DIR REFERENCE_QUINCE [--no-tuning]
 """
 import json
@@ -77,11 +82,30 @@ def compiler_from(engine_json):
     return None
 
 
-def make(src_root, make_path, exe, compiler, extra=()):
+def compiler_cache(tmp):
+    """make's environment with ccache in front of the compiler (Debian's /usr/lib/ccache holds a g++ that
+    is ccache), its cache in tmp; None when ccache is not installed (scripts/deps.sh test installs it)."""
+    if not (shutil.which('ccache') and os.path.isdir('/usr/lib/ccache')):
+        print('note: no ccache: the tuning build compiles everything again (at -O1)')
+        return None
+    env = dict(os.environ)
+    env['PATH'] = '/usr/lib/ccache' + os.pathsep + env.get('PATH', '')
+    env['CCACHE_DIR'] = os.path.join(tmp, 'ccache')
+    return env
+
+
+def cache_stats(env):
+    out = subprocess.run(['ccache', '--print-stats'], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT).stdout.decode()
+    wanted = ('direct_cache_hit', 'preprocessed_cache_hit', 'cache_miss')
+    return ' '.join(l.replace('\t', '=') for l in out.splitlines() if l.split('\t')[0] in wanted)
+
+
+def make(src_root, make_path, exe, compiler, extra=(), env=None):
     # The client's command: make -j EXE=<name>, CXX= for a compiler whose name has '++' (CC= otherwise).
     command = ['make', '-j', 'EXE=%s' % exe, '%s=%s' % (['CC', 'CXX']['++' in compiler], compiler)] + list(extra)
     cwd = os.path.join(src_root, make_path)
-    proc = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     log = proc.stdout.decode('utf-8', 'replace')
     check(proc.returncode == 0, '%s failed:\n%s' % (' '.join(command), log[-3000:]))
     check('warning' not in log, 'compiler warnings:\n' + '\n'.join(l for l in log.splitlines() if 'warning' in l)[:3000])
@@ -141,7 +165,8 @@ def main():
             os.makedirs(os.path.dirname(target), exist_ok=True)
             shutil.copy(os.path.join(source, relative), target)
 
-        binary = make(root, make_path, 'Quince-0B0B0B0B', compiler)
+        cache_env = compiler_cache(tmp)
+        binary = make(root, make_path, 'Quince-0B0B0B0B', compiler, env=cache_env)
         if failures:
             print('FAILED: the build')
             return 1
@@ -159,9 +184,12 @@ def main():
         check(nodes[0] == expected, 'bench %s differs from the CMake build\'s %s' % (nodes[0], expected))
 
         if tuning:
-            # At -O1: what is checked here does not depend on the optimisation, and the build takes half as
-            # long (the test's two compilations were most of the Release tests' time).
-            tuned = make(root, make_path, 'Quince-TUNING01', compiler, ['TUNING=1', 'OPTFLAGS=-O1'])
+            # With the first build's flags, so that the cache serves every object QUINCE_TUNING leaves alone;
+            # without a cache at -O1 (what is checked here does not depend on the optimisation).
+            tuned = make(root, make_path, 'Quince-TUNING01', compiler,
+                         ['TUNING=1'] + ([] if cache_env else ['OPTFLAGS=-O1']), env=cache_env)
+            if cache_env:
+                print('ccache after the tuning build:', cache_stats(cache_env))
             if failures:
                 print('FAILED: the tuning build')
                 return 1
