@@ -1,7 +1,7 @@
 // Profile nnue's network (src/eval/nnue/): the net file is refused when wrong, truncated or damaged, and
 // nothing else; the incrementally updated accumulators equal a refresh over a million random moves, unmoves
-// and null moves; the SIMD code equals the scalar code; the evaluation is colour-symmetric; EvalFile-style
-// loading gives a network evaluation.
+// and null moves (a tenth of them in the sanitizer builds); the SIMD code equals the scalar code; the
+// evaluation is colour-symmetric; EvalFile-style loading gives a network evaluation.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,6 +15,7 @@
 #include "eval/nnue/accumulator.h"
 #include "eval/nnue/network.h"
 #include "eval/profile.h"
+#include "support/sanitized.h"
 #include "support/test_positions.h"
 
 using namespace quince;
@@ -178,7 +179,9 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
     std::vector<Move> line;  // Move::null() for a null move
     Accumulator fresh;
     long evaluated = 0, moves = 0, nulls = 0, unmoves = 0;
-    for (int step = 0; step < 1000000; ++step) {
+    // Sanitizer builds: a tenth of the steps (they run it ten to thirty times slower), the same proportions.
+    const int steps = test::sanitized() ? 100000 : 1000000;
+    for (int step = 0; step < steps; ++step) {
         const int r = int(rng.below(100));
         MoveList<LEGAL> legal(pos);
         if (r < 55 && legal.size() && line.size() < 300) {
@@ -207,10 +210,10 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
         ASSERT_EQ(v, output(*net, fresh, pos.side_to_move())) << "step " << step;
         ++evaluated;
     }
-    EXPECT_GT(moves, 400000);
-    EXPECT_GT(nulls, 50000);
-    EXPECT_GT(unmoves, 300000);
-    EXPECT_GT(evaluated, 700000);
+    EXPECT_GT(moves, steps / 10 * 4);
+    EXPECT_GT(nulls, steps / 20);
+    EXPECT_GT(unmoves, steps / 10 * 3);
+    EXPECT_GT(evaluated, steps / 10 * 7);
     // Incremental, not refreshing every time: refreshes come from the jumps (1 % of steps) and long unwinds.
     EXPECT_GT(state.updates(), 20 * state.refreshes()) << evaluated << " evaluated";
 }
