@@ -283,8 +283,8 @@ def check_against_trace(evaluate, profile_args=()):
             f = line.split(';')[0].split()
             fens.append(' '.join(f[:4]) if len(f) >= 4 else ' '.join(f))
     # Sanitizer builds (scripts/test.sh sets QUINCE_SANITIZED): every third position, each term still met
-    # many times. What they add is eval_trace under the sanitizer, and the Python reference costs as much
-    # there as in the other builds, which check every position.
+    # many times; eval_trace takes five times the CPU there (mostly the sanitizer's start-up, once per
+    # position), and the other builds check every position.
     if os.environ.get('QUINCE_SANITIZED'):
         fens = fens[::3]
     bad = 0
