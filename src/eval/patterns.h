@@ -142,4 +142,51 @@ inline void eval_pieces2(const EvalState& st, Acc<T>& acc) {
     }
 }
 
+
+// Space (switch `space`, not in the seeds; Stockfish 11's idea): while both sides keep most of their pieces,
+// the squares of files c-f on C's relative ranks 2-4 that hold no own pawn and no enemy pawn attacks are
+// room to manoeuvre behind the pawn front; those up to three squares behind an own pawn that no enemy
+// piece attacks count twice (S). The value grows with the pieces that need the room and the blocked pawns
+// that keep the position closed: S x (space_square + pieces x space_pieces + blocked x space_blocked), plus
+// space_behind per doubled square; linear in every weight. Each square's share goes on it in the picture.
+template <Color C, Tracing T>
+inline void eval_space(const EvalState& st, Acc<T>& acc) {
+    constexpr Color Them = ~C;
+    const Position& pos = *st.pos;
+    const Weights& w = st.prof->w;
+    const auto non_pawn = [&](Color c) {
+        return 3 * popcount(pos.pieces(c, KNIGHT, BISHOP)) + 5 * popcount(pos.pieces(c, ROOK)) +
+               10 * popcount(pos.pieces(c, QUEEN));
+    };
+    if (non_pawn(WHITE) + non_pawn(BLACK) < w.space_material) return;
+    constexpr Bitboard CENTRE_FILES = FILE_A_BB << 2 | FILE_A_BB << 3 | FILE_A_BB << 4 | FILE_A_BB << 5;
+    constexpr Bitboard AREA = CENTRE_FILES & (C == WHITE ? RANK_1_BB << 8 | RANK_1_BB << 16 | RANK_1_BB << 24
+                                                         : RANK_1_BB << 48 | RANK_1_BB << 40 | RANK_1_BB << 32);
+    const Bitboard P = pos.pieces(C, PAWN), O = pos.pieces(Them, PAWN);
+    const Bitboard safe = AREA & ~P & ~pawn_attacks_bb<Them>(O);
+    // The own pawns' squares and up to three squares behind each (towards C's first rank).
+    Bitboard behind = P;
+    behind |= C == WHITE ? behind >> 8 : behind << 8;
+    behind |= C == WHITE ? behind >> 16 : behind << 16;
+    const Bitboard twice = safe & behind & ~st.att[Them];
+    const int pieces = popcount(pos.pieces(C)) - 1;
+    const int blocked = popcount((C == WHITE ? P << 8 : P >> 8) & O);
+    if (acc.squares()) {
+        for (Bitboard b = safe; b;) {
+            const Square s = pop_lsb(b);
+            const int n = (twice & s) ? 2 : 1;
+            acc.template term<C>(T_SPACE, WI::space_square, 1, s);
+            if (n == 2) acc.template term<C>(T_SPACE, WI::space_behind, 1, s);
+            acc.template term<C>(T_SPACE, WI::space_pieces, n * pieces, s);
+            acc.template term<C>(T_SPACE, WI::space_blocked, n * blocked, s);
+        }
+    } else {
+        const int n_safe = popcount(safe), n_twice = popcount(twice), area = n_safe + n_twice;
+        acc.template term<C>(T_SPACE, WI::space_square, n_safe);
+        acc.template term<C>(T_SPACE, WI::space_behind, n_twice);
+        acc.template term<C>(T_SPACE, WI::space_pieces, area * pieces);
+        acc.template term<C>(T_SPACE, WI::space_blocked, area * blocked);
+    }
+}
+
 }  // namespace quince::eval
