@@ -17,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-from uci_engine import Engine, EngineError  # noqa: E402  (tools/uci_engine.py)
+from uci_engine import Engine, EngineError  # noqa: E402  (tools/uci_engine/)
 
 POSITIONS = [
     "startpos",
@@ -35,27 +35,26 @@ def main():
     ap.add_argument("--low", type=int, default=20)
     ap.add_argument("--high", type=int, default=150)
     a = ap.parse_args()
-    e = Engine(a.engine)
+    outside = 0
     try:
-        e.handshake()
-        outside = 0
-        print(f"{'N ms':>6} {'runs':>5} {'min':>6} {'median':>7} {'max':>6}  outside [N-{a.low}, N+{a.high}]")
-        for n in (int(t) for t in a.times.split(",")):
-            times = []
-            for _ in range(a.repeat):
-                for pos in POSITIONS:
-                    e.new_game()
-                    e.send("position " + pos)
-                    e.isready()
-                    start = time.monotonic()
-                    e.go(f"movetime {n}")
-                    times.append(round((time.monotonic() - start) * 1000))
-            bad = sum(1 for t in times if t < n - a.low or t > n + a.high)
-            outside += bad
-            print(f"{n:>6} {len(times):>5} {min(times):>6} {statistics.median(times):>7.0f} {max(times):>6}  {bad}")
-        e.quit(timeout=10)
+        with Engine(a.engine) as e:
+            e.handshake()
+            print(f"{'N ms':>6} {'runs':>5} {'min':>6} {'median':>7} {'max':>6}  outside [N-{a.low}, N+{a.high}]")
+            for n in (int(t) for t in a.times.split(",")):
+                times = []
+                for _ in range(a.repeat):
+                    for pos in POSITIONS:
+                        e.new_game()
+                        e.position(pos)
+                        e.isready()
+                        start = time.monotonic()
+                        e.go(movetime=n)
+                        times.append(round((time.monotonic() - start) * 1000))
+                bad = sum(1 for t in times if t < n - a.low or t > n + a.high)
+                outside += bad
+                print(f"{n:>6} {len(times):>5} {min(times):>6} {statistics.median(times):>7.0f} {max(times):>6}  {bad}")
+            e.quit(timeout=10)
     except EngineError as err:
-        e.kill()
         sys.exit(f"{a.engine}: {err}")
     return 1 if outside else 0
 

@@ -13,7 +13,7 @@ Example: bench/nps_vs.py /usr/games/ethereal-chess 2000
 import os
 import sys
 
-from time_to_depth import ENGINE, Engine, bench_positions
+from time_to_depth import ENGINE, bench_positions, timed_search, uci_engine
 
 
 def main():
@@ -25,15 +25,15 @@ def main():
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else None
     opts = [("Hash", "16"), ("Threads", "1")]
     fens = bench_positions()[:limit]
-    engines = {"quince": Engine(opts, ENGINE), "other": Engine(opts, other)}
+    engines = {"quince": uci_engine.Engine(ENGINE).setup(opts), "other": uci_engine.Engine(other).setup(opts)}
     totals = {k: [0.0, 0] for k in engines}
     for i, fen in enumerate(fens):
         row = []
         for name, e in engines.items():
-            t, n = e.search(fen, 0, f"movetime {movetime}")
+            t, r = timed_search(e, fen, f"movetime {movetime}")
             totals[name][0] += t
-            totals[name][1] += n
-            row.append(n / t)
+            totals[name][1] += r.nodes or 0
+            row.append((r.nodes or 0) / t)
         print(f"{i + 1:3} quince {row[0]:>10.0f} nps  other {row[1]:>10.0f} nps  ratio {row[0] / row[1]:.2f}")
     for e in engines.values():
         e.close()

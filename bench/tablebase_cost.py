@@ -13,28 +13,26 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-from uci_engine import Engine  # noqa: E402  (tools/uci_engine.py)
+from uci_engine import Engine, EngineError, quince_binary  # noqa: E402  (tools/uci_engine/)
 
-ENGINE = os.environ.get("QUINCE_BIN", "build/quince")
+ENGINE = quince_binary()
 
 
 def bench(path, depth):
-    e = Engine(ENGINE)
-    if path:
-        e.set_option("SyzygyPath", path)
-    e.send(f"bench {depth}")
-    nodes = nps = None
-    while nps is None:
-        line = e.read_line()
-        if line.startswith("info string error"):
-            e.kill()
-            sys.exit(line.strip())
-        if line.startswith("Nodes searched:"):
-            nodes = int(line.split()[-1])
-        if line.startswith("Nodes/second:"):
-            nps = int(line.split()[-1])
-    e.quit()
-    return nodes, nps
+    """(nodes, nodes per second) of `bench DEPTH`, with SyzygyPath set to path unless it is empty."""
+    try:
+        with Engine(ENGINE) as e:
+            if path:
+                e.set_option("SyzygyPath", path)
+            e.send(f"bench {depth}")
+            lines = e.wait_for(("Nodes/second:", "info string error"), timeout=e.search_timeout)
+            if lines[-1].startswith("info string error"):
+                e.kill()  # (it would finish the bench before reading quit)
+                sys.exit(lines[-1].strip())
+    except EngineError as err:
+        sys.exit(f"tablebase_cost: {err}")
+    nodes = next((int(l.split()[-1]) for l in lines if l.startswith("Nodes searched:")), None)
+    return nodes, int(lines[-1].split()[-1])
 
 
 def main():

@@ -14,38 +14,19 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-import uci_engine  # noqa: E402  (tools/uci_engine.py)
+import uci_engine  # noqa: E402  (tools/uci_engine/)
 
-ENGINE = os.environ.get("QUINCE_BIN", "build/quince")
+ENGINE = uci_engine.quince_binary()
 
 
-class Engine(uci_engine.Engine):
-    """The shared UCI driver, set up with options, plus a timed fixed-depth search."""
-
-    def __init__(self, options, binary=None):
-        super().__init__(binary or ENGINE)
-        self.last_lines = []  # the output of the last search, for callers that read more than the node count
-        self.handshake()
-        for name, value in options:
-            self.set_option(name, value)
-        self.isready()
-
-    def wait(self, prefix):
-        return self.wait_for(prefix)
-
-    def search(self, fen, depth, limit=None):
-        """Searches `fen` from a fresh game with `go depth DEPTH` (or `go LIMIT`); returns (seconds, nodes)."""
-        self.new_game()
-        self.position(fen)
-        self.isready()
-        start = time.monotonic()
-        lines = self.go(limit or f"depth {depth}")
-        elapsed = time.monotonic() - start
-        self.last_lines = lines
-        return elapsed, uci_engine.last_info_nodes(lines) or 0
-
-    def close(self):
-        self.quit()
+def timed_search(engine, fen, limit):
+    """Searches `fen` from a fresh game with `go LIMIT` on a uci_engine.Engine; (seconds, SearchResult)."""
+    engine.new_game()
+    engine.position(fen)
+    engine.isready()
+    start = time.monotonic()
+    result = engine.go(limit)
+    return time.monotonic() - start, result
 
 
 def parse(spec):
@@ -70,16 +51,14 @@ def main():
     a, b = parse(sys.argv[2]), parse(sys.argv[3])
     limit = int(sys.argv[4]) if len(sys.argv) > 4 else None
     fens = bench_positions()[:limit]
-    ea, eb = Engine(a), Engine(b)
-    ta = tb = 0.0
-    na = nb = 0
-    for fen in fens:
-        t, n = ea.search(fen, depth)
-        ta, na = ta + t, na + n
-        t, n = eb.search(fen, depth)
-        tb, nb = tb + t, nb + n
-    ea.close()
-    eb.close()
+    with uci_engine.Engine(ENGINE).setup(a) as ea, uci_engine.Engine(ENGINE).setup(b) as eb:
+        ta = tb = 0.0
+        na = nb = 0
+        for fen in fens:
+            t, r = timed_search(ea, fen, f"depth {depth}")
+            ta, na = ta + t, na + (r.nodes or 0)
+            t, r = timed_search(eb, fen, f"depth {depth}")
+            tb, nb = tb + t, nb + (r.nodes or 0)
     print(f"positions {len(fens)}, depth {depth}")
     print(f"A {sys.argv[2]:<28} time {ta:8.2f} s  nodes {na:>12}")
     print(f"B {sys.argv[3]:<28} time {tb:8.2f} s  nodes {nb:>12}")

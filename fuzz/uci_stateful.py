@@ -25,7 +25,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-import uci_engine  # noqa: E402  (tools/uci_engine.py)
+import uci_engine  # noqa: E402  (tools/uci_engine/)
 
 # Positions the walks start from: the start position, tactical middlegames, promotions and en passant,
 # few legal moves, mated and stalemated sides to move, Chess960 castling.
@@ -86,35 +86,15 @@ def searchmoves_of(words):
 
 
 class Broken(Exception):
-    """A protocol promise was broken: the fuzzer's failure."""
-
-
-class Engine(uci_engine.Engine):
-    """One UCI process (the shared driver, its stderr kept for reports); a dead engine is Broken."""
-
-    def __init__(self, path, name):
-        super().__init__(path, name, stderr="pipe")
-
-    def send(self, line):
-        try:
-            super().send(line)
-        except uci_engine.EngineError as e:
-            raise Broken(str(e))
-
-    def line(self, timeout):
-        """The next line, or "" when none came within timeout seconds."""
-        try:
-            line = self.read_line(timeout)
-        except uci_engine.EngineError as e:
-            raise Broken(str(e))
-        return "" if line is None else line
+    """A protocol promise was broken: the fuzzer's failure (as is a uci_engine.EngineError: an engine that
+    died or cannot be written to)."""
 
 
 class Checker:
     """Legality through the engine's own library (a second process, only ever given valid commands)."""
 
     def __init__(self, path, timeout):
-        self.e = Engine(path, "checker")
+        self.e = uci_engine.Engine(path, "checker", stderr="pipe")
         self.timeout = timeout
         self.chess960 = None
 
@@ -123,7 +103,7 @@ class Checker:
         out = []
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
-            line = self.e.line(0.5)
+            line = self.e.read_line(0.5) or ""
             if line == "readyok":
                 return out
             if line:
@@ -149,7 +129,7 @@ class Checker:
         deadline = time.monotonic() + self.timeout
         moves = []
         while time.monotonic() < deadline:
-            line = self.e.line(0.5)
+            line = self.e.read_line(0.5) or ""
             if line.startswith("Nodes searched"):
                 return moves
             if ": " in line and not line.startswith("info"):
@@ -157,10 +137,7 @@ class Checker:
         raise Broken("checker: no perft answer")
 
     def close(self):
-        try:
-            self.e.quit(timeout=10)
-        except uci_engine.EngineError:
-            pass  # killed by quit()
+        self.e.close(timeout=10)
 
 
 class Fuzzer:
@@ -168,7 +145,7 @@ class Fuzzer:
         self.rng = random.Random(args.seed)
         self.args = args
         self.timeout = args.timeout
-        self.engine = Engine(args.engine, "engine")
+        self.engine = uci_engine.Engine(args.engine, "engine", stderr="pipe")
         self.checker = Checker(args.checker or args.engine, self.timeout)
         self.log = open(args.log, "w") if args.log else None
         # What the engine holds: the last accepted position, UCI_Chess960.
@@ -200,7 +177,7 @@ class Fuzzer:
         window = []
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
-            line = self.engine.line(0.2)
+            line = self.engine.read_line(0.2) or ""
             if line == "readyok":
                 owed -= 1
                 if owed == 0:
@@ -215,7 +192,7 @@ class Fuzzer:
         deadline = time.monotonic() + self.timeout
         window = []
         while self.searches and time.monotonic() < deadline:
-            line = self.engine.line(0.2)
+            line = self.engine.read_line(0.2) or ""
             if line:
                 self.on_line(line, window)
         if self.searches:
@@ -404,7 +381,7 @@ class Fuzzer:
     def run(self):
         self.send("uci")
         deadline = time.monotonic() + self.timeout
-        while self.engine.line(0.5) != "uciok":
+        while (self.engine.read_line(0.5) or "") != "uciok":
             if time.monotonic() > deadline:
                 raise Broken("no uciok")
         end = time.monotonic() + self.args.duration
@@ -442,10 +419,14 @@ def main():
     if not os.access(args.engine, os.X_OK):
         print(f"uci_stateful: '{args.engine}' is not an executable", file=sys.stderr)
         return 2
-    f = Fuzzer(args)
+    try:
+        f = Fuzzer(args)
+    except uci_engine.EngineError as e:
+        print(f"uci_stateful: {e}", file=sys.stderr)
+        return 2
     try:
         f.run()
-    except Broken as e:
+    except (Broken, uci_engine.EngineError) as e:
         print(f"uci_stateful: FAILED (seed {args.seed}, command {f.stats['commands']}): {e}", file=sys.stderr)
         return 1
     finally:

@@ -16,9 +16,10 @@ import os
 import subprocess
 import sys
 
-# The UCI driver of the speed scripts (bench/time_to_depth.py).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
-from time_to_depth import ENGINE, Engine  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import uci_engine  # noqa: E402  (tools/uci_engine/)
+
+ENGINE = uci_engine.quince_binary()
 
 MAX_ROUNDS = 20  # batches of 2 x COUNT candidates before giving up (a too narrow --max-cp)
 
@@ -38,15 +39,12 @@ def candidates(count, seed, plies):
 
 
 def judge_score(engine, fen, depth):
-    """The judge's last reported score in centipawns for the side to move (None for a mate score)."""
-    engine.search(fen, depth)
-    score = None
-    for line in engine.last_lines:
-        words = line.split()
-        if words[:1] == ["info"] and "score" in words:
-            kind, value = words[words.index("score") + 1: words.index("score") + 3]
-            score = int(value) if kind == "cp" else None
-    return score
+    """The judge's score in centipawns for the side to move, from a fresh game (None for a mate score)."""
+    engine.new_game()
+    engine.position(fen)
+    engine.isready()
+    score = engine.go(depth=depth).score
+    return score[1] if score and score[0] == "cp" else None
 
 
 def main():
@@ -64,7 +62,7 @@ def main():
     if not os.access(a.judge, os.X_OK):
         ap.error(f"judge engine '{a.judge}' is not an executable (Debian: apt install stockfish)")
 
-    judge = Engine([("Threads", "1"), ("Hash", "16")], binary=a.judge)
+    judge = uci_engine.Engine(a.judge).setup([("Threads", "1"), ("Hash", "16")])
     kept, seen, batch, round_ = [], set(), max(2 * a.count, 50), 0
     while len(kept) < a.count:
         if round_ == MAX_ROUNDS:

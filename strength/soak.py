@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
-import uci_engine  # noqa: E402  (tools/uci_engine.py)
+import uci_engine  # noqa: E402  (tools/uci_engine/)
 
 HASH_CHOICES = [16, 16, 32, 64]   # MB; 16 is the default and comes back often
 THREAD_CHOICES = [1, 1, 2]
@@ -32,18 +32,13 @@ MAX_GAME_PLIES = 160
 ANSWER_TIMEOUT = 30.0             # seconds for any answer (readyok, bestmove after stop)
 
 
-class Engine(uci_engine.Engine):
-    """The shared UCI driver with every answer due within ANSWER_TIMEOUT, and the process's memory."""
-
-    def wait_for(self, prefix, timeout=ANSWER_TIMEOUT):
-        return super().wait_for(prefix, timeout)[-1]
-
-    def rss_kb(self):
-        with open(f"/proc/{self.pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return 0
+def rss_kb(pid):
+    """The resident set of a process, KB (VmRSS in /proc/PID/status); 0 when it is not there."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
 
 
 def svg_plot(samples, path, title):
@@ -109,7 +104,11 @@ def main():
         print(f"soak: '{args.engine}' is not an executable", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
-    e = Engine(args.engine)
+    try:
+        e = uci_engine.Engine(args.engine, timeout=ANSWER_TIMEOUT, search_timeout=ANSWER_TIMEOUT)
+    except uci_engine.EngineError as err:
+        print(f"soak: {err}", file=sys.stderr)
+        return 1
     hash_mb, threads = 16, 1
     samples, counts = [], {"searches": 0, "games": 0, "options": 0}
     start = time.monotonic()
@@ -119,12 +118,11 @@ def main():
         nonlocal next_sample
         now = time.monotonic()
         if now >= next_sample:
-            samples.append((now - start, e.rss_kb(), hash_mb, threads))
+            samples.append((now - start, rss_kb(e.pid), hash_mb, threads))
             next_sample = now + args.sample
 
     try:
-        e.send("uci")
-        e.wait_for("uciok")
+        e.handshake()
         moves = []
         while time.monotonic() - start < args.duration:
             sample()
@@ -133,45 +131,44 @@ def main():
                 kind = rng.choice(["Hash", "Threads", "MultiPV", "EvalProfile", "Clear Hash"])
                 if kind == "Hash":
                     hash_mb = rng.choice(HASH_CHOICES)
-                    e.send(f"setoption name Hash value {hash_mb}")
+                    e.set_option("Hash", hash_mb)
                 elif kind == "Threads":
                     threads = rng.choice(THREAD_CHOICES)
-                    e.send(f"setoption name Threads value {threads}")
+                    e.set_option("Threads", threads)
                 elif kind == "MultiPV":
-                    e.send(f"setoption name MultiPV value {rng.choice([1, 1, 3])}")
+                    e.set_option("MultiPV", rng.choice([1, 1, 3]))
                 elif kind == "EvalProfile":
-                    e.send(f"setoption name EvalProfile value {rng.choice(PROFILES)}")
+                    e.set_option("EvalProfile", rng.choice(PROFILES))
                 else:
-                    e.send("setoption name Clear Hash")
-                e.send("isready")
-                e.wait_for("readyok")
+                    e.set_option("Clear Hash")
+                e.isready()
                 counts["options"] += 1
                 continue
-            e.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+            e.position("startpos", moves)
             kind = rng.choice(["infinite", "infinite", "movetime", "clock", "depth"])
             if kind == "infinite":
-                e.send("go infinite")
+                e.go(infinite=True, wait=False)
                 time.sleep(rng.uniform(0.05, 0.5))
-                e.send("isready")  # answered during the search
-                e.wait_for("readyok")
-                e.send("stop")
+                e.isready()  # answered during the search
+                best = e.stop().bestmove
             elif kind == "movetime":
-                e.send(f"go movetime {rng.choice([10, 50, 200])}")
+                best = e.go(movetime=rng.choice([10, 50, 200])).bestmove
             elif kind == "clock":
                 t = rng.choice([1000, 10000, 60000])
-                e.send(f"go wtime {t} btime {t} winc {t // 100} binc {t // 100}")
+                best = e.go(wtime=t, btime=t, winc=t // 100, binc=t // 100).bestmove
             else:
-                e.send(f"go depth {rng.randint(4, 10)}")
-            best = e.wait_for("bestmove").split()
+                best = e.go(depth=rng.randint(4, 10)).bestmove
             counts["searches"] += 1
-            if best[1] == "0000" or len(moves) >= MAX_GAME_PLIES:
-                e.send("ucinewgame")
+            if best is None:
+                raise RuntimeError("a bestmove line without a move")
+            if best == "0000" or len(moves) >= MAX_GAME_PLIES:
+                e.new_game()
                 moves = []
                 counts["games"] += 1
             else:
-                moves.append(best[1])
-        samples.append((time.monotonic() - start, e.rss_kb(), hash_mb, threads))
-        code = e.quit(timeout=ANSWER_TIMEOUT)
+                moves.append(best)
+        samples.append((time.monotonic() - start, rss_kb(e.pid), hash_mb, threads))
+        code = e.quit()
         if code != 0:
             raise RuntimeError(f"exit status {code} after quit")
     except (RuntimeError, OSError) as err:  # uci_engine.EngineError is a RuntimeError

@@ -35,9 +35,8 @@ import math
 import os
 import sys
 
-# The UCI driver of the speed scripts (bench/time_to_depth.py).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
-from time_to_depth import Engine  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import uci_engine  # noqa: E402  (tools/uci_engine/)
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 CP_CLAMP = 1000
@@ -99,22 +98,10 @@ def read_games(path):
 
 def reference_search(engine, fen, moves, depth):
     """(score, bestmove) of the position after `moves`, side to move's view; score None when there is no move."""
-    engine.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
-    engine.send(f"go depth {depth}")
-    lines = engine.wait("bestmove")
-    score = None
-    for line in lines:
-        words = line.split()
-        if words[:1] != ["info"] or "score" not in words or "lowerbound" in words or "upperbound" in words:
-            continue
-        if "multipv" in words and words[words.index("multipv") + 1] != "1":
-            continue
-        at = words.index("score")
-        score = (words[at + 1], int(words[at + 2]))
-    best = lines[-1].split()[1] if len(lines[-1].split()) > 1 else "(none)"
-    if best == "(none)":
-        best = None
-    return score, best
+    engine.position(fen, moves)
+    result = engine.go(depth=depth)  # its score: the last exact one of the principal line
+    best = None if result.bestmove in (None, "(none)") else result.bestmove
+    return result.score, best
 
 
 def position_key(game, ply):
@@ -134,10 +121,9 @@ def reference_scores(games, engine_path, depth, cache_path):
         if all(k in cache for k in keys):
             continue
         if engine is None:
-            engine = Engine([("Threads", "1"), ("Hash", "16")], binary=engine_path)
-        engine.send("ucinewgame")
-        engine.send("isready")
-        engine.wait("readyok")
+            engine = uci_engine.Engine(engine_path).setup([("Threads", "1"), ("Hash", "16")])
+        engine.new_game()
+        engine.isready()
         fen = g["tags"].get("FEN", START)
         moves = [m["uci"] for m in g["moves"]]
         for i, key in enumerate(keys):

@@ -14,7 +14,10 @@
 #include "core/text.h"
 #include "eval/evaluate.h"
 #include "uci/uci.h"
+#include "eval/evaluation.h"
+#include "eval/nnue/network.h"
 #include "workbench/compare.h"
+#include "workbench/json.h"
 #include "workbench/svg.h"
 
 namespace quince::cli {
@@ -175,12 +178,30 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     }
     Position pos;
     if (!read_position(a.positional, &pos, &error)) return usage_error(err, "eval", error);
-    if (!evaluation->profile) {  // a network: its score, no terms to list or picture
-        if (a.has("json") || a.has("svg")) {
-            err << "quince eval: " << evaluation->source << " is a network: it has no terms for --json or --svg\n";
+    if (!evaluation->profile) {  // a network: its score, beside the terms of a hand-crafted profile
+        if (a.has("svg")) {
+            err << "quince eval: " << evaluation->source << " is a network: it has no terms to draw for --svg\n";
             return EXIT_FAILED;
         }
-        out << eval::trace_text(pos, *evaluation);
+        // The profile named by --profile, else the default one when it is hand-crafted, else quince.
+        std::string beside = a.has("profile") ? name : eval::default_profile();
+        eval::EvalPtr terms = eval::builtin_evaluation(beside, &error);
+        if (!terms || !terms->profile) terms = eval::builtin_evaluation(beside = "quince", &error);
+        if (!terms || !terms->profile) {
+            err << "quince eval: " << error << "\n";
+            return EXIT_FAILED;
+        }
+        if (a.has("json")) {
+            const Value v = evaluation->network->new_state()->evaluate(pos);
+            out << "{\"network\": {\"name\": " << workbench::json_string(evaluation->name)
+                << ", \"source\": " << workbench::json_string(evaluation->source)
+                << ", \"side_to_move\": \"" << (pos.side_to_move() == WHITE ? "white" : "black")
+                << "\", \"cp\": " << (pos.side_to_move() == WHITE ? v : -v) << ", \"final_cp\": " << v
+                << "},\n\"profile\": " << eval::trace_json(pos, terms->profile) << "}\n";
+        } else {
+            out << eval::trace_text(pos, *evaluation) << "\nThe hand-crafted terms of " << beside
+                << " for the same position:\n" << eval::trace_text(pos, terms->profile);
+        }
         return EXIT_OK;
     }
     const std::shared_ptr<const eval::Profile>& profile = evaluation->profile;

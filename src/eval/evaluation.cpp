@@ -120,7 +120,7 @@ std::string trace_text(const Position& pos, const Evaluation& evaluation) {
     if (evaluation.profile) return trace_text(pos, evaluation.profile);
     const Value v = evaluation.network->new_state()->evaluate(pos);
     const Value white = pos.side_to_move() == WHITE ? v : -v;
-    return "network " + evaluation.name + " (" + evaluation.source + "): no term table\nfinal score: " +
+    return "network " + evaluation.name + " (" + evaluation.source + ")\nfinal score: " +
            std::to_string(white) + " cp (White's view), " + std::to_string(v) + " cp for the side to move\n";
 }
 

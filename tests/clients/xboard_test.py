@@ -23,18 +23,16 @@ Exit code 0 = all checks passed.
 """
 import argparse
 import os
-import queue
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
 import checks  # noqa: E402  (tests/support/checks.py)
-from checks import ROOT, check  # noqa: E402
+from checks import ROOT, Engine, EngineError, check  # noqa: E402  (Engine: tools/uci_engine/)
 
 
 def find(tool):
@@ -62,24 +60,16 @@ def write_ini(engine, folder, name, overhead=None):
 
 
 class Adapter:
-    """One polyglot process spoken to in the xboard protocol, its output read by a thread."""
+    """One polyglot process spoken to in the xboard protocol (through the project's line driver,
+    tools/uci_engine/), with a transcript of both directions."""
 
     def __init__(self, polyglot, ini, folder):
-        self.proc = subprocess.Popen([polyglot, ini], cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, bufsize=1)
-        self.lines = queue.Queue()
+        self.process = Engine([polyglot, ini], name="polyglot", stderr="stdout", cwd=folder)
         self.transcript = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
 
     def send(self, text):
         self.transcript.append("> " + text)
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
+        self.process.send(text)
 
     def wait_for(self, pattern, timeout):
         """The first line matching pattern (a regex), or None after timeout seconds (0: only the lines
@@ -87,25 +77,19 @@ class Adapter:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic())) if timeout > 0 \
-                    else self.lines.get_nowait()
-            except queue.Empty:
+                line = self.process.read_line(max(0.0, deadline - time.monotonic()))
+            except EngineError:  # the output ended
                 return None
             if line is None:
-                self.lines.put(None)  # stays at the end for later calls
                 return None
             self.transcript.append("< " + line)
             if re.search(pattern, line):
                 return line
 
     def close(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (BrokenPipeError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        return self.proc.returncode
+        """quit; the exit status (the process is killed when it has not ended after 5 s)."""
+        self.transcript.append("> quit")
+        return self.process.close(timeout=5)
 
 
 RESULT = r"^(1-0|0-1|1/2-1/2) \{"

@@ -20,7 +20,7 @@ engine, readme_path = os.path.abspath(sys.argv[1]), sys.argv[2]
 # Commands run from the repository root, where the README's relative paths point.
 ROOT = os.path.dirname(os.path.abspath(readme_path))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tools"))
-from uci_engine import Engine, EngineError  # noqa: E402  (tools/uci_engine.py)
+from uci_engine import Engine, EngineError  # noqa: E402  (tools/uci_engine/)
 text = open(readme_path, encoding="utf-8").read()
 blocks = re.findall(r"^```[a-z]*\n(.*?)^```", text, re.M | re.S)
 failures = []
@@ -138,13 +138,13 @@ for block in blocks:
             until = answer_to.get(command.split()[0])
             if until:
                 try:
-                    answer = e.wait_for(until)
+                    answer = e.wait_for(until, e.search_timeout if until == "bestmove" else e.timeout)
                 except EngineError as err:  # the output ended: compare what came
                     answer = err.lines
                 got += [l for l in answer if not l.startswith("option ")]  # the README leaves them out
         e.close_input()
         got += [l for l in e.rest() if not l.startswith("option ")]
-        e.proc.wait(timeout=60)
+        e.close()
         deterministic = not any(l.startswith("> go") and "movetime" in l for l in lines)
         failure = compare("the UCI session", shown, got, strict=deterministic)
     else:

@@ -13,11 +13,11 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, 'tools'))
-from uci_engine import Engine, EngineError  # noqa: E402  (tools/uci_engine.py, the UCI driver)
+from uci_engine import Engine, EngineError  # noqa: E402  (tools/uci_engine/, the UCI driver)
 failures = 0
 
 # The shared libraries of the C library itself (glibc): the only ones a self-contained Linux engine needs.
@@ -60,22 +60,22 @@ def run(cmd, stdin='', timeout=600, cwd=None):
 def uci_session(cmd, commands, timeout=300):
     """Sends the UCI commands, waits for the `bestmove` of the last `go` (a `quit` sent at once would stop
     the search before it reports anything), then quits. Returns (exit status, the engine's output); a
-    session that hangs is killed after timeout seconds (a watchdog, not a time limit a search must meet)."""
-    engine = Engine(cmd, stderr='stdout')
-    timer = threading.Timer(timeout, engine.kill)
-    timer.start()
+    session still running after timeout seconds is killed (a deadline against a hang, not a time limit a
+    search must meet)."""
+    deadline = time.monotonic() + timeout
+    left = lambda: max(0.0, deadline - time.monotonic())  # noqa: E731
     out = []
-    try:
-        for c in commands:
-            engine.send(c)
-        out += engine.wait_for('bestmove')
-        engine.send('quit')
-        out += engine.rest()
-    except EngineError as e:
-        out += e.lines + engine.rest()
-    finally:
-        timer.cancel()
-    return engine.proc.wait(), ''.join(line + '\n' for line in out)
+    with Engine(cmd, stderr='stdout') as engine:
+        try:
+            for c in commands:
+                engine.send(c)
+            out += engine.wait_for('bestmove', left())
+            engine.send('quit')
+            out += engine.rest(left())
+        except EngineError as e:
+            out += e.lines + engine.rest(left())
+        code = engine.close(left())
+    return code, ''.join(line + '\n' for line in out)
 
 
 def bench_nodes(text):

@@ -252,6 +252,33 @@ TEST(NnueTrain, QtdReaderTakesLabelledOrQuietPlies) {
     for (const Sample& s : labelled.samples()) EXPECT_TRUE(targets.count(s.teacher)) << s.teacher;
 }
 
+// --teacher-scale: the labelled positions' targets are the teacher's scores times the scale; the quiet plies
+// no teacher scored keep Quince's own score.
+TEST(NnueTrain, TeacherScaleScalesOnlyTheTeachersScores) {
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    const std::vector<std::string> shards = {run + "shard-00000.qtd.xz"};
+    Dataset plain, scaled, plain_quiet, scaled_quiet;
+    std::string error;
+    ASSERT_TRUE(read_qtd_positions(shards, plain, &error)) << error;
+    ASSERT_TRUE(read_qtd_positions(shards, scaled, &error, training::Plies::Labelled, 0.5)) << error;
+    ASSERT_EQ(plain.samples().size(), scaled.samples().size());
+    int changed = 0;
+    for (std::size_t i = 0; i < plain.samples().size(); ++i) {
+        EXPECT_EQ(scaled.samples()[i].teacher, std::lround(plain.samples()[i].teacher * 0.5));
+        changed += scaled.samples()[i].teacher != plain.samples()[i].teacher;
+    }
+    EXPECT_GT(changed, 100);
+    ASSERT_TRUE(read_qtd_positions(shards, plain_quiet, &error, training::Plies::Quiet)) << error;
+    ASSERT_TRUE(read_qtd_positions(shards, scaled_quiet, &error, training::Plies::Quiet, 0.5)) << error;
+    ASSERT_EQ(plain_quiet.samples().size(), scaled_quiet.samples().size());
+    int same = 0;
+    for (std::size_t i = 0; i < plain_quiet.samples().size(); ++i)
+        same += plain_quiet.samples()[i].teacher == scaled_quiet.samples()[i].teacher;
+    // The plies without a teacher (about three in four) keep their targets; zero scores stay zero too.
+    EXPECT_GT(same, int(plain_quiet.samples().size() - plain.samples().size()));
+    EXPECT_LT(same, int(plain_quiet.samples().size()));
+}
+
 // --mirror: the copy of a position holds exactly the inputs of the position mirrored left to right.
 TEST(NnueTrain, MirroredCopyIsTheMirroredPosition) {
     const std::string fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";

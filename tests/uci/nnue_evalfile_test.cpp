@@ -3,8 +3,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
+#include "cli/cli.h"
 #include "engine_process.h"
 #include "eval/nnue/network.h"
 
@@ -64,4 +66,32 @@ TEST(NnueUci, EvalFileLoadsANetAndABadNetChangesNothing) {
     EXPECT_NE(result->back(), "bestmove 0000");
     std::remove(good.c_str());
     std::remove(bad.c_str());
+}
+
+// `quince eval --weights NET`: the network's score, then the term table of a hand-crafted profile for the same
+// position (--profile, else quince); --json holds both; --svg is refused (a net has no terms to draw).
+TEST(NnueUci, EvalCommandPrintsTheNetBesideAProfilesTerms) {
+    const std::string net = testing::TempDir() + "quince_cli_eval.nnue";
+    std::ofstream(net, std::ios::binary) << net_bytes();
+    const std::string fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    auto run = [&](std::vector<std::string> args, std::string* text) {
+        std::ostringstream out, err;
+        const int status = cli::run_eval(args, out, err);
+        *text = out.str() + err.str();
+        return status;
+    };
+    std::string text;
+    ASSERT_EQ(run({"--weights", net, fen}, &text), cli::EXIT_OK) << text;
+    EXPECT_EQ(text.rfind("network quince_cli_eval.nnue", 0), 0u) << text;
+    EXPECT_NE(text.find("The hand-crafted terms of quince for the same position:"), std::string::npos) << text;
+    EXPECT_NE(text.find("pst_knight"), std::string::npos) << text;
+    ASSERT_EQ(run({"--weights", net, "--profile", "rybka1", fen}, &text), cli::EXIT_OK) << text;
+    EXPECT_NE(text.find("The hand-crafted terms of rybka1 for the same position:"), std::string::npos) << text;
+    ASSERT_EQ(run({"--json", "--weights", net, fen}, &text), cli::EXIT_OK) << text;
+    EXPECT_EQ(text.rfind("{\"network\": {\"name\": \"quince_cli_eval.nnue\"", 0), 0u) << text;
+    EXPECT_NE(text.find("\"profile\": {"), std::string::npos) << text;
+    EXPECT_NE(text.find("\"terms\": ["), std::string::npos) << text;
+    EXPECT_EQ(run({"--svg", "--weights", net, fen}, &text), cli::EXIT_FAILED);
+    EXPECT_NE(text.find("is a network"), std::string::npos) << text;
+    std::remove(net.c_str());
 }

@@ -31,6 +31,8 @@ const char* const USAGE =
     "  --limit N         read at most N positions\n"
     "  --plies WHICH     of a QTD set: labelled (default) or quiet: every quiet scored ply, the teacher's\n"
     "                    score where it has one, otherwise Quince's own search score\n"
+    "  --teacher-scale X of a QTD set: the teacher's scores are multiplied by X (default 1; 0.75 puts\n"
+    "                    Stockfish's centipawns on Quince's scale, so a mix of both is one scale)\n"
     "  --mirror          train on every position and its mirror image (files a<->h): twice the data\n"
     "  --calibration N   training positions the quantiser fits the integer net to (default 100000; more\n"
     "                    when the quantised net misses the float one by more than 2 cp)\n"
@@ -64,10 +66,12 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
                          {{"out", true}, {"epochs", true}, {"batch", true}, {"lr", true}, {"lr-decay", true},
                           {"lambda", true}, {"scale", true}, {"validation", true}, {"threads", true},
                           {"seed", true}, {"limit", true}, {"checkpoint", true}, {"resume", true},
-                          {"description", true}, {"plies", true}, {"mirror", false}, {"calibration", true}},
+                          {"description", true}, {"plies", true}, {"mirror", false}, {"calibration", true},
+                          {"teacher-scale", true}},
                          &a, &error))
         return cli::usage_error(err, "train-nnue", error);
     Options o;
+    double teacher_scale = 1.0;
     long long epochs = o.epochs, batch = o.batch, threads = o.threads, seed = 1, limit = 0, calibration = 100000;
     const bool ok =
         (!a.has("epochs") || cli::parse_number(a.options["epochs"], 1, 100000, "--epochs", &epochs, &error)) &&
@@ -81,6 +85,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         (!a.has("lr-decay") || parse_real(a.options["lr-decay"], 0, 1, "--lr-decay", &o.lr_decay, &error)) &&
         (!a.has("lambda") || parse_real(a.options["lambda"], 0, 1, "--lambda", &o.lambda, &error)) &&
         (!a.has("scale") || parse_real(a.options["scale"], 1, 100000, "--scale", &o.scale, &error)) &&
+        (!a.has("teacher-scale") ||
+         parse_real(a.options["teacher-scale"], 0.01, 100, "--teacher-scale", &teacher_scale, &error)) &&
         (!a.has("validation") || parse_real(a.options["validation"], 0, 0.9, "--validation", &o.validation, &error));
     if (!ok) return cli::usage_error(err, "train-nnue", error);
     training::Plies plies = training::Plies::Labelled;
@@ -106,7 +112,7 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     std::vector<std::string> shards;
     for (const std::string& f : files)
         if (training::is_shard_file(f)) shards.push_back(f);
-    if (!shards.empty() && !read_qtd_positions(shards, data, &error, plies)) {
+    if (!shards.empty() && !read_qtd_positions(shards, data, &error, plies, teacher_scale)) {
         err << "quince train-nnue: " << error << "\n";
         return cli::EXIT_FAILED;
     }
@@ -143,7 +149,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
           << "); epochs " << o.epochs << ", batch " << o.batch << ", lr "
           << o.lr << ", lr-decay " << o.lr_decay << ", lambda " << o.lambda << ", scale " << o.scale
           << ", validation " << o.validation << ", seed " << o.seed
-          << (plies == training::Plies::Quiet ? ", plies quiet" : "");
+          << (plies == training::Plies::Quiet ? ", plies quiet" : "")
+          << (teacher_scale != 1.0 ? ", teacher-scale " + std::to_string(teacher_scale) : std::string());
         o.description = d.str();
     }
     Result r;

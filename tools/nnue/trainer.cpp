@@ -249,13 +249,14 @@ bool read_text_positions(const std::string& path, const PositionSink& sink, std:
 }
 
 bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
-                        training::Plies plies) {
+                        training::Plies plies, double teacher_scale) {
     std::vector<training::ShardFile> shards;
     if (!training::find_shards(paths, &shards, error)) return false;
     return training::for_each_position(
         shards,
-        [&data](const training::LabeledPosition& lp) {
-            data.add(*lp.pos, lp.teacher, lp.result, std::uint64_t(lp.game), lp.validation);
+        [&data, teacher_scale](const training::LabeledPosition& lp) {
+            const int target = lp.has_teacher ? int(std::lround(lp.teacher * teacher_scale)) : lp.score;
+            data.add(*lp.pos, target, lp.result, std::uint64_t(lp.game), lp.validation);
             return true;
         },
         error, plies);

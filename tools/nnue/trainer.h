@@ -33,9 +33,10 @@ bool read_text_positions(const std::string& path, const PositionSink& sink, std:
 // The QTD training set (tools/training/game_format.h: data/training/, or shard files): every labelled position
 // into `data`, its game number as the game id, the set's validation shards held out. False + *error.
 // `plies`: the labelled positions only, or every quiet scored ply (its target Quince's own search score
-// where no teacher scored it).
+// where no teacher scored it). `teacher_scale` multiplies the teacher's scores (not Quince's): Stockfish's
+// centipawns are larger than Quince's, and a set that mixes both is put on one scale by it.
 bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
-                        training::Plies plies = training::Plies::Labelled);
+                        training::Plies plies = training::Plies::Labelled, double teacher_scale = 1.0);
 
 // Positions in memory, compact: the pieces as White-perspective input indices.
 struct Sample {
