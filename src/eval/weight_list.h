@@ -54,8 +54,7 @@
     R(T_PASSERS, "passed_pawns", "")                                                                                \
     R(T_PATTERNS, "patterns", "trapped and blocked pieces; pieces2's outposts and piece knowledge")                 \
     R(T_PAWN_MOBILITY, "pawn_mobility", "blocked pawns; rybka232 only")                                             \
-    R(T_THREATS, "threats", "attacked by lesser pieces, hanging; threats2: weak pawns, overloads, pushes, restricted") \
-    R(T_SPACE, "space", "safe central squares, more behind own pawns, by pieces and blocked pawns")
+    R(T_THREATS, "threats", "attacked by lesser pieces, hanging; threats2: weak pawns, overloads, pushes, restricted")
 
 // clang-format off
 #define QUINCE_WEIGHTS(I, P, A, PA, B, E, T, G)                                                                      \
@@ -171,15 +170,6 @@
     P(bishop_long_diagonal, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "bishop on a long diagonal (not the centre) seeing two centre squares through pawns") \
     PA(closed_knight, 9, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "per knight, by closedness (pawns + 3 rammed - 4 open files) / 3, 0..8") \
     PA(closed_rook, 9, T_PATTERNS, "pieces2", -W, W, pieces2, ANY, "per rook, by closedness") \
-    /* ---- Space (Quince: Stockfish 11's idea, not in the seeds; eval/patterns.h). S = safe squares of files */ \
-    /* c-f, relative ranks 2-4 (no own pawn, no enemy pawn attack), those up to three behind an own pawn and */ \
-    /* not attacked by the enemy counting twice; only while both sides' non-pawn material is high. ---- */ \
-    G(space, "space", AFTER_PIECES, 0, "Quince: safe central squares behind the pawns, by pieces and blocked pawns (not in the seeds)") \
-    P(space_square, T_SPACE, "space", -W, W, space, ANY, "per safe square") \
-    P(space_behind, T_SPACE, "space", -W, W, space, ANY, "per safe square up to three behind an own pawn, not attacked") \
-    P(space_pieces, T_SPACE, "space", -W, W, space, ANY, "S x own pieces and pawns (not the king)") \
-    P(space_blocked, T_SPACE, "space", -W, W, space, ANY, "S x own pawns blocked by an enemy pawn") \
-    I(space_material, NO_TERM, "space", Fixed, 0, 128, space, ANY, "both sides' non-pawn material (N, B 3, R 5, Q 10) from which it counts") \
     /* ---- Mobility (§8) ---- */                                                                                  \
     P(mob_knight, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "per attacked square not occupied by an own piece") \
     P(mob_bishop, T_MOBILITY, "mobility", -W, W, mob_linear, ANY, "") \

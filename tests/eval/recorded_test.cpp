@@ -37,14 +37,6 @@ Weights all_switches() {
     test::set_threats2_start(w);
     test::set_pawns2_start(w);
     test::set_scaling_start(w);
-    // A group whose weights quince leaves all at zero gets its test profile's values, so that its terms show.
-    for (const GroupDesc& g : group_descs()) {
-        bool zero = true;
-        for (const WeightDesc& d : weight_descs())
-            if (d.used == g.used && d.kind == Kind::Int && d.role != Role::Fixed)
-                for (int i = 0; i < d.count; ++i) zero = zero && d.ints(w)[i] == 0;
-        if (zero) test::set_group_test_values(w, g);
-    }
     std::mt19937 rng(20261127);
     for (const WeightDesc& d : weight_descs())
         if (d.kind == Kind::Int && (std::strcmp(d.group, "pieces2") == 0 || std::strcmp(d.group, "threats2") == 0))

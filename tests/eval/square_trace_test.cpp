@@ -64,11 +64,10 @@ TEST(SquareTrace, SquaresSumToEveryTermAndMaterialIsOnNoSquare) {
                     ASSERT_EQ(sum, total) << prof->w.name << " " << TERM_NAMES[term] << (k ? " eg " : " mg ") << pos.fen();
                 }
             // Credit sits on occupied squares only (threats: the attacked piece; shelter: the king), but
-            // threats2's restricted squares and space's safe squares, which are credited on the (usually
-            // empty) square itself.
+            // threats2's restricted squares, which are credited on the (usually empty) square itself.
             for (int term = 0; term < TERM_NB; ++term)
                 for (int s = 0; s < 64; ++s) {
-                    if ((term == T_THREATS && prof->w.threats2) || term == T_SPACE) continue;
+                    if (term == T_THREATS && prof->w.threats2) continue;
                     if (sq.v[term][s][0] || sq.v[term][s][1]) {
                         ASSERT_NE(pos.piece_on(Square(s)), NO_PIECE) << TERM_NAMES[term] << " " << s << " " << pos.fen();
                     }

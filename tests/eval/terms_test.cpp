@@ -249,67 +249,6 @@ TEST(EvalTerms, Threats2) {
     }());
 }
 
-TEST(EvalTerms, Space) {
-    // The space group on rybka1's weights, a distinct power of two per weight (op) and per weight x 100
-    // (eg), so that the tuner's coefficients and the sum tell the counts apart.
-    Weights w = find_profile("rybka1")->w;
-    w.space = true;
-    w.space_square_op = 1, w.space_behind_op = 16, w.space_pieces_op = 256, w.space_blocked_op = 4096;
-    w.space_square_eg = 100, w.space_behind_eg = 1600, w.space_pieces_eg = 25600, w.space_blocked_eg = 0;
-    w.space_material = 58;
-    Evaluator ev;
-    ev.set_profile(build_profile(w));
-    const auto traced = [&](const std::string& fen, CoefTrace& ct) {
-        Position pos;
-        EXPECT_TRUE(pos.set_fen(fen)) << fen;
-        Trace t;
-        t.coef = &ct;
-        ev.evaluate_traced(pos, t);
-        return t;
-    };
-    // The French advance after 1.e4 e6 2.d4 d5 3.e5 c5. White's area c2-f4: c2, f2 and d4 hold pawns, c4
-    // and e4 are attacked by d5; safe: d2 e2 c3 d3 e3 f3 f4 (7), of which d2 d3 (behind d4) and e2 e3
-    // (behind e5) no black piece attacks: twice (4), S = 11. Pieces and pawns 15, blocked d4 and e5: 2.
-    // Black's area c7-f5: f7, e6, c5, d5 hold pawns, e5 is attacked by d4, d6 and f6 by e5; safe: c7 d7
-    // e7 c6 f5 (5), of which c6 c7 (behind c5), d7 (behind d5) and e7 (behind e6) no white piece attacks:
-    // twice (4), S = 9. Pieces and pawns 15, blocked d5 and e6: 2.
-    CoefTrace ct;
-    const Trace t = traced("rnbqkbnr/pp3ppp/4p3/2ppP3/3P4/8/PPP2PPP/RNBQKBNR w KQkq - 0 4", ct);
-    const auto k = [&](Color c, PairRef r) { return int(ct.c[c][std::size_t(r.index)]); };
-    EXPECT_EQ(k(WHITE, WI::space_square), 7);
-    EXPECT_EQ(k(WHITE, WI::space_behind), 4);
-    EXPECT_EQ(k(WHITE, WI::space_pieces), 11 * 15);
-    EXPECT_EQ(k(WHITE, WI::space_blocked), 11 * 2);
-    EXPECT_EQ(term(t, T_SPACE, WHITE), P(7 * 1 + 4 * 16 + 165 * 256 + 22 * 4096, 700 + 4 * 1600 + 165 * 25600));
-    EXPECT_EQ(k(BLACK, WI::space_square), 5);
-    EXPECT_EQ(k(BLACK, WI::space_behind), 4);
-    EXPECT_EQ(k(BLACK, WI::space_pieces), 9 * 15);
-    EXPECT_EQ(k(BLACK, WI::space_blocked), 9 * 2);
-    // Black's knight on b4 attacks d3 (and the c2 pawn): d3 stays safe (no pawn attacks it) but no longer
-    // counts twice.
-    CoefTrace ct2;
-    traced("r1bqkbnr/pp3ppp/4p3/2ppP3/1n1P4/8/PPP2PPP/RNBQKBNR w KQkq - 0 5", ct2);
-    EXPECT_EQ(int(ct2.c[WHITE][std::size_t(WI::space_square.index)]), 7);
-    EXPECT_EQ(int(ct2.c[WHITE][std::size_t(WI::space_behind.index)]), 3);
-    // The material threshold, both sides' knights, bishops (3), rooks (5), queens (10): a pair of knights
-    // off leaves 58, which counts; both pairs off leave 52, which does not.
-    const auto squares = [&](const std::string& fen) {
-        CoefTrace c;
-        const Trace tr = traced(fen, c);
-        EXPECT_EQ(term(tr, T_SPACE, WHITE).first == 0, c.c[WHITE][std::size_t(WI::space_square.index)] == 0) << fen;
-        return int(c.c[WHITE][std::size_t(WI::space_square.index)]);
-    };
-    EXPECT_EQ(squares("r1bqkbnr/pp3ppp/4p3/2ppP3/3P4/8/PPP2PPP/R1BQKBNR w KQkq - 0 1"), 7);
-    EXPECT_EQ(squares("r1bqkb1r/pp3ppp/4p3/2ppP3/3P4/8/PPP2PPP/R1BQKB1R w KQkq - 0 1"), 0);
-    // Switch off: no term, and rybka1's evaluation.
-    w.space = false;
-    ev.set_profile(build_profile(w));
-    CoefTrace ct4;
-    const Trace t4 = traced("rnbqkbnr/pp3ppp/4p3/2ppP3/3P4/8/PPP2PPP/RNBQKBNR w KQkq - 0 4", ct4);
-    EXPECT_EQ(term(t4, T_SPACE, WHITE), P(0, 0));
-    EXPECT_EQ(t4.final_cp, trace_of("rnbqkbnr/pp3ppp/4p3/2ppP3/3P4/8/PPP2PPP/RNBQKBNR w KQkq - 0 4").final_cp);
-}
-
 // Weights of the pieces2 switch, each a distinct power of two (opening) or multiple of 100 (endgame,
 // closedness), so that a sum tells which fired.
 Weights with_pieces2(Weights w) {
