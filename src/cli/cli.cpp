@@ -195,6 +195,7 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
             const Value v = evaluation->network->new_state()->evaluate(pos);
             out << "{\"network\": {\"name\": " << workbench::json_string(evaluation->name)
                 << ", \"source\": " << workbench::json_string(evaluation->source)
+                << ", \"trained\": " << workbench::json_string(evaluation->network->description())
                 << ", \"side_to_move\": \"" << (pos.side_to_move() == WHITE ? "white" : "black")
                 << "\", \"cp\": " << (pos.side_to_move() == WHITE ? v : -v) << ", \"final_cp\": " << v
                 << "},\n\"profile\": " << eval::trace_json(pos, terms->profile) << "}\n";
@@ -207,7 +208,7 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     const std::shared_ptr<const eval::Profile>& profile = evaluation->profile;
     if (a.has("svg")) {
         const std::string label = a.has("weights") ? profile->w.name : name;
-        out << workbench::board_svg(workbench::compare(pos, {{label, profile}}, true));
+        out << workbench::board_svg(workbench::compare(pos, {{label, profile, nullptr}}, true));
         return EXIT_OK;
     }
     out << (a.has("json") ? eval::trace_json(pos, profile) : eval::trace_text(pos, profile));

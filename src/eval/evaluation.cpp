@@ -120,7 +120,9 @@ std::string trace_text(const Position& pos, const Evaluation& evaluation) {
     if (evaluation.profile) return trace_text(pos, evaluation.profile);
     const Value v = evaluation.network->new_state()->evaluate(pos);
     const Value white = pos.side_to_move() == WHITE ? v : -v;
-    return "network " + evaluation.name + " (" + evaluation.source + ")\nfinal score: " +
+    const std::string trained = evaluation.network->description();
+    return "network " + evaluation.name + " (" + (evaluation.source.empty() ? "built in" : evaluation.source) + ")\n" +
+           (trained.empty() ? "" : "trained: " + trained + "\n") + "final score: " +
            std::to_string(white) + " cp (White's view), " + std::to_string(v) + " cp for the side to move\n";
 }
 

@@ -38,6 +38,8 @@ class Network {
 public:
     virtual ~Network() = default;
     virtual std::unique_ptr<NetworkState> new_state() const = 0;
+    // What the file's header says it was trained on, and how (`eval` prints it).
+    virtual std::string description() const { return {}; }
 };
 
 // The network loader for a file whose first bytes are NETWORK_MAGIC (eval/network_file.cpp): the

@@ -26,6 +26,7 @@ class NnueNetwork final : public Network {
 public:
     explicit NnueNetwork(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {}
     std::unique_ptr<NetworkState> new_state() const override { return std::make_unique<NnueThreadState>(net_); }
+    std::string description() const override { return net_->description; }
 
 private:
     std::shared_ptr<const nnue::Network> net_;

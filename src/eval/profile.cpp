@@ -125,9 +125,14 @@ bool builtin_weights(const std::string& name, Weights& out) {
 
 std::shared_ptr<const Profile> build_profile(const Weights& w) { return build(w, false); }
 
-std::vector<std::string> profile_names() {
+std::vector<std::string> handcrafted_profile_names() {
     std::vector<std::string> v;
     for (auto& r : builtin_profiles) v.push_back(r.name);
+    return v;
+}
+
+std::vector<std::string> profile_names() {
+    std::vector<std::string> v = handcrafted_profile_names();
     if (nnue::embedded_network()) v.push_back("nnue");  // a build without a default net has no profile nnue
     return v;
 }

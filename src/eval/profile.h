@@ -101,6 +101,8 @@ constexpr int unpack_op(std::int64_t s) { return int((s - unpack_eg(s)) >> 32); 
 // Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (the default is
 // default_profile(), `quince`, declared in evaluate.h).
 std::vector<std::string> profile_names();
+// The hand-crafted ones among them (each has a Profile: find_profile), in the same order.
+std::vector<std::string> handcrafted_profile_names();
 // nullptr for an unknown name. Built-in profiles are parsed and built on first use (thread-safe) and
 // live forever.
 const Profile* find_profile(const std::string& name);

@@ -24,31 +24,45 @@ bool resolve_columns(const std::vector<std::string>& names, const std::vector<st
     std::vector<ProfileColumn> cols;
     std::set<std::string> taken;
     for (const std::string& n : names) {
-        auto p = eval::find_profile_shared(n);
-        if (!p) {
+        const eval::EvalPtr e = eval::builtin_evaluation(n, nullptr);
+        if (!e) {
             std::string known;
             for (const std::string& k : eval::profile_names()) known += (known.empty() ? "" : ", ") + k;
             *error = "unknown profile '" + printable(n) + "' (known: " + known + ")";
             return false;
         }
-        cols.push_back({n, p});
+        cols.push_back({n, e->profile, e->network});
         taken.insert(n);
     }
     for (const std::string& f : weight_files) {
         std::string why;
-        auto p = eval::load_profile_file(f, &why);
-        if (!p) {
+        const eval::EvalPtr e = eval::load_evaluation(f, &why);
+        if (!e) {
             if (bad_file) *bad_file = true;
             *error = why;
             return false;
         }
-        const std::string label = taken.count(p->w.name) ? f : p->w.name;
-        cols.push_back({label, p});
+        const std::string label = taken.count(e->name) ? f : e->name;
+        cols.push_back({label, e->profile, e->network});
         taken.insert(label);
     }
     *out = std::move(cols);
     return true;
 }
+
+namespace {
+
+// A network's column: its score, no terms (shown as the baseline profile's are).
+eval::TraceReport network_report(const Position& pos, eval::NetworkState& state, const std::string& label) {
+    eval::TraceReport r;
+    r.profile = label;
+    r.simple = true;
+    r.stm = pos.side_to_move();
+    r.t.final_cp = state.evaluate(pos);
+    return r;
+}
+
+}  // namespace
 
 double Column::mg(int term) const {
     return eval::internal_to_cp(report.t.v[term][WHITE][0] - report.t.v[term][BLACK][0]);
@@ -69,6 +83,11 @@ Comparison compare(const Position& pos, const std::vector<ProfileColumn>& profil
     for (const ProfileColumn& p : profiles) {
         Column col;
         col.label = p.label;
+        if (p.network) {
+            col.report = network_report(pos, *p.network->new_state(), p.label);
+            c.columns.push_back(std::move(col));
+            continue;
+        }
         if (with_squares) col.squares = std::make_shared<eval::SquareTrace>();
         col.report = eval::trace_report(pos, p.profile, col.squares.get());
         for (int t = 0; t < TERM_NB; ++t) col.has[t] = eval::term_in_profile(*p.profile, eval::Term(t));
@@ -222,13 +241,15 @@ bool compare_epd(std::istream& in, const std::string& source, const std::vector<
     for (const ProfileColumn& p : profiles) {
         s.labels.push_back(p.label);
         std::vector<bool> has;
-        for (int t = 0; t < TERM_NB; ++t) has.push_back(eval::term_in_profile(*p.profile, eval::Term(t)));
+        for (int t = 0; t < TERM_NB; ++t) has.push_back(p.profile && eval::term_in_profile(*p.profile, eval::Term(t)));
         s.has.push_back(has);
     }
     std::vector<std::unique_ptr<eval::Evaluator>> evaluators;
+    std::vector<std::unique_ptr<eval::NetworkState>> networks;
     for (const ProfileColumn& p : profiles) {
         evaluators.push_back(std::make_unique<eval::Evaluator>());
-        evaluators.back()->set_profile(p.profile);
+        if (p.profile) evaluators.back()->set_profile(p.profile);
+        networks.push_back(p.network ? p.network->new_state() : nullptr);
     }
     std::vector<std::vector<double>> sums(TERM_NB + 1, std::vector<double>(n, 0.0));
     // For the correlations: per term and profile, the sums of cp and cp squared, and per pair of profiles
@@ -261,7 +282,9 @@ bool compare_epd(std::istream& in, const std::string& source, const std::vector<
     const auto visit = [&](const Position& pos, const std::string& fen, std::string*) {
         ++s.positions;
         std::vector<eval::TraceReport> reports;
-        for (std::size_t i = 0; i < n; ++i) reports.push_back(eval::trace_report(pos, *profiles[i].profile, *evaluators[i]));
+        for (std::size_t i = 0; i < n; ++i)
+            reports.push_back(networks[i] ? network_report(pos, *networks[i], profiles[i].label)
+                                          : eval::trace_report(pos, *profiles[i].profile, *evaluators[i]));
         for (int t = 0; t < TERM_NB; ++t) {
             std::vector<double> cps;
             for (std::size_t i = 0; i < n; ++i) cps.push_back(s.has[i][std::size_t(t)] ? reports[i].term_cp(t) : 0.0);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "board/position.h"
+#include "eval/evaluation.h"
 #include "eval/trace.h"
 
 namespace quince::workbench {
@@ -19,10 +20,11 @@ std::vector<std::string> default_compare_profiles();
 // A profile to compare and the name its column carries.
 struct ProfileColumn {
     std::string label;
-    std::shared_ptr<const eval::Profile> profile;
+    std::shared_ptr<const eval::Profile> profile;  // a hand-crafted profile, or
+    std::shared_ptr<const eval::Network> network;  // a network: its score only, no terms (as `simple`)
 };
 
-// Built-in profiles by name, then weight files (a file's column is labelled by the name inside it, or by
+// Built-in profiles by name (`nnue` included), then weight or network files (a file's column is labelled by the name inside it, or by
 // the file when that name is taken). False and *error naming the culprit for an unknown profile or a
 // file that does not load (*bad_file tells which kind).
 bool resolve_columns(const std::vector<std::string>& names, const std::vector<std::string>& weight_files,

@@ -26,7 +26,7 @@ std::vector<Position> cache_positions() {
 TEST(EvalCache, HitEqualsFreshEvaluationForEveryProfile) {
     const std::vector<Position> positions = cache_positions();
     ASSERT_GT(positions.size(), 1000u);
-    for (const std::string& name : profile_names()) {
+    for (const std::string& name : handcrafted_profile_names()) {
         for (bool lazy : {true, false}) {
             Evaluator ev(name);
             ev.set_lazy(lazy);
@@ -161,7 +161,7 @@ TEST(EvalCache, SwitchedOffItIsNotConsulted) {
 // and this cache still serve repeats); this test keeps the fact checked.
 TEST(EvalCache, NullMoveChildIsNotTheNegatedParent) {
     const std::vector<Position> positions = cache_positions();
-    for (const std::string& name : profile_names()) {
+    for (const std::string& name : handcrafted_profile_names()) {
         if (name == "simple") continue;
         Evaluator ev(name);
         ev.set_lazy(false);

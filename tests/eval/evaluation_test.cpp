@@ -7,6 +7,7 @@
 
 #include "eval/evaluate.h"
 #include "eval/evaluation.h"
+#include "eval/nnue/network.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
 #include "eval/weights.h"
@@ -59,11 +60,12 @@ TEST(Evaluation, BuiltinByNameAndUnknownNames) {
         ASSERT_TRUE(e) << name << ": " << error;
         EXPECT_EQ(e->name, name);
         EXPECT_TRUE(e->source.empty());
-        EXPECT_EQ(e->profile, find_profile_shared(name));
-        EXPECT_FALSE(e->network);
+        EXPECT_EQ(e->profile, find_profile_shared(name));  // none for the network
+        EXPECT_EQ(bool(e->network), name == "nnue");
     }
     EXPECT_FALSE(builtin_evaluation("nope", &error));
-    EXPECT_EQ(error, "unknown profile 'nope' (known: rybka1, rybka1-curve, rybka232, fruit21, quince, simple)");
+    EXPECT_EQ(error, std::string("unknown profile 'nope' (known: rybka1, rybka1-curve, rybka232, fruit21, quince, simple") +
+                         (nnue::embedded_network() ? ", nnue)" : ")"));
     EXPECT_EQ(default_evaluation()->name, default_profile());
 }
 

@@ -50,7 +50,7 @@ TEST(EvalPaths, FastAndGeneralAgreeOnEveryProfile) {
     const std::vector<Position> positions = test::eval_test_positions();
     ASSERT_GT(positions.size(), 3000u);
     int fast_as_shipped = 0;
-    for (const std::string& name : profile_names()) {
+    for (const std::string& name : handcrafted_profile_names()) {
         const auto shipped = find_profile_shared(name);
         if (shipped->simple) continue;
         // The profile as shipped, where it runs the fast path (rybka1, rybka1-curve) ...

@@ -32,7 +32,7 @@ std::vector<Position> test_positions() {
 // Every built-in profile with terms, and the tests' profiles with Quince's groups switched on (their own paths).
 std::vector<std::shared_ptr<const Profile>> profiles() {
     std::vector<std::shared_ptr<const Profile>> out;
-    for (const std::string& n : profile_names())
+    for (const std::string& n : handcrafted_profile_names())
         if (!find_profile(n)->simple) out.push_back(find_profile_shared(n));
     for (const std::string& n : test::test_profile_names()) out.push_back(test::test_profile(n));
     return out;

@@ -26,7 +26,7 @@ std::vector<Position> positions() {
 
 std::vector<std::string> weight_profiles() {
     std::vector<std::string> v;
-    for (const std::string& n : profile_names())
+    for (const std::string& n : handcrafted_profile_names())
         if (!find_profile(n)->simple) v.push_back(n);
     return v;
 }

@@ -35,7 +35,7 @@ std::vector<Position> positions(std::size_t random_count = 1500, std::size_t sui
 
 TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
     const auto pos = positions();
-    std::vector<std::string> names = eval::profile_names();
+    std::vector<std::string> names = eval::handcrafted_profile_names();
     for (const std::string& name : test::test_profile_names()) names.push_back(name);
     for (const std::string& name : names) {
         const auto prof = test::test_profile(name);

@@ -83,6 +83,7 @@ TEST(NnueUci, EvalCommandPrintsTheNetBesideAProfilesTerms) {
     std::string text;
     ASSERT_EQ(run({"--weights", net, fen}, &text), cli::EXIT_OK) << text;
     EXPECT_EQ(text.rfind("network quince_cli_eval.nnue", 0), 0u) << text;
+    EXPECT_NE(text.find("\ntrained: uci test net\n"), std::string::npos) << text;  // the header's description
     EXPECT_NE(text.find("The hand-crafted terms of quince for the same position:"), std::string::npos) << text;
     EXPECT_NE(text.find("pst_knight"), std::string::npos) << text;
     ASSERT_EQ(run({"--weights", net, "--profile", "rybka1", fen}, &text), cli::EXIT_OK) << text;

@@ -48,6 +48,12 @@ def column_errors(column, ev):
     """Differences between one compare --json column and eval --json for the same profile."""
     errors = []
     name = column["profile"]
+    if "network" in ev:  # a network (profile nnue): its score only, as compare shows the simple profile
+        if column["final_cp"] != ev["network"]["final_cp"]:
+            errors.append(f"{name}: final_cp {column['final_cp']} != the network's {ev['network']['final_cp']}")
+        if any(not t.get("absent") for t in column["terms"]):
+            errors.append(f"{name}: a network has no terms, compare shows some")
+        return errors
     if column["final_cp"] != ev["final_cp"]:
         errors.append(f"{name}: final_cp {column['final_cp']} != eval's {ev['final_cp']}")
     if "terms" not in ev:  # the simple profile: a final score only

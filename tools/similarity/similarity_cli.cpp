@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "core/text.h"
+#include "eval/evaluation.h"
 #include "eval/profile.h"
 #include "positions.h"
 #include "report.h"
@@ -194,7 +195,7 @@ int run_similarity_cli(const std::vector<std::string>& args, std::ostream& out, 
         for (const EngineSpec& e : settings.engines) {
             if (!e.is_profile) continue;
             std::vector<workbench::ProfileColumn> one;
-            const bool builtin = bool(eval::find_profile_shared(e.profile));
+            const bool builtin = bool(eval::builtin_evaluation(e.profile, nullptr));
             if (!workbench::resolve_columns(builtin ? std::vector<std::string>{e.profile} : std::vector<std::string>{},
                                             builtin ? std::vector<std::string>{} : std::vector<std::string>{e.profile},
                                             &one, &error)) {
