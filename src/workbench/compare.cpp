@@ -24,13 +24,8 @@ bool resolve_columns(const std::vector<std::string>& names, const std::vector<st
     std::vector<ProfileColumn> cols;
     std::set<std::string> taken;
     for (const std::string& n : names) {
-        const eval::EvalPtr e = eval::builtin_evaluation(n, nullptr);
-        if (!e) {
-            std::string known;
-            for (const std::string& k : eval::profile_names()) known += (known.empty() ? "" : ", ") + k;
-            *error = "unknown profile '" + printable(n) + "' (known: " + known + ")";
-            return false;
-        }
+        const eval::EvalPtr e = eval::builtin_evaluation(n, error);  // its error names the known profiles
+        if (!e) return false;
         cols.push_back({n, e->profile, e->network});
         taken.insert(n);
     }
