@@ -40,6 +40,8 @@ public:
     virtual std::unique_ptr<NetworkState> new_state() const = 0;
     // What the file's header says it was trained on, and how (`eval` prints it).
     virtual std::string description() const { return {}; }
+    // What tells this net from any other (the file's checksum in hex): data made with a net records it.
+    virtual std::string identity() const { return {}; }
 };
 
 // The network loader for a file whose first bytes are NETWORK_MAGIC (eval/network_file.cpp): the

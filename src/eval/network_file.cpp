@@ -1,6 +1,7 @@
 // The loader behind a network file (eval/evaluation.h, load_network): the net of profile `nnue`
 // (eval/nnue/), behind the Network / NetworkState interface. Each search thread's state keeps its own
 // accumulators (eval/nnue/accumulator.h, NnueState).
+#include <cstdio>
 #include <filesystem>
 
 #include "eval/evaluation.h"
@@ -27,6 +28,11 @@ public:
     explicit NnueNetwork(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {}
     std::unique_ptr<NetworkState> new_state() const override { return std::make_unique<NnueThreadState>(net_); }
     std::string description() const override { return net_->description; }
+    std::string identity() const override {
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(net_->checksum));
+        return hex;
+    }
 
 private:
     std::shared_ptr<const nnue::Network> net_;

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -464,6 +465,38 @@ TEST(DatagenSelfPlay, EvalProfilePlaysTheGamesAndIsRecorded) {
     fs::remove_all(plain_dir);
     fs::remove_all(dir);
     fs::remove_all(two_dir);
+}
+
+// A built-in network (profile `nnue`) has no file to hash, and the embedded net changes between builds: the
+// data records the net's own checksum, so a folder made with one net is not continued with another.
+TEST(DatagenSelfPlay, BuiltInNetworkIsRecordedByItsChecksum) {
+    PlayerEval player;
+    std::string error;
+    ASSERT_TRUE(resolve_player_eval("quince", &player, &error)) << error;
+    EXPECT_EQ(player.net, "");  // a hand-crafted profile: its name says everything
+    const std::string dir = temp_dir("eval_netid");
+    fs::create_directories(dir);
+    const std::string file = dir + "/player.nnue";
+    write_random_net(file, 7);
+    ASSERT_TRUE(resolve_player_eval(file, &player, &error)) << error;
+    ASSERT_TRUE(player.evaluation->network);
+    const auto net = eval::nnue::load_network_file(file, &error);
+    ASSERT_TRUE(net) << error;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(net->checksum));
+    EXPECT_EQ(player.evaluation->network->identity(), hex);
+    write_random_net(file, 8);
+    PlayerEval other;
+    ASSERT_TRUE(resolve_player_eval(file, &other, &error)) << error;
+    EXPECT_NE(other.evaluation->network->identity(), player.evaluation->network->identity());
+    if (eval::nnue::embedded_network()) {
+        ASSERT_TRUE(resolve_player_eval("nnue", &player, &error)) << error;
+        std::snprintf(hex, sizeof hex, "%016llx",
+                      static_cast<unsigned long long>(eval::nnue::embedded_network()->checksum));
+        EXPECT_EQ(player.net, hex);
+        EXPECT_EQ(player.sha256, "");
+    }
+    fs::remove_all(dir);
 }
 
 TEST(DatagenSelfPlay, EvalNetworkFilePlaysTheGamesAndIsRecordedWithItsSha256) {

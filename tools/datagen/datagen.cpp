@@ -53,6 +53,7 @@ std::string settings_line(const SelfPlayConfig& c, const PlayerEval& player) {
     if (!player.name.empty()) {  // likewise absent without --eval
         s << " eval=" << settings_word(player.name);
         if (!player.sha256.empty()) s << " sha256=" << player.sha256;
+        if (!player.net.empty()) s << " net=" << player.net;
     }
     return s.str();
 }
@@ -156,6 +157,7 @@ bool resolve_player_eval(const std::string& spec, PlayerEval* out, std::string* 
         out->evaluation = eval::builtin_evaluation(spec, &why);
         if (!out->evaluation) return fail(why);
         out->name = spec;
+        if (out->evaluation->network) out->net = out->evaluation->network->identity();
         return true;
     }
     std::error_code ec;
@@ -508,6 +510,7 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     if (!player_eval.name.empty()) {
         base_header.set("eval", player_eval.name);
         if (!player_eval.sha256.empty()) base_header.set("eval sha256", player_eval.sha256);
+        if (!player_eval.net.empty()) base_header.set("eval net", player_eval.net);
     }
     if (!config.teacher.empty()) {
         GamePlayer probe_teacher(config, book);

@@ -76,6 +76,7 @@ struct PlayerEval {
     eval::EvalPtr evaluation;  // null: the engine's default
     std::string name;          // the built-in profile's name, or the file's name (without its folder)
     std::string sha256;        // the file's SHA-256; empty for a built-in profile
+    std::string net;           // a built-in network's identity (its checksum): the embedded net changes
 };
 
 // A built-in profile when `spec` is one of eval::profile_names(), else a file (eval::load_evaluation).
