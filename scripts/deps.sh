@@ -4,7 +4,8 @@
 #            tablebases; optional: when it cannot be installed the engine builds without tablebases)
 #   test     build, plus the test and fuzzing tool chain of scripts/test.sh (GoogleTest, the tablebase and
 #            opening-book oracles, clang with libFuzzer and the sanitizers)
-#   web      emscripten and chromium (the WebAssembly page and its browser test)
+#   web      emscripten and chromium (the WebAssembly page and its browser test), and the GoogleTest
+#            sources (the network's tests compiled to WebAssembly)
 #   clients  xboard, Xvfb, ImageMagick and the npm packages of tests/clients (the real clients)
 #   release  dpkg-dev, binutils and xz-utils (scripts/build-linux.sh's Fathom from Debian's source, and
 #            scripts/package.sh's checks and archives)
@@ -47,6 +48,7 @@ if has web; then
   command -v emcmake >/dev/null || need+=(emscripten)
   command -v chromium >/dev/null || need+=(chromium)
   command -v npm >/dev/null || need+=(npm)  # the page's board and rules, the test's browser driver (web/package.json)
+  [ -f /usr/src/googletest/CMakeLists.txt ] || need+=(googletest)  # tests/web/CMakeLists.txt compiles it with emscripten
 fi
 # The real clients (tests/clients): xboard under a virtual X server with a screenshot, and node-uci (npm).
 if has clients; then

@@ -1,7 +1,8 @@
 // Profile nnue's network (src/eval/nnue/): the net file is refused when wrong, truncated or damaged, and
 // nothing else; the incrementally updated accumulators equal a refresh over a million random moves, unmoves
 // and null moves (a tenth of them in the sanitizer builds); the SIMD code equals the scalar code; the
-// evaluation is colour-symmetric; EvalFile-style loading gives a network evaluation.
+// evaluation is colour-symmetric; EvalFile-style loading gives a network evaluation. The WebAssembly build
+// runs this file too, under Node.js (tests/web/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -218,8 +219,23 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
     EXPECT_GT(state.updates(), 20 * state.refreshes()) << evaluated << " evaluated";
 }
 
-// The build's SIMD code (AVX2 or SSE2, whichever the CPU variant compiles) equals the scalar code bit for
-// bit, for updates and for the output, on real positions and on accumulators at their bounds.
+// The build runs the widest SIMD code its target has: a WebAssembly build (emscripten, -msimd128) the SIMD128
+// code, an x86-64 build the AVX2 code when it compiles with AVX2 (bmi2 variant), else the SSE2 code.
+TEST(NnueAccumulator, SimdCodeIsTheTargetsWidest) {
+#if defined(__EMSCRIPTEN__)
+    EXPECT_STREQ(simd_name(), "simd128");
+#elif defined(__x86_64__) && defined(__AVX2__)
+    EXPECT_STREQ(simd_name(), "avx2");
+#elif defined(__x86_64__)
+    EXPECT_STREQ(simd_name(), "sse2");
+#else
+    EXPECT_STREQ(simd_name(), "scalar");
+#endif
+}
+
+// The build's SIMD code (AVX2, SSE2 or WebAssembly's SIMD128, whichever the target compiles) equals the
+// scalar code bit for bit, for updates and for the output, on real positions and on accumulators at their
+// bounds.
 TEST(NnueAccumulator, SimdEqualsScalar) {
     auto net = random_net(5);
     ASSERT_TRUE(net);

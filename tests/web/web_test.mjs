@@ -9,7 +9,8 @@
 // stops the search, analyses the game (an eval per ply on the graph, the blunder marked), exports the
 // annotated PGN, reloads it from its shareable address, analyses the Opera game on the page and with
 // `quince analyse` at their common default budget (every mark, eval, better line and the accuracy tags
-// equal; the slowest part, a few minutes on a busy machine), and saves screenshots at 1280x800 and 390x844
+// equal; the slowest part, a few minutes on a busy machine) and again with profile nnue (the network's
+// SIMD128 code against the native build's), and saves screenshots at 1280x800 and 390x844
 // that it checks for size, non-blank content and the board above the fold. Needs web/quince.js and
 // web/vendor/ (scripts/web.sh). Prints "N passed, N failed"; exit 1 on any failure.
 import { createRequire } from 'node:module';
@@ -420,6 +421,35 @@ try {
   const figures = (t) => ['WhiteAccuracy', 'WhiteACPL', 'BlackAccuracy', 'BlackACPL'].map((k) => t[k]).join(' ');
   check(figures(cli.tags) === figures(web.tags) && !figures(cli.tags).includes('undefined'),
     `the Opera game: accuracy and average loss equal quince analyse's: ${figures(cli.tags)} / ${figures(web.tags)}`);
+
+  // The network (profile nnue, the net both builds embed) through the module's SIMD128 code equals the native
+  // build's: its column of the term comparison in a middlegame, and the Opera game analysed with it at 20,000
+  // nodes a position (tens of thousands of incrementally updated evaluations: one wrong bit and the searches part).
+  const fenNnue = 'r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9';
+  const nn = await open(BASE + 'index.html?profiles=quince,nnue&fen=' + encodeURIComponent(fenNnue), { width: 1280, height: 800 });
+  const nnueListed = await nn.page.$$eval('#search-profile option', (e) => e.map((x) => x.value));
+  check(nnueListed.includes('nnue'), 'the page offers profile nnue (the embedded net): ' + nnueListed);
+  await nn.page.waitForSelector(`#compare[data-fen="${fenNnue}"] [data-final][data-profile="nnue"]`, { timeout: 60000 }).catch(() => {});
+  const nnueShown = await nn.page.$eval('#compare [data-final][data-profile="nnue"]', (e) => e.dataset.final).catch(() => 'none');
+  const nnueWant = JSON.parse(execFileSync(ENGINE, ['compare', '--json', fenNnue, 'nnue'], { encoding: 'utf8' })).profiles[0];
+  check(nnueShown === String(nnueWant.final_cp_white_view),
+    `the network's score on the page equals quince compare's: ${nnueShown} / ${nnueWant.final_cp_white_view}`);
+  const cliNnue = annotatedMoves(execFileSync(ENGINE, ['analyse', '-', '--nodes', '20000', '--profile', 'nnue'], { input: opera, encoding: 'utf8' }));
+  await nn.page.uncheck('#live');
+  await nn.page.selectOption('#search-profile', 'nnue');
+  await nn.page.fill('#game-nodes', '20000');
+  await nn.page.fill('#pgn-text', opera);
+  await nn.page.click('#pgn-load');
+  await nn.page.waitForFunction(() => document.querySelectorAll('#moves .move').length === 33);
+  await nn.page.click('#analyse');
+  await nn.page.waitForSelector('#analyse-status[data-done="true"]', { timeout: 600000 });
+  const [nnueDownload] = await Promise.all([nn.page.waitForEvent('download'), nn.page.click('#pgn-export')]);
+  const webNnue = annotatedMoves(fs.readFileSync(await nnueDownload.path(), 'utf8'));
+  const nnueDiffer = cliNnue.moves.map((m, i) => [m, webNnue.moves[i]]).filter(([a, b]) => JSON.stringify(a) !== JSON.stringify(b));
+  check(cliNnue.moves.length === 33 && webNnue.moves.length === 33 && nnueDiffer.length === 0 &&
+        figures(cliNnue.tags) === figures(webNnue.tags),
+    `the Opera game with profile nnue: the page's marks, evals, better lines and accuracy equal quince analyse's; ` +
+    `differing: ${JSON.stringify(nnueDiffer)}, ${figures(cliNnue.tags)} / ${figures(webNnue.tags)}`);
 
   for (const name of ['web_board_1280x800.png', 'web_board_analysed_1280x800.png', 'web_board_390x844.png']) {
     const file = path.join(OUT, name);

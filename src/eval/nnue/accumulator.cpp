@@ -1,9 +1,9 @@
 // Accumulator updates and the output layer, with SIMD chosen at build time by the CPU variant's flags
-// (bmi2 builds get -mavx2, popcnt builds -msse4.1, x86-64 has SSE2; see CMakeLists.txt) and a scalar
-// path. Both compute exactly the same integers: the loader's bounds (network.cpp) keep every int16 sum
-// and every activation x weight product in range, the SIMD lanes' int32 partial sums cannot overflow
-// (at most 128 products of at most 255 * 255 * 128 per lane, 1.07e9 < 2^31), and the lanes are added in
-// 64 bits, as the scalar path sums.
+// (bmi2 builds get -mavx2, popcnt builds -msse4.1, x86-64 has SSE2, WebAssembly builds -msimd128; see
+// CMakeLists.txt) and a scalar path. All compute exactly the same integers: the loader's bounds
+// (network.cpp) keep every int16 sum and every activation x weight product in range, the SIMD lanes' int32
+// partial sums cannot overflow (at most 128 products of at most 255 * 255 * 128 per lane, 1.07e9 < 2^31),
+// and the lanes are added in 64 bits, as the scalar path sums.
 #include "eval/nnue/accumulator.h"
 
 #include <algorithm>
@@ -11,6 +11,8 @@
 
 #if defined(__AVX2__) || defined(__SSE2__)
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 namespace quince::eval::nnue {
@@ -148,6 +150,47 @@ Value output(const Network& net, const Accumulator& acc, Color us) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(lanes), sum);
     std::int64_t total = 0;
     for (std::int32_t l : lanes) total += l;
+    return finish(net, total);
+}
+
+#elif defined(__wasm_simd128__)
+
+// WebAssembly's 128-bit SIMD: the SSE2 code's arithmetic, lane for lane (i16x8 add/sub/mul wrap as
+// _mm_add/sub/mullo_epi16 do; i32x4.dot_i16x8_s is _mm_madd_epi16).
+const char* simd_name() { return "simd128"; }
+
+void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
+            const int* sub_white, const int* sub_black, int n_sub) {
+    constexpr int LANES = 8;
+    for (Color p : {WHITE, BLACK}) {
+        const int* add = p == WHITE ? add_white : add_black;
+        const int* sub = p == WHITE ? sub_white : sub_black;
+        for (int i = 0; i < HIDDEN; i += LANES) {
+            std::int16_t* a = acc.v[p] + i;
+            v128_t x = wasm_v128_load(a);
+            for (int k = 0; k < n_sub; ++k)
+                x = wasm_i16x8_sub(x, wasm_v128_load(net.ft_weights + std::size_t(sub[k]) * HIDDEN + i));
+            for (int k = 0; k < n_add; ++k)
+                x = wasm_i16x8_add(x, wasm_v128_load(net.ft_weights + std::size_t(add[k]) * HIDDEN + i));
+            wasm_v128_store(a, x);
+        }
+    }
+}
+
+Value output(const Network& net, const Accumulator& acc, Color us) {
+    const v128_t zero = wasm_i16x8_splat(0), qa = wasm_i16x8_splat(QA);
+    v128_t sum = wasm_i32x4_splat(0);
+    for (int side = 0; side < 2; ++side) {
+        const std::int16_t* a = acc.v[side == 0 ? us : ~us];
+        const std::int16_t* w = net.out_weights + side * HIDDEN;
+        for (int i = 0; i < HIDDEN; i += 8) {
+            const v128_t x = wasm_i16x8_min(wasm_i16x8_max(wasm_v128_load(a + i), zero), qa);
+            const v128_t xw = wasm_i16x8_mul(x, wasm_v128_load(w + i));
+            sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(xw, x));
+        }
+    }
+    const std::int64_t total = std::int64_t(wasm_i32x4_extract_lane(sum, 0)) + wasm_i32x4_extract_lane(sum, 1) +
+                               wasm_i32x4_extract_lane(sum, 2) + wasm_i32x4_extract_lane(sum, 3);
     return finish(net, total);
 }
 

@@ -17,8 +17,8 @@ struct alignas(64) Accumulator {
     std::int16_t v[COLOR_NB][HIDDEN];  // [perspective][hidden]
 };
 
-// The SIMD width the build uses ("avx2", "sse2" or "scalar"; SSE4.1 builds use the SSE2 code, which
-// needs nothing SSE4.1 adds).
+// The SIMD code the build uses ("avx2", "sse2", "simd128" (WebAssembly) or "scalar"; SSE4.1 builds use
+// the SSE2 code, which needs nothing SSE4.1 adds).
 const char* simd_name();
 
 // Accumulator from scratch (bias + every piece's inputs).
