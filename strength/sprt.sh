@@ -10,7 +10,8 @@
 #              PGN_OUT (default build/sprt.pgn), CONCURRENCY (default 2), NEW_OPTIONS / BASE_OPTIONS
 #              (extra engine settings, e.g. "option.EvalFile=w.txt").
 # An interrupted run is continued with another SEED into another PGN_OUT; `quince-match -rescore a.pgn
-# b.pgn` pools the parts (the SPRT of each part only sees its own games).
+# b.pgn -sprt elo0=0 elo1=10` pools the parts and decides the SPRT on all their games (each part's own run
+# only sees its games).
 set -euo pipefail
 
 if (( $# < 2 )); then

@@ -587,3 +587,64 @@ TEST(MatchRescore, PoolsFilesPairsByOpeningAndTakesTheGauntletEnginesView) {
     EXPECT_FALSE(rescore_pgn_files({"/nonexistent/games.pgn"}, &text, &error));
     EXPECT_NE(error.find("cannot open /nonexistent/games.pgn"), std::string::npos);
 }
+
+// An SPRT continued in parts (other opening seeds, other PGN files) is decided on the pooled games: -rescore
+// -sprt prints the runner's SPRT line for them, from the pooled pentanomial.
+TEST(MatchRescore, SprtOfPooledRunsIsTheRunnersOwnOnThePooledPairs) {
+    const std::string start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    auto fen = [&](int i) {  // one opening per pair: the start position with full-move number i + 1
+        return start.substr(0, start.size() - 1) + std::to_string(i + 1);
+    };
+    // Part 1: 30 pairs won twice (WW) and 10 drawn pairs; part 2: 20 more WW pairs and 10 LD.
+    std::string part1, part2;
+    for (int i = 0; i < 40; ++i) {
+        const bool ww = i < 30;
+        part1 += pgn_game("new", "base", fen(i), ww ? "1-0" : "1/2-1/2", "normal") +
+                 pgn_game("base", "new", fen(i), ww ? "0-1" : "1/2-1/2", "normal");
+    }
+    for (int i = 0; i < 30; ++i) {
+        const bool ww = i < 20;
+        part2 += pgn_game("new", "base", fen(i), ww ? "1-0" : "0-1", "normal") +
+                 pgn_game("base", "new", fen(i), ww ? "0-1" : "1/2-1/2", "normal");
+    }
+    SprtConfig sprt;
+    sprt.enabled = true;
+    sprt.elo0 = 0;
+    sprt.elo1 = 10;
+    const std::string pooled = rescore_games({read_games(part1), read_games(part2)}, sprt);
+    EXPECT_NE(pooled.find("[0, 10, 10, 0, 50] over 70 pairs"), std::string::npos) << pooled;
+    char llr[32];
+    std::snprintf(llr, sizeof llr, "LLR %.2f [", sprt_llr({0, 10, 10, 0, 50}, 0, 10));
+    EXPECT_NE(pooled.find(std::string("SPRT (logistic Elo, pentanomial GSPRT, alpha 0.050 beta 0.050): ") + llr),
+              std::string::npos)
+        << pooled;
+    EXPECT_NE(pooled.find("H1 accepted"), std::string::npos) << pooled;
+    // One part alone: its own pairs only.
+    std::snprintf(llr, sizeof llr, "LLR %.2f [", sprt_llr({0, 0, 10, 0, 30}, 0, 10));
+    EXPECT_NE(rescore_games({read_games(part1)}, sprt).find(llr), std::string::npos);
+    // Without -sprt no SPRT line; with two pairings none either (rescore_pgn_files refuses that).
+    EXPECT_EQ(rescore_games({read_games(part1)}).find("SPRT"), std::string::npos);
+    const std::string other = pgn_game("new", "third", start, "1-0", "normal");
+    EXPECT_EQ(rescore_games({read_games(part1 + other)}, sprt).find("SPRT"), std::string::npos);
+
+    // The command line: files, then -sprt and its settings.
+    std::vector<std::string> files;
+    SprtConfig parsed;
+    std::string error;
+    ASSERT_TRUE(parse_rescore_arguments({"a.pgn", "b.pgn", "-sprt", "elo0=0", "elo1=5", "alpha=0.1", "beta=0.1"}, &files,
+                                        &parsed, &error))
+        << error;
+    EXPECT_EQ(files, (std::vector<std::string>{"a.pgn", "b.pgn"}));
+    EXPECT_TRUE(parsed.enabled);
+    EXPECT_EQ(parsed.elo1, 5);
+    EXPECT_EQ(parsed.alpha, 0.1);
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"-sprt", "elo0=0", "elo1=5"}, {"a.pgn", "-sprt", "elo1=abc"}, {"a.pgn", "-sprt", "x=1"},
+          {"a.pgn", "-sprt", "elo0=5", "elo1=0"}, {"a.pgn", "-sprt", "elo1=5", "b.pgn"}, {"a.pgn", "-bogus"}}) {
+        files.clear();
+        parsed = SprtConfig{};
+        error.clear();
+        EXPECT_FALSE(parse_rescore_arguments(bad, &files, &parsed, &error)) << bad.back();
+        EXPECT_FALSE(error.empty());
+    }
+}

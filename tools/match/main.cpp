@@ -22,10 +22,12 @@ int main(int argc, char** argv) {
             return 0;
         }
     std::string error;
-    if (!args.empty() && args[0] == "-rescore") {  // quince-match -rescore FILE.pgn [FILE.pgn ...]
+    if (!args.empty() && args[0] == "-rescore") {  // quince-match -rescore FILE.pgn [FILE.pgn ...] [-sprt ...]
         std::string report;
-        if (args.size() < 2) error = "-rescore needs at least one PGN file";
-        else if (rescore_pgn_files({args.begin() + 1, args.end()}, &report, &error)) {
+        std::vector<std::string> files;
+        SprtConfig sprt;
+        if (parse_rescore_arguments({args.begin() + 1, args.end()}, &files, &sprt, &error) &&
+            rescore_pgn_files(files, &report, &error, sprt)) {
             std::cout << report;
             return 0;
         }

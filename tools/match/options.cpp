@@ -96,6 +96,17 @@ std::string basename_of(const std::string& path) {
 
 }  // namespace
 
+bool parse_sprt_setting(const std::string& key, const std::string& value, SprtConfig* sprt) {
+    double d = 0;
+    bool ok = parse_double(value, &d);
+    if (key == "elo0") sprt->elo0 = d;
+    else if (key == "elo1") sprt->elo1 = d;
+    else if (key == "alpha") ok = ok && d > 0 && d < 0.5, sprt->alpha = d;
+    else if (key == "beta") ok = ok && d > 0 && d < 0.5, sprt->beta = d;
+    else ok = false;
+    return ok;
+}
+
 std::string usage_text() {
     return R"(usage: quince-match -engine cmd=PATH [name=N] [option.X=V ...] [tc=..|st=..|nodes=..|depth=..] -engine ...
   engine settings (also for -each, which applies to every engine; an engine's own settings win):
@@ -107,8 +118,9 @@ std::string usage_text() {
   -openings file=F format=epd|pgn order=sequential|random plies=N start=K seed=S   (-srand S)
   -draw movenumber=N movecount=M score=CP   -resign movecount=M score=CP [twosided=true]
   -sprt elo0=E0 elo1=E1 alpha=A beta=B
-usage: quince-match -rescore FILE.pgn [FILE.pgn ...]
-  the end-of-run report again for finished games (runs pooled; pairs = same FEN, colours reversed)
+usage: quince-match -rescore FILE.pgn [FILE.pgn ...] [-sprt elo0=E0 elo1=E1 alpha=A beta=B]
+  the end-of-run report again for finished games (runs pooled; pairs = same FEN, colours reversed);
+  -sprt: the SPRT of the pooled games (one pairing), e.g. an SPRT continued in parts with other seeds
 )";
 }
 
@@ -169,7 +181,6 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
             for (const std::string& s : settings) {
                 std::string key;
                 if (!split_key_value(s, &key, &value)) return fail(flag + ": expected key=value, got '" + s + "'");
-                double d = 0;
                 bool ok = true;
                 if (flag == "-openings") {
                     if (key == "file") config->openings.file = value;
@@ -193,13 +204,7 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
                     else if (key == "twosided") ok = value == "true" || value == "false", a.resign_two_sided = value == "true";
                     else ok = false;
                 } else {
-                    auto& s2 = config->sprt;
-                    ok = parse_double(value, &d);
-                    if (key == "elo0") s2.elo0 = d;
-                    else if (key == "elo1") s2.elo1 = d;
-                    else if (key == "alpha") ok = ok && d > 0 && d < 0.5, s2.alpha = d;
-                    else if (key == "beta") ok = ok && d > 0 && d < 0.5, s2.beta = d;
-                    else ok = false;
+                    ok = parse_sprt_setting(key, value, &config->sprt);
                 }
                 if (!ok) return fail(flag + ": bad setting '" + s + "'");
             }

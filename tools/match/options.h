@@ -31,5 +31,7 @@ struct TournamentConfig {
 bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* config, std::string* error);
 
 std::string usage_text();
+// One key=value of -sprt (elo0, elo1, alpha, beta) into *sprt; false for an unknown key or a bad value.
+bool parse_sprt_setting(const std::string& key, const std::string& value, SprtConfig* sprt);
 
 }  // namespace quince::match

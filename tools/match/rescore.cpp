@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "options.h"
 #include "tournament.h"
 
 namespace quince::match {
@@ -24,7 +25,7 @@ int white_half_points(const std::string& result) {
 
 }  // namespace
 
-std::string rescore_games(const std::vector<std::vector<game::Game>>& files) {
+std::string rescore_games(const std::vector<std::vector<game::Game>>& files, const SprtConfig& sprt) {
     // Engines in order of first appearance, with their game counts (the point of view of each pairing).
     std::vector<std::string> names;
     std::map<std::string, int> games_of;
@@ -90,6 +91,11 @@ std::string rescore_games(const std::vector<std::vector<game::Game>>& files) {
         }
     }
 
+    if (sprt.enabled && summary.pairings.size() == 1) {
+        config.sprt = sprt;
+        summary.sprt_llr = sprt_llr(summary.pairings[0].stats.pairs, sprt.elo0, sprt.elo1);
+        summary.sprt_decision = sprt_decide(summary.sprt_llr, sprt);
+    }
     std::ostringstream out;
     out << format_report(config, summary);
     for (std::size_t p = 0; p < summary.pairings.size(); ++p) {
@@ -106,7 +112,31 @@ std::string rescore_games(const std::vector<std::vector<game::Game>>& files) {
     return out.str();
 }
 
-bool rescore_pgn_files(const std::vector<std::string>& paths, std::string* report, std::string* error) {
+bool parse_rescore_arguments(const std::vector<std::string>& args, std::vector<std::string>* files, SprtConfig* sprt,
+                             std::string* error) {
+    bool in_sprt = false;
+    for (const std::string& a : args) {
+        if (a == "-sprt") {
+            if (in_sprt) return *error = "-sprt given twice", false;
+            in_sprt = sprt->enabled = true;
+        } else if (in_sprt) {
+            const std::size_t eq = a.find('=');
+            if (eq == std::string::npos) return *error = "-sprt: expected key=value after it, got '" + a + "'", false;
+            if (!parse_sprt_setting(a.substr(0, eq), a.substr(eq + 1), sprt))
+                return *error = "-sprt: bad setting '" + a + "'", false;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return *error = "-rescore: unknown option '" + a + "'", false;
+        } else {
+            files->push_back(a);
+        }
+    }
+    if (files->empty()) return *error = "-rescore needs at least one PGN file", false;
+    if (sprt->enabled && !(sprt->elo1 > sprt->elo0)) return *error = "-sprt needs elo1 > elo0", false;
+    return true;
+}
+
+bool rescore_pgn_files(const std::vector<std::string>& paths, std::string* report, std::string* error,
+                       const SprtConfig& sprt) {
     std::vector<std::vector<game::Game>> files;
     for (const std::string& path : paths) {
         std::ifstream in(path, std::ios::binary);
@@ -116,7 +146,9 @@ bool rescore_pgn_files(const std::vector<std::string>& paths, std::string* repor
         game::PgnError e;
         if (!game::read_pgn(text, &files.back(), &e)) return *error = path + ": " + e.text(), false;
     }
-    *report = rescore_games(files);
+    *report = rescore_games(files, sprt);
+    if (sprt.enabled && report->find("SPRT (") == std::string::npos)
+        return *error = "-sprt: the games are not of one pairing", false;
     return true;
 }
 
