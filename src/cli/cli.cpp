@@ -168,7 +168,10 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     if (!parse_args(args, {{"json", false}, {"svg", false}, {"profile", true}, {"weights", true}}, &a, &error))
         return usage_error(err, "eval", error);
     if (a.has("json") && a.has("svg")) return usage_error(err, "eval", "--json and --svg exclude each other");
-    const std::string name = a.has("profile") ? a.options.at("profile") : eval::default_profile();
+    // Without --profile: the default evaluation, or for --svg (a drawing of terms) the hand-crafted default.
+    const std::string name = a.has("profile") ? a.options.at("profile")
+                             : a.has("svg")   ? eval::default_handcrafted_profile()
+                                              : eval::default_profile();
     eval::EvalPtr evaluation = eval::builtin_evaluation(name, &error);
     if (!evaluation) return usage_error(err, "eval", error);
     if (a.has("weights") && !(evaluation = eval::load_evaluation(a.options.at("weights"), &error))) {
@@ -182,10 +185,9 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
             err << "quince eval: " << evaluation->source << " is a network: it has no terms to draw for --svg\n";
             return EXIT_FAILED;
         }
-        // The profile named by --profile, else the default one when it is hand-crafted, else quince.
-        std::string beside = a.has("profile") ? name : eval::default_profile();
-        eval::EvalPtr terms = eval::builtin_evaluation(beside, &error);
-        if (!terms || !terms->profile) terms = eval::builtin_evaluation(beside = "quince", &error);
+        // The profile named by --profile when it is hand-crafted, else the hand-crafted default.
+        eval::EvalPtr terms = eval::builtin_evaluation(a.has("profile") ? name : eval::default_handcrafted_profile(), &error);
+        if (!terms || !terms->profile) terms = eval::builtin_evaluation(eval::default_handcrafted_profile(), &error);
         if (!terms || !terms->profile) {
             err << "quince eval: " << error << "\n";
             return EXIT_FAILED;
@@ -199,7 +201,7 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
                 << "\", \"cp\": " << (pos.side_to_move() == WHITE ? v : -v) << ", \"final_cp\": " << v
                 << "},\n\"profile\": " << eval::trace_json(pos, terms->profile) << "}\n";
         } else {
-            out << eval::trace_text(pos, *evaluation) << "\nThe hand-crafted terms of " << beside
+            out << eval::trace_text(pos, *evaluation) << "\nThe hand-crafted terms of " << terms->name
                 << " for the same position:\n" << eval::trace_text(pos, terms->profile);
         }
         return EXIT_OK;

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "eval/king.h"
+#include "eval/nnue/network.h"
 #include "eval/material_table.h"
 #include "eval/weights.h"
 #include "eval/passers.h"
@@ -344,7 +345,8 @@ void Evaluator::set_cache(bool on) {
 void Evaluator::set_lazy(bool on) { impl_->lazy_on = on; }
 bool Evaluator::lazy() const { return impl_->lazy_on; }
 
-std::string default_profile() { return "quince"; }
+std::string default_handcrafted_profile() { return "quince"; }
+std::string default_profile() { return nnue::embedded_network() ? "nnue" : default_handcrafted_profile(); }
 
 void CoefTrace::reset() {
     for (auto& v : c) v.assign(std::size_t(weight_count()), 0.0);

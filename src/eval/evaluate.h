@@ -134,9 +134,12 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// Names for the UCI combo option EvalProfile, and the default one (`quince`).
+// Names for the UCI combo option EvalProfile, and the default one: `nnue` when the build embeds a net
+// (src/eval/nnue/default.nnue), `quince` when it has none.
 std::vector<std::string> profile_names();
 std::string default_profile();
+// The hand-crafted profile that plays when no net does, and whose weights the tuners start from (`quince`).
+std::string default_handcrafted_profile();
 
 // Human-readable table of every term (white, black, total; opening and endgame; centipawns), then
 // phase, material index and entry, lazy flag, scale factor and final score.

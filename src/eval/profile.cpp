@@ -76,7 +76,7 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     return p;
 }
 
-// Built-in profiles in the order of profile_names() (the default, default_profile(), is `quince`). Each
+// Built-in profiles in the order of profile_names() (the default, default_profile(), is `nnue` when the build embeds a net, else `quince`). Each
 // has its weight file src/eval/profiles/NAME.txt, compiled in; "simple" is the baseline evaluation (no
 // weights). A profile is parsed and built on its first use.
 struct BuiltinProfile {

@@ -99,7 +99,7 @@ constexpr int unpack_eg(std::int64_t s) { return int(std::int32_t(std::uint32_t(
 constexpr int unpack_op(std::int64_t s) { return int((s - unpack_eg(s)) >> 32); }
 
 // Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (the default is
-// default_profile(), `quince`, declared in evaluate.h).
+// default_profile(), declared in evaluate.h).
 std::vector<std::string> profile_names();
 // The hand-crafted ones among them (each has a Profile: find_profile), in the same order.
 std::vector<std::string> handcrafted_profile_names();

@@ -78,7 +78,7 @@ std::vector<std::string> spsa_input() {
     for (const auto& p : search_params())
         lines.push_back(spsa_line(p.name, search_param_value(p), p.min, p.max, p.c_end, p.r_end));
     eval::Weights w;
-    eval::builtin_weights(eval::default_profile(), w);
+    eval::builtin_weights(eval::default_handcrafted_profile(), w);
     for (const auto& s : eval::spsa_weights(w)) lines.push_back(spsa_line(s.name, s.value, s.min, s.max, s.c_end, s.r_end));
     return lines;
 }

@@ -204,7 +204,7 @@ void Uci::add_tuning_options() {
         }));
     }
     eval::Weights w;
-    eval::builtin_weights(eval::default_profile(), w);
+    eval::builtin_weights(eval::default_handcrafted_profile(), w);
     for (const auto& s : eval::spsa_weights(w)) {
         const int index = s.index;
         add_option(Option::spin(s.name, s.value, s.min, s.max, [this, index](const std::string& v, std::string*) {

@@ -14,6 +14,7 @@
 #include "board/position.h"
 #include "core/random.h"
 #include "datagen/datagen.h"
+#include "eval/evaluate.h"
 #include "eval/nnue/network.h"
 #include "support/run_command.h"
 #include "training/game_format.h"
@@ -103,6 +104,9 @@ std::string settings_of(const std::string& dir) {
         if (line.rfind("settings: ", 0) == 0) return line;
     return "";
 }
+
+// A settings line without its evaluation (` eval=…` to the end).
+std::string without_eval(const std::string& settings) { return settings.substr(0, settings.find(" eval=")); }
 
 // A random network within the loader's bounds, written to `path` (its bytes returned).
 std::string write_random_net(const std::string& path, std::uint64_t seed) {
@@ -443,7 +447,7 @@ TEST(DatagenSelfPlay, EvalProfilePlaysTheGamesAndIsRecorded) {
     EXPECT_NE(moves, played_moves(plain_dir));
     // Recorded: the settings line ends with it (a built-in profile has no SHA-256), and every shard's header.
     const std::string settings = settings_of(dir);
-    EXPECT_EQ(settings, settings_of(plain_dir) + " eval=fruit21");
+    EXPECT_EQ(settings, without_eval(settings_of(plain_dir)) + " eval=fruit21");
     EXPECT_EQ(header.get("eval"), "fruit21");
     EXPECT_EQ(header.get("eval sha256"), "");
     EXPECT_EQ(header.get("settings"), settings.substr(std::string("settings: ").size()));
@@ -521,7 +525,7 @@ TEST(DatagenSelfPlay, EvalNetworkFilePlaysTheGamesAndIsRecordedWithItsSha256) {
     EXPECT_NE(moves, played_moves(plain_dir));
     const std::string sha = file_sha256(net);
     ASSERT_EQ(sha.size(), 64u);
-    EXPECT_EQ(settings_of(dir), settings_of(plain_dir) + " eval=player.nnue sha256=" + sha);
+    EXPECT_EQ(settings_of(dir), without_eval(settings_of(plain_dir)) + " eval=player.nnue sha256=" + sha);
     EXPECT_EQ(header.get("eval"), "player.nnue");
     EXPECT_EQ(header.get("eval sha256"), sha);
     // The labels are the ones the rules allow: quiet, below the mate bound.
@@ -602,27 +606,62 @@ TEST(DatagenSelfPlay, BadEvalIsRefusedBeforeAnythingIsWritten) {
     fs::remove_all(files);
 }
 
-TEST(DatagenSelfPlay, FolderMadeWithoutEvalContinuesWithItsSettingsLine) {
+// Without --eval the default profile plays, and is recorded like any other (the default changes between builds).
+TEST(DatagenSelfPlay, FolderMadeWithoutEvalRecordsTheDefault) {
     const std::string dir = temp_dir("eval_none");
     SelfPlayConfig c = tiny_config(dir);
     c.games = 2;
     RunSummary s;
     std::string error;
     ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
-    // The line a folder made before --eval existed carries, unchanged.
-    const std::string settings =
+    const std::string base =
         "settings: selfplay seed=7 nodes=300 book=none random-plies=8 max-opening-score=200 opening-nodes=200 "
         "games-per-shard=2 hash=1 win=800x4 draw=15x8@32 teacher=none teacher-nodes=0";
+    PlayerEval player;
+    ASSERT_TRUE(resolve_player_eval(eval::default_profile(), &player, &error)) << error;
+    const std::string settings =
+        base + " eval=" + eval::default_profile() + (player.net.empty() ? "" : " net=" + player.net);
     EXPECT_EQ(settings_of(dir), settings);
     ShardHeader header;
     played_moves(dir, &header);
-    EXPECT_EQ(header.get("eval"), "");
-    EXPECT_EQ(header.get("settings"), settings.substr(std::string("settings: ").size()));
+    EXPECT_EQ(header.get("eval"), eval::default_profile());
+    EXPECT_EQ(header.get("eval net"), player.net);
     c.games = 4;
     ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
     EXPECT_EQ(s.games_this_run, 2);
-    EXPECT_EQ(s.shards, 2);
     EXPECT_EQ(settings_of(dir), settings);
+    fs::remove_all(dir);
+}
+
+// A folder whose settings line has no `eval=` was made before the evaluation was recorded, by `quince`, the
+// default then: it continues with --eval quince, its line unchanged, and with nothing else.
+TEST(DatagenSelfPlay, FolderMadeBeforeTheEvalWasRecordedContinuesWithQuince) {
+    const std::string dir = temp_dir("eval_legacy");
+    SelfPlayConfig c = tiny_config(dir);
+    c.games = 2;
+    c.eval = "quince";
+    RunSummary s;
+    std::string error;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    const std::string manifest = read_all(dir + "/manifest.txt");
+    const std::size_t at = manifest.find(" eval=quince\n");
+    ASSERT_NE(at, std::string::npos) << manifest;
+    const std::string old_manifest = manifest.substr(0, at) + manifest.substr(at + std::string(" eval=quince").size());
+    std::ofstream(dir + "/manifest.txt", std::ios::binary | std::ios::trunc) << old_manifest;
+    const std::string old_settings = settings_of(dir);
+    ASSERT_EQ(old_settings.find(" eval="), std::string::npos);
+    c.games = 4;
+    c.eval = "fruit21";
+    EXPECT_FALSE(run_selfplay(c, &s, &error));
+    EXPECT_NE(error.find("other settings"), std::string::npos) << error;
+    if (eval::default_profile() != "quince") {
+        c.eval = "";
+        EXPECT_FALSE(run_selfplay(c, &s, &error));
+    }
+    c.eval = "quince";
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    EXPECT_EQ(s.games_this_run, 2);
+    EXPECT_EQ(settings_of(dir), old_settings);
     fs::remove_all(dir);
 }
 

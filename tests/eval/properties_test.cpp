@@ -8,6 +8,7 @@
 
 #include "board/movegen.h"
 #include "eval/evaluate.h"
+#include "eval/nnue/network.h"
 #include "eval/pawns.h"
 #include "eval/profile.h"
 #include "eval/terms.h"
@@ -165,9 +166,11 @@ TEST(EvalProperties, ProfilesSelectable) {
     ASSERT_GE(names.size(), 2u);
     EXPECT_EQ(names.front(), "rybka1");
     Evaluator ev;
-    EXPECT_EQ(ev.profile(), "quince");  // the default: the fitted profile
+    EXPECT_EQ(ev.profile(), default_profile());  // the net when the build embeds one, else `quince`
+    EXPECT_EQ(default_profile(), nnue::embedded_network() ? "nnue" : "quince");
+    EXPECT_EQ(default_handcrafted_profile(), "quince");
     EXPECT_FALSE(ev.set_profile("no-such-profile"));
-    EXPECT_EQ(ev.profile(), "quince");
+    EXPECT_EQ(ev.profile(), default_profile());
     ASSERT_TRUE(ev.set_profile("simple"));
     Position p;
     ASSERT_TRUE(p.set_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"));

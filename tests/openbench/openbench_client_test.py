@@ -206,12 +206,17 @@ def main():
                 check(option in listing, 'no UCI option for SPSA line %r' % line)
             check(parse_bench_output(subprocess.run([tuned, 'bench'], stdout=subprocess.PIPE).stdout)[0] == expected,
                   'the tuning build\'s bench at the defaults differs from %s' % expected)
-            # A search parameter and an evaluation weight set through their options change the search.
+            # A search parameter and an evaluation weight set through their options change the search (the
+            # weights are the hand-crafted profile's: they play with EvalProfile quince).
             base = last_nodes(uci_lines(tuned, 'position startpos', 'go depth 9'))
             lmr = last_nodes(uci_lines(tuned, 'setoption name LmrBase value 130', 'position startpos', 'go depth 9'))
-            pawn = last_nodes(uci_lines(tuned, 'setoption name pawn_unit value 2800', 'position startpos', 'go depth 9'))
-            check(base and lmr and pawn and base != lmr and base != pawn,
-                  'options do not change the search: nodes %s, LmrBase=130 %s, pawn_unit=2800 %s' % (base, lmr, pawn))
+            quince = 'setoption name EvalProfile value quince'
+            base_q = last_nodes(uci_lines(tuned, quince, 'position startpos', 'go depth 9'))
+            pawn = last_nodes(uci_lines(tuned, quince, 'setoption name pawn_unit value 2800', 'position startpos',
+                                        'go depth 9'))
+            check(base and lmr and base_q and pawn and base != lmr and base_q != pawn,
+                  'options do not change the search: nodes %s, LmrBase=130 %s; quince %s, pawn_unit=2800 %s'
+                  % (base, lmr, base_q, pawn))
             bad = uci_lines(tuned, 'setoption name LmrBase value 100000')
             check(any('error' in l and 'LmrBase' in l for l in bad), 'out-of-range LmrBase accepted: %s' % bad)
         # The normal build has no tuning options.

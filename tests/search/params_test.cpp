@@ -66,11 +66,11 @@ TEST(SearchParams, ConstantsOnlyChangeInTheTuningBuild) {
 }
 
 // Every line is "name, int, value, min, max, c_end, r_end" with min <= value <= max, names unique; the
-// search parameters come first, then the default profile's tunable weights.
+// search parameters come first, then the hand-crafted default profile's tunable weights.
 TEST(SearchParams, SpsaInputLines) {
     const auto lines = search::param::spsa_input();
     eval::Weights w;
-    ASSERT_TRUE(eval::builtin_weights(eval::default_profile(), w));
+    ASSERT_TRUE(eval::builtin_weights(eval::default_handcrafted_profile(), w));
     const auto weights = eval::spsa_weights(w);
     ASSERT_EQ(lines.size(), search_params().size() + weights.size());
     ASSERT_GT(weights.size(), 50u);

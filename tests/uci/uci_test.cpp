@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "board/notation.h"
+#include "eval/evaluate.h"
 #include "engine_process.h"
 #include "quince_version.h"
 #include "search/skill.h"
@@ -228,13 +229,17 @@ TEST(Uci, Handshake) {
     e.send("eval");
     auto ev = e.read_until("final score:");
     ASSERT_TRUE(ev);
-    EXPECT_NE((*ev)[0].find("profile quince"), std::string::npos) << (*ev)[0];  // the default profile
+    // The default profile: the net when the build embeds one.
+    EXPECT_NE((*ev)[0].find(eval::default_profile() == "nnue" ? "network nnue" : "profile quince"), std::string::npos)
+        << (*ev)[0];
 }
 
 TEST(Uci, EvalProfileAndLazyEvalOptions) {
     EngineProcess e;
     const std::string all = uci_listing(e);
-    EXPECT_NE(all.find("option name EvalProfile type combo default quince var rybka1"), std::string::npos) << all;
+    EXPECT_NE(all.find("option name EvalProfile type combo default " + eval::default_profile() + " var rybka1"),
+              std::string::npos)
+        << all;
     EXPECT_NE(all.find(" var simple"), std::string::npos);
     EXPECT_NE(all.find("option name LazyEval type check default true"), std::string::npos);
 

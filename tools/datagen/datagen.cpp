@@ -103,10 +103,14 @@ bool check_or_write_manifest(const std::string& dir, const std::string& kind, co
         std::string line, found;
         while (std::getline(in, line))
             if (line.rfind("settings: ", 0) == 0) found = line.substr(10);
-        if (found != kind + " " + settings) {
+        const std::string now = kind + " " + settings;
+        // Self-play folders made before the evaluation was recorded were played by `quince`, the default then.
+        const bool before_eval_recorded =
+            kind == "selfplay" && found.find(" eval=") == std::string::npos && found + " eval=quince" == now;
+        if (found != now && !before_eval_recorded) {
             if (error)
-                *error = dir + " holds data made with other settings (manifest.txt: '" + found +
-                         "'; now: '" + kind + " " + settings + "'): use another --out directory";
+                *error = dir + " holds data made with other settings (manifest.txt: '" + found + "'; now: '" + now +
+                         "'): use another --out directory, or the folder's own settings (--eval, …)";
             return false;
         }
         return true;
@@ -435,7 +439,9 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     if (!config.teacher.empty() && config.teacher_nodes < 1) return fail("--teacher needs --teacher-nodes N (N ≥ 1)");
     // Resolved once, before anything is written: every game thread shares it.
     PlayerEval player_eval;
-    if (!resolve_player_eval(config.eval, &player_eval, error)) return false;
+    // Without --eval the default profile plays, recorded like any other: the default changes between builds.
+    if (!resolve_player_eval(config.eval.empty() ? eval::default_profile() : config.eval, &player_eval, error))
+        return false;
 
     // The book: every opening as a FEN (book moves played), so that the generator picks among positions.
     std::vector<std::string> book;
