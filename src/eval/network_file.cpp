@@ -1,7 +1,6 @@
 // The loader behind a network file (eval/evaluation.h, load_network): the net of profile `nnue`
 // (eval/nnue/), behind the Network / NetworkState interface. Each search thread's state keeps its own
 // accumulators (eval/nnue/accumulator.h, NnueState).
-#include <cstdio>
 #include <filesystem>
 
 #include "eval/evaluation.h"
@@ -28,11 +27,7 @@ public:
     explicit NnueNetwork(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {}
     std::unique_ptr<NetworkState> new_state() const override { return std::make_unique<NnueThreadState>(net_); }
     std::string description() const override { return net_->description; }
-    std::string identity() const override {
-        char hex[17];
-        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(net_->checksum));
-        return hex;
-    }
+    std::string identity() const override { return nnue::checksum_hex(*net_); }
 
 private:
     std::shared_ptr<const nnue::Network> net_;

@@ -486,18 +486,15 @@ TEST(DatagenSelfPlay, BuiltInNetworkIsRecordedByItsChecksum) {
     ASSERT_TRUE(player.evaluation->network);
     const auto net = eval::nnue::load_network_file(file, &error);
     ASSERT_TRUE(net) << error;
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(net->checksum));
-    EXPECT_EQ(player.evaluation->network->identity(), hex);
+    EXPECT_EQ(player.evaluation->network->identity(), eval::nnue::checksum_hex(*net));
+    EXPECT_EQ(player.evaluation->network->identity().size(), 16u);
     write_random_net(file, 8);
     PlayerEval other;
     ASSERT_TRUE(resolve_player_eval(file, &other, &error)) << error;
     EXPECT_NE(other.evaluation->network->identity(), player.evaluation->network->identity());
     if (eval::nnue::embedded_network()) {
         ASSERT_TRUE(resolve_player_eval("nnue", &player, &error)) << error;
-        std::snprintf(hex, sizeof hex, "%016llx",
-                      static_cast<unsigned long long>(eval::nnue::embedded_network()->checksum));
-        EXPECT_EQ(player.net, hex);
+        EXPECT_EQ(player.net, eval::nnue::checksum_hex(*eval::nnue::embedded_network()));
         EXPECT_EQ(player.sha256, "");
     }
     fs::remove_all(dir);

@@ -159,6 +159,12 @@ std::string serialise_network(const std::int16_t* ft_weights, const std::int16_t
     return s;
 }
 
+std::string checksum_hex(const Network& net) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(net.checksum));
+    return hex;
+}
+
 std::shared_ptr<const Network> embedded_network() {
     static const std::shared_ptr<const Network> net = [] {
         if (quince_embedded_net_size == 0) return std::shared_ptr<const Network>();

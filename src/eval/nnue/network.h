@@ -62,6 +62,9 @@ bool has_network_magic(const std::uint8_t* data, std::size_t size);
 std::string serialise_network(const std::int16_t* ft_weights, const std::int16_t* ft_bias,
                               const std::int16_t* out_weights, std::int32_t out_bias, const std::string& description);
 
+// The net's checksum as 16 hex digits: its identity in data made with it (Network::identity()).
+std::string checksum_hex(const Network& net);
+
 // FNV-1a, 64 bits: the file's checksum (integrity, not security).
 std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size);
 
