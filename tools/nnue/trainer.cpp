@@ -445,8 +445,9 @@ void activations(const Network& qnet, const Sample& s, std::int16_t* accs, std::
 }
 
 // The output weights (units 1/QB) and bias (units 1/(QA*QB)) that best fit `target` (units of the integer sum
-// S + QA * bias) from the integer activations `act` (n rows of 512), in the least-squares sense: the normal
-// equations with a small ridge, solved by Cholesky in double precision. Unchanged if the system is singular.
+// S + QA * bias) from the integer activations `act` (512 columns of n, act[j * n + p]), in the least-squares
+// sense: the normal equations with a small ridge, solved by Cholesky in double precision. Unchanged if the
+// system is singular.
 void refit_output(const std::vector<std::int32_t>& act, const std::vector<double>& target, std::size_t n,
                   std::vector<std::int16_t>& out_w, std::int32_t& out_b) {
     const std::size_t m = 2 * HIDDEN, k = m + 1;  // the weights, then the bias column (QA per unit of bias)
@@ -456,7 +457,7 @@ void refit_output(const std::vector<std::int32_t>& act, const std::vector<double
         std::vector<std::size_t> idx;
         idx.reserve(k);
         for (std::size_t j = 0; j < m; ++j)
-            if (act[p * m + j]) idx.push_back(j), row[j] = act[p * m + j];
+            if (act[j * n + p]) idx.push_back(j), row[j] = act[j * n + p];
         idx.push_back(m), row[m] = QA;
         nz = idx.size();
         for (std::size_t u = 0; u < nz; ++u) {
@@ -532,22 +533,28 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
     // weight moves by one step when that lowers the summed |engine - float| over training positions
     // (calibration; never the validation positions the check below uses), the bias re-centred after each pass.
     if (!calibration.empty()) {
+        // Accumulators and activations are stored by hidden unit (column j holds every position's value,
+        // [j * n + p]): the passes below walk one unit over many positions, and a row-major table made
+        // every access a cache miss (tens of minutes for 300,000 positions).
         const std::size_t n = calibration.size(), m = 2 * HIDDEN;
         std::vector<std::int32_t> act(n * m);
         std::vector<double> resid(n);  // float - integer output, in units of 1 / (QA * QA * QB)
         const double unit = double(QA) * QA * QB / SCALE;  // per centipawn
         auto integer_sum = [&](std::size_t p) {
             std::int64_t sum = 0;
-            for (std::size_t j = 0; j < m; ++j) sum += std::int64_t(act[p * m + j]) * out_w[j];
+            for (std::size_t j = 0; j < m; ++j) sum += std::int64_t(act[j * n + p]) * out_w[j];
             return double(sum) + double(out_b) * QA;
         };
         std::vector<double> target(n);  // the float net's output, in units of the integer sum
         std::vector<std::int16_t> accs(n * m);
         // Which calibration positions have input f, and on which side: (position << 1 | side).
         std::vector<std::vector<std::uint32_t>> users(INPUTS);
+        std::vector<std::int16_t> row_accs(m);
+        std::vector<std::int32_t> row_act(m);
         for (std::size_t p = 0; p < n; ++p) {
             const Sample& s = data.samples()[calibration[p]];
-            activations(*qnet, s, &accs[p * m], &act[p * m]);
+            activations(*qnet, s, row_accs.data(), row_act.data());
+            for (std::size_t j = 0; j < m; ++j) accs[j * n + p] = row_accs[j], act[j * n + p] = row_act[j];
             target[p] = net.evaluate(s) * unit;
             int in[2][MAX_ACTIVE];
             perspectives(s, in[0], in[1]);
@@ -579,7 +586,7 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
                         double before = 0, after = 0;
                         for (std::uint32_t e : list) {
                             const std::size_t p = e >> 1, j = (e & 1) * HIDDEN + std::size_t(h);
-                            const int a = accs[p * m + j];
+                            const int a = accs[j * n + p];
                             const int x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
                             if (x == x2) continue;
                             before += std::abs(resid[p]);
@@ -589,10 +596,10 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
                             w = std::int16_t(w + step);
                             for (std::uint32_t e : list) {
                                 const std::size_t p = e >> 1, j = (e & 1) * HIDDEN + std::size_t(h);
-                                const int a = accs[p * m + j], x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
+                                const int a = accs[j * n + p], x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
                                 resid[p] -= double(out_w[j]) * (x2 * x2 - x * x);
-                                accs[p * m + j] = std::int16_t(a + step);
-                                act[p * m + j] = x2 * x2;
+                                accs[j * n + p] = std::int16_t(a + step);
+                                act[j * n + p] = x2 * x2;
                             }
                             break;
                         }
@@ -608,14 +615,14 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
                     if (std::abs(out_w[j] + step) > MAX_OUT_WEIGHT) continue;
                     double before = 0, after = 0;
                     for (std::size_t p = 0; p < n; ++p) {
-                        const double a = act[p * m + j];
+                        const double a = act[j * n + p];
                         if (a == 0) continue;
                         before += std::abs(resid[p]);
                         after += std::abs(resid[p] - step * a);
                     }
                     if (after < before * (1 - 1e-9)) {
                         out_w[j] = std::int16_t(out_w[j] + step);
-                        for (std::size_t p = 0; p < n; ++p) resid[p] -= step * double(act[p * m + j]);
+                        for (std::size_t p = 0; p < n; ++p) resid[p] -= step * double(act[j * n + p]);
                         changed = true;
                         break;
                     }
