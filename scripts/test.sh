@@ -7,8 +7,9 @@
 # Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard under
 # Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++ build without Fathom
 # and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only GCC/libstdc++ accepts fails
-# here, and the portable bit-scan and slider code runs the whole suite; its GoogleTest compiled from
-# Debian's googletest sources with libc++), and the Windows build (scripts/build-windows.sh) under wine
+# here, and the portable bit-scan and slider code runs the engine's tests, all but the tools' ones, which
+# the Release and ASan builds run; its GoogleTest compiled from Debian's googletest sources with libc++),
+# and the Windows build (scripts/build-windows.sh) under wine
 # against the Release build, packaged with it. Any failure fails the script.
 # QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx package windows" selects builds
 # (default: all but `fuzz`, the libFuzzer targets in a build of their own, which `asan` runs; `package`,
@@ -86,7 +87,7 @@ for b in $builds; do
     libcxx)   scripts/deps.sh libcxx
               CTEST_ENV="" run_build libcxx -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
                   -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF -DQUINCE_PORTABLE=ON \
-                  -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest ;;
+                  -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest -DQUINCE_TOOL_TESTS=OFF ;;
     package)  echo "=== package: the self-contained Linux release engine in its archive ==="
               scripts/deps.sh release
               QUINCE_LINUX_BUILD=build-test-package/linux scripts/build-linux.sh x86-64
