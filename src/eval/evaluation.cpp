@@ -65,6 +65,7 @@ EvalPtr load_evaluation(const std::string& path, std::string* error) {
         e->name = std::filesystem::path(path).filename().string();
         e->source = path;
         e->network = std::move(net);
+        e->wdl = network_wdl_model();
         return e;
     }
     std::shared_ptr<const Profile> p = load_profile_file(path, error);

@@ -49,6 +49,7 @@ EvalPtr network_evaluation(std::shared_ptr<const nnue::Network> net, const std::
     e->name = name;
     e->source = source;
     e->network = std::make_shared<NnueNetwork>(std::move(net));
+    e->wdl = network_wdl_model();
     return e;
 }
 

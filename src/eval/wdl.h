@@ -22,8 +22,11 @@ struct Wdl {
 
 inline constexpr int WDL_MATERIAL_MIN = 17, WDL_MATERIAL_MAX = 78, WDL_MATERIAL_SCALE = 58;
 
-// The model fitted on the default profile's games (wdl.cpp), which every built-in evaluation reports with.
+// The model fitted on a hand-crafted profile's games (wdl.cpp), which every profile's evaluation reports with.
 const WdlModel& fitted_wdl_model();
+// The model fitted on the default net's games (wdl.cpp), which a network's evaluation reports with: a net
+// trained on the set's targets scores on its own scale, and its games draw more often near 0.
+const WdlModel& network_wdl_model();
 // Material count of the model (both sides; not clamped).
 int wdl_material(const Position& pos);
 // The model's a (score of an even win chance) and b (spread) at a material count (clamped).

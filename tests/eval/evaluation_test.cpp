@@ -70,10 +70,19 @@ TEST(Evaluation, BuiltinByNameAndUnknownNames) {
 }
 
 // The WDL model belongs to the evaluation: the search reports with the model of the one in force.
+// A profile's is the one fitted on a profile's games, a network's the one fitted on the default net's.
 TEST(Evaluation, CarriesItsWdlModel) {
-    const EvalPtr e = default_evaluation();
-    EXPECT_EQ(e->wdl.a, fitted_wdl_model().a);
-    EXPECT_EQ(e->wdl.b, fitted_wdl_model().b);
+    std::string error;
+    const EvalPtr q = builtin_evaluation("quince", &error);
+    ASSERT_TRUE(q) << error;
+    EXPECT_EQ(q->wdl.a, fitted_wdl_model().a);
+    EXPECT_EQ(q->wdl.b, fitted_wdl_model().b);
+    if (!nnue::embedded_network()) GTEST_SKIP() << "this build embeds no net";
+    const EvalPtr n = builtin_evaluation("nnue", &error);
+    ASSERT_TRUE(n) << error;
+    EXPECT_EQ(n->wdl.a, network_wdl_model().a);
+    EXPECT_EQ(n->wdl.b, network_wdl_model().b);
+    EXPECT_NE(n->wdl.a, q->wdl.a);
 }
 
 // EvalFile tells a network from a weights file by its first four bytes: a network is never read as a

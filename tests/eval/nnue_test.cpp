@@ -146,6 +146,8 @@ TEST(NnueNet, EvalFileLoadsANetAndRefusesABadOne) {
     auto e = load_evaluation(good_path, &error);
     ASSERT_TRUE(e) << error;
     ASSERT_TRUE(e->network);
+    EXPECT_EQ(e->wdl.a, network_wdl_model().a);  // a net reports with the model of a net's games
+    EXPECT_EQ(e->wdl.b, network_wdl_model().b);
     EXPECT_FALSE(load_evaluation(bad_path, &error));
     EXPECT_NE(error.find(bad_path), std::string::npos);
     EXPECT_NE(error.find("truncated"), std::string::npos);

@@ -15,34 +15,37 @@ TEST(Wdl, MaterialCountOfTheModel) {
 }
 
 TEST(Wdl, FittedModelIsValidOverTheMaterialRange) {
-    for (int m = WDL_MATERIAL_MIN; m <= WDL_MATERIAL_MAX; ++m) {
-        EXPECT_GT(wdl_a(fitted_wdl_model(), m), 0) << m;  // W + L < 1000: some draws at every score
-        EXPECT_GT(wdl_b(fitted_wdl_model(), m), 0) << m;  // the win rate rises with the score
-    }
+    for (const WdlModel* model : {&fitted_wdl_model(), &network_wdl_model()})
+        for (int m = WDL_MATERIAL_MIN; m <= WDL_MATERIAL_MAX; ++m) {
+            EXPECT_GT(wdl_a(*model, m), 0) << m;  // W + L < 1000: some draws at every score
+            EXPECT_GT(wdl_b(*model, m), 0) << m;  // the win rate rises with the score
+        }
 }
 
 TEST(Wdl, AddsUpTo1000MonotoneAndSymmetric) {
-    for (int m = 0; m <= 90; m += 3) {
-        Wdl prev{};
-        for (int v = -2000; v <= 2000; v += 5) {
-            const Wdl w = score_to_wdl(v, m);
-            ASSERT_EQ(w.win + w.draw + w.loss, 1000) << v << " " << m;
-            ASSERT_GE(w.win, 0);
-            ASSERT_GE(w.draw, 0);
-            ASSERT_GE(w.loss, 0);
-            if (v > -2000) {
-                ASSERT_GE(w.win, prev.win) << v << " " << m;
-                ASSERT_LE(w.loss, prev.loss) << v << " " << m;
+    for (const WdlModel* model : {&fitted_wdl_model(), &network_wdl_model()}) {
+        for (int m = 0; m <= 90; m += 3) {
+            Wdl prev{};
+            for (int v = -2000; v <= 2000; v += 5) {
+                const Wdl w = score_to_wdl(v, m, *model);
+                ASSERT_EQ(w.win + w.draw + w.loss, 1000) << v << " " << m;
+                ASSERT_GE(w.win, 0);
+                ASSERT_GE(w.draw, 0);
+                ASSERT_GE(w.loss, 0);
+                if (v > -2000) {
+                    ASSERT_GE(w.win, prev.win) << v << " " << m;
+                    ASSERT_LE(w.loss, prev.loss) << v << " " << m;
+                }
+                const Wdl mirrored = score_to_wdl(-v, m, *model);
+                ASSERT_EQ(mirrored.win, w.loss) << v << " " << m;
+                ASSERT_EQ(mirrored.loss, w.win) << v << " " << m;
+                prev = w;
             }
-            const Wdl mirrored = score_to_wdl(-v, m);
-            ASSERT_EQ(mirrored.win, w.loss) << v << " " << m;
-            ASSERT_EQ(mirrored.loss, w.win) << v << " " << m;
-            prev = w;
+            // Even scores are mostly draws or balanced; a large advantage is mostly a win.
+            const Wdl even = score_to_wdl(0, m, *model);
+            EXPECT_EQ(even.win, even.loss);
+            EXPECT_GT(score_to_wdl(1000, m, *model).win, 900) << m;
         }
-        // Even scores are mostly draws or balanced; a large advantage is mostly a win.
-        const Wdl even = score_to_wdl(0, m);
-        EXPECT_EQ(even.win, even.loss);
-        EXPECT_GT(score_to_wdl(1000, m).win, 900) << m;
     }
 }
 

@@ -283,11 +283,13 @@ int run_wdlfit_cli(const std::vector<std::string>& args, std::ostream& out, std:
         << wins << " white wins, " << draws << " draws, " << losses << " black wins\n";
     out << "fit: degree " << degree << ", " << r.iterations << " Newton steps, " << (r.converged ? "converged" : "NOT converged")
         << "; mean log-loss " << number(r.loss) << " (constant a, b: " << number(r.constant_loss)
-        << "; the model in use: " << number(mean_loss(eval::fitted_wdl_model(), points)) << ")\n";
+        << "; the model in use: " << number(mean_loss(eval::fitted_wdl_model(), points))
+        << "; the network's: " << number(mean_loss(eval::network_wdl_model(), points)) << ")\n";
     if (a.has("test"))
         out << "test: " << test_stats.used << " positions in " << test_files << " file(s); mean log-loss of the fit "
             << number(mean_loss(r.model, test_points)) << ", of the model in use "
-            << number(mean_loss(eval::fitted_wdl_model(), test_points)) << "\n";
+            << number(mean_loss(eval::fitted_wdl_model(), test_points)) << ", of the network's "
+            << number(mean_loss(eval::network_wdl_model(), test_points)) << "\n";
     out << "material     a      b    W/D/L at +100 cp\n";
     for (int mat : {20, 30, 40, 50, 58, 70, 78}) {
         const eval::Wdl w = eval::score_to_wdl(100, mat, r.model);
