@@ -57,16 +57,19 @@ EvalPtr profile_evaluation(std::shared_ptr<const Profile> profile, const std::st
     return e;
 }
 
+EvalPtr net_evaluation(std::shared_ptr<const Network> net, const std::string& name, const std::string& source) {
+    auto e = std::make_shared<Evaluation>();
+    e->name = name;
+    e->source = source;
+    e->network = std::move(net);
+    e->wdl = network_wdl_model();
+    return e;
+}
+
 EvalPtr load_evaluation(const std::string& path, std::string* error) {
     if (is_network_file(path)) {
         std::shared_ptr<const Network> net = load_network(path, error);
-        if (!net) return nullptr;
-        auto e = std::make_shared<Evaluation>();
-        e->name = std::filesystem::path(path).filename().string();
-        e->source = path;
-        e->network = std::move(net);
-        e->wdl = network_wdl_model();
-        return e;
+        return net ? net_evaluation(std::move(net), std::filesystem::path(path).filename().string(), path) : nullptr;
     }
     std::shared_ptr<const Profile> p = load_profile_file(path, error);
     return p ? profile_evaluation(std::move(p), path) : nullptr;

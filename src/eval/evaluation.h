@@ -64,6 +64,8 @@ EvalPtr builtin_evaluation(const std::string& name, std::string* error);
 EvalPtr default_evaluation();
 // A profile built elsewhere (the tuner's weights, the tuning build's options), from `source`.
 EvalPtr profile_evaluation(std::shared_ptr<const Profile> profile, const std::string& source = "");
+// The evaluation of a network (reporting with network_wdl_model()), named and with its source file.
+EvalPtr net_evaluation(std::shared_ptr<const Network> net, const std::string& name, const std::string& source);
 // A file: a network when it starts with NETWORK_MAGIC, a weights file (eval/weights.h) otherwise;
 // nullptr and *error ("FILE:LINE: what", or what is wrong with the file) when it does not load.
 EvalPtr load_evaluation(const std::string& path, std::string* error);

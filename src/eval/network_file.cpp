@@ -45,12 +45,7 @@ namespace nnue {
 
 EvalPtr network_evaluation(std::shared_ptr<const nnue::Network> net, const std::string& name, const std::string& source) {
     if (!net) return nullptr;
-    auto e = std::make_shared<Evaluation>();
-    e->name = name;
-    e->source = source;
-    e->network = std::make_shared<NnueNetwork>(std::move(net));
-    e->wdl = network_wdl_model();
-    return e;
+    return net_evaluation(std::make_shared<NnueNetwork>(std::move(net)), name, source);
 }
 
 }  // namespace nnue
