@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the Release build (host CPU features; linked as the Linux release engine is,
 # so its suite checks the whole archive), the clang AddressSanitizer+UndefinedBehaviorSanitizer build with
-# the libFuzzer targets linked in (then the stateful UCI fuzzer for 45 s against its engine and every
+# the libFuzzer targets linked in (then the stateful UCI fuzzer for 45 s against its engine beside every
 # libFuzzer target for 10 s), ThreadSanitizer (the library and the test files that start threads), the
 # WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and checked against the
 # Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard under
@@ -52,11 +52,22 @@ for b in $builds; do
               # the library for the suite, the stateful UCI fuzzer and the libFuzzer runs).
               CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined \
                   -DCMAKE_CXX_COMPILER=clang++ -DQUINCE_FUZZ=ON
-              echo "=== asan: stateful UCI fuzzer ==="
+              # The stateful UCI fuzzer (45 s, one engine) runs beside the libFuzzer targets (10 s each, one
+              # at a time): each keeps about one core busy, so two cores take them at once. Either one
+              # failing fails the step, once both have ended; the stateful fuzzer's output follows fuzz.sh's.
+              echo "=== asan: stateful UCI fuzzer (45 s) beside every libFuzzer target for 10 s ==="
               env $asan_env python3 fuzz/uci_stateful.py build-test-asan/quince --seed "${QUINCE_FUZZ_SEED:-1}" \
-                  --duration 45 --log build-test-asan/uci_stateful_sent.txt
-              echo "=== asan: every libFuzzer target for 10 s ==="
-              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 ;;
+                  --duration 45 --log build-test-asan/uci_stateful_sent.txt >build-test-asan/uci_stateful.out 2>&1 &
+              stateful_pid=$!
+              fuzz_status=0 stateful_status=0
+              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 || fuzz_status=$?
+              wait "$stateful_pid" || stateful_status=$?
+              echo "=== asan: stateful UCI fuzzer (exit status $stateful_status) ==="
+              cat build-test-asan/uci_stateful.out
+              if [ "$fuzz_status" -ne 0 ] || [ "$stateful_status" -ne 0 ]; then
+                echo "asan: fuzzing failed (libFuzzer targets: exit status $fuzz_status, stateful UCI fuzzer: $stateful_status)"
+                exit 1
+              fi ;;
     tsan)     # The library, the test files that start threads (tests/CMakeLists.txt) and the programs the
               # suite runs; not the benchmarks.
               CTEST_ENV="QUINCE_PERFT_BUDGET=100000 QUINCE_SANITIZED=1 TSAN_OPTIONS=halt_on_error=1" \
