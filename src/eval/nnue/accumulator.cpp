@@ -2,11 +2,13 @@
 // (bmi2 builds get -mavx2, popcnt builds -msse4.1, x86-64 has SSE2, WebAssembly builds -msimd128; see
 // CMakeLists.txt) and a scalar path. All compute exactly the same integers: the loader's bounds
 // (network.cpp) keep every int16 sum and every activation x weight product in range, the SIMD lanes' int32
-// partial sums cannot overflow (at most 128 products of at most 255 * 255 * 128 per lane, 1.07e9 < 2^31),
-// and the lanes are added in 64 bits, as the scalar path sums.
+// partial sums cannot overflow (the narrowest, SSE2's and SIMD128's four lanes, each add HIDDEN / 2
+// products of at most QA * QA * MAX_OUT_WEIGHT: checked below), and the lanes are added in 64 bits, as the
+// scalar path sums.
 #include "eval/nnue/accumulator.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #if defined(__AVX2__) || defined(__SSE2__)
@@ -16,6 +18,9 @@
 #endif
 
 namespace quince::eval::nnue {
+
+static_assert(std::int64_t(HIDDEN / 2) * QA * QA * MAX_OUT_WEIGHT <= INT32_MAX,
+              "an int32 SIMD lane of the output layer could overflow");
 
 namespace {
 

@@ -1,6 +1,6 @@
-// The efficiently updatable network of profile `nnue`: (768 -> 256) x 2 -> 1 with SCReLU, quantised.
+// The efficiently updatable network of profile `nnue`: (768 -> 512) x 2 -> 1 with SCReLU, quantised.
 // Inputs: one per (piece colour relative to the perspective, piece type, square seen from the perspective);
-// each side has its own accumulator (the 256 hidden sums of its perspective), the side to move's comes
+// each side has its own accumulator (the 512 hidden sums of its perspective), the side to move's comes
 // first at the output. Quantisation: the accumulator in units of 1/QA, the output weights in 1/QB, the
 // output bias in 1/(QA*QB); the output times SCALE is centipawns, the side to move's view.
 // File format (a ".nnue" file; src/eval/nnue/README.md): header (magic, format version, architecture,
@@ -18,7 +18,7 @@
 namespace quince::eval::nnue {
 
 constexpr int INPUTS = 768;
-constexpr int HIDDEN = 256;
+constexpr int HIDDEN = 512;
 constexpr int QA = 255;
 constexpr int QB = 64;
 constexpr int SCALE = 400;
