@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "board/movegen.h"
+#include "board/notation.h"
 #include "core/random.h"
 #include "eval/evaluate.h"
 #include "eval/evaluation.h"
@@ -223,6 +224,64 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
     EXPECT_GT(state.updates(), 20 * state.refreshes()) << evaluated << " evaluated";
 }
 
+// Each child of a node starts from its parent's accumulator, whatever was evaluated between: after a whole
+// subtree under the first child, the second child still changes only the inputs its own move changes
+// (one per square a piece left or reached: 2 for a quiet move or a promotion, 3 for a capture or en
+// passant, 4 for castling), and a null move none.
+TEST(NnueAccumulator, ChildrenStartFromTheirParent) {
+    auto net = random_net(8);
+    ASSERT_TRUE(net);
+    for (const char* fen : {"r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1",
+                            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"}) {
+        Position root;
+        ASSERT_TRUE(root.set_fen(fen));
+        NnueState state;
+        state.evaluate(*net, root);
+        const MoveList<LEGAL> moves(root);
+        ASSERT_GT(moves.size(), 3u);
+        for (const auto& entry : moves) {
+            const Move m = entry.move;
+            Position child = root;
+            const bool capture = root.is_capture(m), castling = m.type() == CASTLING;
+            child.do_move(m);
+            const auto before = state.changed_inputs();
+            state.evaluate(*net, child);
+            const auto changed = state.changed_inputs() - before;
+            // At most what its own move changes (a promotion's sibling with another piece may be closer).
+            const unsigned own = castling ? 4u : capture ? 3u : 2u;
+            if (m.type() == PROMOTION) EXPECT_LE(changed, own) << fen << " " << move_to_uci(m, false);
+            else EXPECT_EQ(changed, own) << fen << " " << move_to_uci(m, false);
+            // A subtree under the child: two more plies, each evaluated, so the last evaluated position is
+            // far from the next child.
+            const MoveList<LEGAL> replies(child);
+            for (const auto& r : replies) {
+                Position grandchild = child;
+                grandchild.do_move(r.move);
+                state.evaluate(*net, grandchild);
+                const MoveList<LEGAL> third(grandchild);
+                if (third.size()) {
+                    grandchild.do_move(third.begin()->move);
+                    state.evaluate(*net, grandchild);
+                }
+            }
+            // Back at the root, evaluated again: nothing changed since its own slot was written.
+            const auto at_root = state.changed_inputs();
+            state.evaluate(*net, root);
+            EXPECT_EQ(state.changed_inputs(), at_root) << fen;
+        }
+        if (!root.in_check()) {
+            Position null_child = root;
+            null_child.do_null_move();
+            const auto before = state.changed_inputs();
+            const Value v = state.evaluate(*net, null_child);
+            EXPECT_EQ(state.changed_inputs(), before);
+            Accumulator fresh;
+            refresh(*net, null_child, fresh);
+            EXPECT_EQ(v, output(*net, fresh, null_child.side_to_move()));
+        }
+    }
+}
+
 // The build runs the widest SIMD code its target has: a WebAssembly build (emscripten, -msimd128) the SIMD128
 // code, an x86-64 build the AVX2 code when it compiles with AVX2 (bmi2 variant), else the SSE2 code.
 TEST(NnueAccumulator, SimdCodeIsTheTargetsWidest) {
@@ -253,9 +312,15 @@ TEST(NnueAccumulator, SimdEqualsScalar) {
             add_w[k] = int(rng.below(INPUTS)), add_b[k] = int(rng.below(INPUTS));
             sub_w[k] = int(rng.below(INPUTS)), sub_b[k] = int(rng.below(INPUTS));
         }
-        update(*net, a, add_w, add_b, 4, sub_w, sub_b, 4);
-        scalar::update(*net, b, add_w, add_b, 4, sub_w, sub_b, 4);
+        // From one accumulator into another, and in place.
+        Accumulator c, d;
+        update(*net, a, c, add_w, add_b, 4, sub_w, sub_b, 4);
+        scalar::update(*net, b, d, add_w, add_b, 4, sub_w, sub_b, 4);
+        ASSERT_TRUE(same(c, d)) << simd_name();
+        update(*net, a, a, add_w, add_b, 4, sub_w, sub_b, 4);
+        scalar::update(*net, b, b, add_w, add_b, 4, sub_w, sub_b, 4);
         ASSERT_TRUE(same(a, b)) << simd_name();
+        ASSERT_TRUE(same(a, c)) << simd_name();
         for (Color us : {WHITE, BLACK}) ASSERT_EQ(output(*net, a, us), scalar::output(*net, a, us)) << simd_name();
     }
     // Extremes: every activation clipped at QA with the largest output weights, or below zero.

@@ -433,7 +433,7 @@ void activations(const Network& qnet, const Sample& s, std::int16_t* accs, std::
     Accumulator acc;
     for (Color c : {WHITE, BLACK}) std::memcpy(acc.v[c], qnet.ft_bias, sizeof qnet.ft_bias);
     const Color us = s.black_to_move ? BLACK : WHITE;
-    update(qnet, acc, us == WHITE ? in[0] : in[1], us == WHITE ? in[1] : in[0], s.count, nullptr, nullptr, 0);
+    update(qnet, acc, acc, us == WHITE ? in[0] : in[1], us == WHITE ? in[1] : in[0], s.count, nullptr, nullptr, 0);
     for (int side = 0; side < 2; ++side) {
         const std::int16_t* a = acc.v[side == 0 ? us : ~us];
         for (int i = 0; i < HIDDEN; ++i) {
@@ -649,7 +649,7 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
         const Color us = s.black_to_move ? BLACK : WHITE;
         const int* white = us == WHITE ? in[0] : in[1];
         const int* black = us == WHITE ? in[1] : in[0];
-        update(*qnet, acc, white, black, s.count, nullptr, nullptr, 0);
+        update(*qnet, acc, acc, white, black, s.count, nullptr, nullptr, 0);
         const double diff = std::abs(double(output(*qnet, acc, us)) - net.evaluate(s));
         report.mean_abs_diff_cp += diff;
         report.max_abs_diff_cp = std::max(report.max_abs_diff_cp, diff);

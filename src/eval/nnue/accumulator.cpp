@@ -36,12 +36,13 @@ Value finish(const Network& net, std::int64_t sum) {
 
 namespace scalar {
 
-void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
-            const int* sub_white, const int* sub_black, int n_sub) {
+void update(const Network& net, const Accumulator& from, Accumulator& to, const int* add_white,
+            const int* add_black, int n_add, const int* sub_white, const int* sub_black, int n_sub) {
+    if (&from != &to) to = from;
     for (Color p : {WHITE, BLACK}) {
         const int* add = p == WHITE ? add_white : add_black;
         const int* sub = p == WHITE ? sub_white : sub_black;
-        std::int16_t* a = acc.v[p];
+        std::int16_t* a = to.v[p];
         // Subtractions first: every intermediate sum is then a subset of the old or of the new pieces, which
         // the loader's bound covers.
         for (int k = 0; k < n_sub; ++k) {
@@ -74,22 +75,28 @@ Value output(const Network& net, const Accumulator& acc, Color us) {
 
 const char* simd_name() { return "avx2"; }
 
-void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
-            const int* sub_white, const int* sub_black, int n_sub) {
-    constexpr int LANES = 16;
+void update(const Network& net, const Accumulator& from, Accumulator& to, const int* add_white,
+            const int* add_black, int n_add, const int* sub_white, const int* sub_black, int n_sub) {
+    // A tile of REGS registers stays in registers while every changed column is applied to it, so each
+    // weight vector costs one load-and-add, and the accumulator is read and written once.
+    constexpr int LANES = 16, REGS = 8, TILE = LANES * REGS;
+    static_assert(HIDDEN % TILE == 0);
     for (Color p : {WHITE, BLACK}) {
         const int* add = p == WHITE ? add_white : add_black;
         const int* sub = p == WHITE ? sub_white : sub_black;
-        for (int i = 0; i < HIDDEN; i += LANES) {
-            auto* a = reinterpret_cast<__m256i*>(acc.v[p] + i);
-            __m256i x = _mm256_load_si256(a);
-            for (int k = 0; k < n_sub; ++k)
-                x = _mm256_sub_epi16(x, _mm256_load_si256(reinterpret_cast<const __m256i*>(
-                                            net.ft_weights + std::size_t(sub[k]) * HIDDEN + i)));
-            for (int k = 0; k < n_add; ++k)
-                x = _mm256_add_epi16(x, _mm256_load_si256(reinterpret_cast<const __m256i*>(
-                                            net.ft_weights + std::size_t(add[k]) * HIDDEN + i)));
-            _mm256_store_si256(a, x);
+        for (int t = 0; t < HIDDEN; t += TILE) {
+            __m256i x[REGS];
+            for (int r = 0; r < REGS; ++r)
+                x[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(from.v[p] + t) + r);
+            for (int k = 0; k < n_sub; ++k) {
+                const auto* w = reinterpret_cast<const __m256i*>(net.ft_weights + std::size_t(sub[k]) * HIDDEN + t);
+                for (int r = 0; r < REGS; ++r) x[r] = _mm256_sub_epi16(x[r], _mm256_load_si256(w + r));
+            }
+            for (int k = 0; k < n_add; ++k) {
+                const auto* w = reinterpret_cast<const __m256i*>(net.ft_weights + std::size_t(add[k]) * HIDDEN + t);
+                for (int r = 0; r < REGS; ++r) x[r] = _mm256_add_epi16(x[r], _mm256_load_si256(w + r));
+            }
+            for (int r = 0; r < REGS; ++r) _mm256_store_si256(reinterpret_cast<__m256i*>(to.v[p] + t) + r, x[r]);
         }
     }
 }
@@ -118,22 +125,25 @@ Value output(const Network& net, const Accumulator& acc, Color us) {
 
 const char* simd_name() { return "sse2"; }
 
-void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
-            const int* sub_white, const int* sub_black, int n_sub) {
-    constexpr int LANES = 8;
+void update(const Network& net, const Accumulator& from, Accumulator& to, const int* add_white,
+            const int* add_black, int n_add, const int* sub_white, const int* sub_black, int n_sub) {
+    constexpr int LANES = 8, REGS = 8, TILE = LANES * REGS;  // tiled as the AVX2 code is
+    static_assert(HIDDEN % TILE == 0);
     for (Color p : {WHITE, BLACK}) {
         const int* add = p == WHITE ? add_white : add_black;
         const int* sub = p == WHITE ? sub_white : sub_black;
-        for (int i = 0; i < HIDDEN; i += LANES) {
-            auto* a = reinterpret_cast<__m128i*>(acc.v[p] + i);
-            __m128i x = _mm_load_si128(a);
-            for (int k = 0; k < n_sub; ++k)
-                x = _mm_sub_epi16(x, _mm_load_si128(reinterpret_cast<const __m128i*>(
-                                         net.ft_weights + std::size_t(sub[k]) * HIDDEN + i)));
-            for (int k = 0; k < n_add; ++k)
-                x = _mm_add_epi16(x, _mm_load_si128(reinterpret_cast<const __m128i*>(
-                                         net.ft_weights + std::size_t(add[k]) * HIDDEN + i)));
-            _mm_store_si128(a, x);
+        for (int t = 0; t < HIDDEN; t += TILE) {
+            __m128i x[REGS];
+            for (int r = 0; r < REGS; ++r) x[r] = _mm_load_si128(reinterpret_cast<const __m128i*>(from.v[p] + t) + r);
+            for (int k = 0; k < n_sub; ++k) {
+                const auto* w = reinterpret_cast<const __m128i*>(net.ft_weights + std::size_t(sub[k]) * HIDDEN + t);
+                for (int r = 0; r < REGS; ++r) x[r] = _mm_sub_epi16(x[r], _mm_load_si128(w + r));
+            }
+            for (int k = 0; k < n_add; ++k) {
+                const auto* w = reinterpret_cast<const __m128i*>(net.ft_weights + std::size_t(add[k]) * HIDDEN + t);
+                for (int r = 0; r < REGS; ++r) x[r] = _mm_add_epi16(x[r], _mm_load_si128(w + r));
+            }
+            for (int r = 0; r < REGS; ++r) _mm_store_si128(reinterpret_cast<__m128i*>(to.v[p] + t) + r, x[r]);
         }
     }
 }
@@ -164,20 +174,25 @@ Value output(const Network& net, const Accumulator& acc, Color us) {
 // _mm_add/sub/mullo_epi16 do; i32x4.dot_i16x8_s is _mm_madd_epi16).
 const char* simd_name() { return "simd128"; }
 
-void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
-            const int* sub_white, const int* sub_black, int n_sub) {
-    constexpr int LANES = 8;
+void update(const Network& net, const Accumulator& from, Accumulator& to, const int* add_white,
+            const int* add_black, int n_add, const int* sub_white, const int* sub_black, int n_sub) {
+    constexpr int LANES = 8, REGS = 8, TILE = LANES * REGS;  // tiled as the AVX2 code is
+    static_assert(HIDDEN % TILE == 0);
     for (Color p : {WHITE, BLACK}) {
         const int* add = p == WHITE ? add_white : add_black;
         const int* sub = p == WHITE ? sub_white : sub_black;
-        for (int i = 0; i < HIDDEN; i += LANES) {
-            std::int16_t* a = acc.v[p] + i;
-            v128_t x = wasm_v128_load(a);
-            for (int k = 0; k < n_sub; ++k)
-                x = wasm_i16x8_sub(x, wasm_v128_load(net.ft_weights + std::size_t(sub[k]) * HIDDEN + i));
-            for (int k = 0; k < n_add; ++k)
-                x = wasm_i16x8_add(x, wasm_v128_load(net.ft_weights + std::size_t(add[k]) * HIDDEN + i));
-            wasm_v128_store(a, x);
+        for (int t = 0; t < HIDDEN; t += TILE) {
+            v128_t x[REGS];
+            for (int r = 0; r < REGS; ++r) x[r] = wasm_v128_load(from.v[p] + t + r * LANES);
+            for (int k = 0; k < n_sub; ++k) {
+                const std::int16_t* w = net.ft_weights + std::size_t(sub[k]) * HIDDEN + t;
+                for (int r = 0; r < REGS; ++r) x[r] = wasm_i16x8_sub(x[r], wasm_v128_load(w + r * LANES));
+            }
+            for (int k = 0; k < n_add; ++k) {
+                const std::int16_t* w = net.ft_weights + std::size_t(add[k]) * HIDDEN + t;
+                for (int r = 0; r < REGS; ++r) x[r] = wasm_i16x8_add(x[r], wasm_v128_load(w + r * LANES));
+            }
+            for (int r = 0; r < REGS; ++r) wasm_v128_store(to.v[p] + t + r * LANES, x[r]);
         }
     }
 }
@@ -203,9 +218,9 @@ Value output(const Network& net, const Accumulator& acc, Color us) {
 
 const char* simd_name() { return "scalar"; }
 
-void update(const Network& net, Accumulator& acc, const int* add_white, const int* add_black, int n_add,
-            const int* sub_white, const int* sub_black, int n_sub) {
-    scalar::update(net, acc, add_white, add_black, n_add, sub_white, sub_black, n_sub);
+void update(const Network& net, const Accumulator& from, Accumulator& to, const int* add_white,
+            const int* add_black, int n_add, const int* sub_white, const int* sub_black, int n_sub) {
+    scalar::update(net, from, to, add_white, add_black, n_add, sub_white, sub_black, n_sub);
 }
 
 Value output(const Network& net, const Accumulator& acc, Color us) { return scalar::output(net, acc, us); }
@@ -222,50 +237,66 @@ void refresh(const Network& net, const Position& pos, Accumulator& acc) {
         ++n;
     }
     for (Color p : {WHITE, BLACK}) std::memcpy(acc.v[p], net.ft_bias, sizeof net.ft_bias);
-    update(net, acc, white, black, n, nullptr, nullptr, 0);
+    update(net, acc, acc, white, black, n, nullptr, nullptr, 0);
+}
+
+void NnueState::reset() {
+    for (int i = 0; i < SLOTS; ++i) slots_[i].net = nullptr;
 }
 
 Value NnueState::evaluate(const Network& net, const Position& pos) {
-    // Beyond this many changed inputs a refresh (at most 32 columns) costs about the same.
-    constexpr int MAX_CHANGES = 24;
-    int add_w[MAX_CHANGES], add_b[MAX_CHANGES], sub_w[MAX_CHANGES], sub_b[MAX_CHANGES];
-    int n_add = 0, n_sub = 0;
-    bool fresh = net_ != &net;
-    for (Color c : {WHITE, BLACK}) {
-        for (PieceType pt = PAWN; pt <= KING && !fresh; pt = PieceType(pt + 1)) {
-            const Bitboard now = pos.pieces(c, pt), before = pieces_[c][pt];
-            if (now == before) continue;
-            for (Bitboard b = before & ~now; b;) {
-                const Square s = pop_lsb(b);
-                if (n_sub == MAX_CHANGES) {
-                    fresh = true;
-                    break;
-                }
-                sub_w[n_sub] = feature_index(WHITE, c, pt, s);
-                sub_b[n_sub++] = feature_index(BLACK, c, pt, s);
-            }
-            for (Bitboard b = now & ~before; b && !fresh;) {
-                const Square s = pop_lsb(b);
-                if (n_add == MAX_CHANGES) {
-                    fresh = true;
-                    break;
-                }
-                add_w[n_add] = feature_index(WHITE, c, pt, s);
-                add_b[n_add++] = feature_index(BLACK, c, pt, s);
-            }
-        }
+    Bitboard now[COLOR_NB][PIECE_TYPE_NB] = {};
+    for (Color c : {WHITE, BLACK})
+        for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1)) now[c][pt] = pos.pieces(c, pt);
+    const int ply = pos.game_ply() & (SLOTS - 1);
+    Slot& dst = slots_[ply];
+
+    // The candidate that differs from pos by the fewest pieces: after a move it is usually the parent's
+    // (two or three pieces), after a subtree has been searched the sibling's or the parent's, not the
+    // subtree's last leaf.
+    const int candidates[4] = {ply, (ply + SLOTS - 1) & (SLOTS - 1), (ply + SLOTS - 2) & (SLOTS - 1), last_};
+    int best = -1, best_changes = MAX_CHANGES + 1;
+    for (int i = 0; i < 4; ++i) {
+        const int k = candidates[i];
+        const Slot& s = slots_[k];
+        if (s.net != &net || (i == 3 && (k == candidates[0] || k == candidates[1] || k == candidates[2]))) continue;
+        int changes = 0;
+        for (Color c : {WHITE, BLACK})
+            for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1))
+                changes += popcount(now[c][pt] ^ s.pieces[c][pt]);
+        if (changes < best_changes) best = k, best_changes = changes;
     }
-    if (fresh || n_add + n_sub > MAX_CHANGES) {
-        refresh(net, pos, acc_);
-        net_ = &net;
+
+    if (best < 0) {
+        refresh(net, pos, dst.acc);
         ++refreshes_;
     } else {
-        if (n_add + n_sub) update(net, acc_, add_w, add_b, n_add, sub_w, sub_b, n_sub);
+        const Slot& src = slots_[best];
+        int add_w[MAX_CHANGES], add_b[MAX_CHANGES], sub_w[MAX_CHANGES], sub_b[MAX_CHANGES];
+        int n_add = 0, n_sub = 0;
+        for (Color c : {WHITE, BLACK}) {
+            for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1)) {
+                const Bitboard before = src.pieces[c][pt];
+                for (Bitboard b = before & ~now[c][pt]; b;) {
+                    const Square s = pop_lsb(b);
+                    sub_w[n_sub] = feature_index(WHITE, c, pt, s);
+                    sub_b[n_sub++] = feature_index(BLACK, c, pt, s);
+                }
+                for (Bitboard b = now[c][pt] & ~before; b;) {
+                    const Square s = pop_lsb(b);
+                    add_w[n_add] = feature_index(WHITE, c, pt, s);
+                    add_b[n_add++] = feature_index(BLACK, c, pt, s);
+                }
+            }
+        }
+        if (n_add + n_sub || &src != &dst) update(net, src.acc, dst.acc, add_w, add_b, n_add, sub_w, sub_b, n_sub);
         ++updates_;
+        changed_inputs_ += std::uint64_t(n_add + n_sub);
     }
-    for (Color c : {WHITE, BLACK})
-        for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1)) pieces_[c][pt] = pos.pieces(c, pt);
-    return output(net, acc_, pos.side_to_move());
+    dst.net = &net;
+    std::memcpy(dst.pieces, now, sizeof now);
+    last_ = ply;
+    return output(net, dst.acc, pos.side_to_move());
 }
 
 }  // namespace quince::eval::nnue
