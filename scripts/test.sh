@@ -43,7 +43,10 @@ run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV (and BUIL
   (cd "build-test-$name" && env $CTEST_ENV ctest --output-on-failure -j"$jobs" --timeout 1500)
 }
 
+# Each step's wall-clock seconds, printed together at the end (docs/results.md keeps the table).
+step_times=()
 for b in $builds; do
+  step_start=$SECONDS
   case $b in
     release)  release_fathom
               CTEST_ENV="" run_build release "${release_args[@]}" ;;
@@ -116,5 +119,8 @@ for b in $builds; do
                   build-windows/quince.exe ;;
     *) echo "unknown build '$b'"; exit 2 ;;
   esac
+  step_times+=("$b $((SECONDS - step_start))")
 done
-echo "All test builds passed: $builds"
+echo "=== seconds per step ==="
+printf '%s\n' "${step_times[@]}"
+echo "All test builds passed: $builds ($SECONDS s)"

@@ -14,6 +14,9 @@
 #include "board/notation.h"
 #include "uci/uci.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 namespace {
@@ -285,3 +288,6 @@ TEST_F(PolyglotBook, LoadFromBytesMatchesOpen) {
     EXPECT_EQ(error, "'memory' is not a Polyglot book (17 bytes, not a multiple of 16: truncated?)");
     EXPECT_EQ(from_bytes.size(), book_.size());  // the failed load kept the book
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -9,6 +9,9 @@
 #include "board/epd.h"
 #include "board/position.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 TEST(EpdFen, CountersWhenPresentAndWhereTheOperationsStart) {
@@ -94,3 +97,6 @@ TEST(EpdPositions, EachPositionInOrderAndEveryBadLineNamed) {
     EXPECT_FALSE(for_each_epd_position(empty, "e.epd", keep, &error));
     EXPECT_EQ(error, "e.epd: no positions");
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -5,6 +5,9 @@
 #include "board/notation.h"
 #include "support/test_positions.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 TEST(Notation, SanExamples) {
@@ -72,3 +75,6 @@ TEST(Notation, Chess960Castling) {
     EXPECT_EQ(uci_to_move(pos, "e9e4"), Move::none());
     EXPECT_EQ(uci_to_move(pos, ""), Move::none());
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -7,6 +7,9 @@
 
 #include "board/movegen.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 namespace {
@@ -71,3 +74,6 @@ void run_suite(const std::string& file, bool chess960, std::uint64_t budget, std
 TEST(Perft, StandardSuite) { run_suite("perft.epd", false, node_budget(20'000'000), 171); }
 
 TEST(Perft, Chess960Suite) { run_suite("perft-chess960.epd", true, node_budget(2'000'000), 960); }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -9,6 +9,9 @@
 #include "support/test_positions.h"
 #include "core/text.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 using test::suite_fens;
@@ -317,3 +320,6 @@ TEST(PositionFen, NulByteIsAnInvalidPiece) {
     EXPECT_NE(error.find("invalid piece character"), std::string::npos) << error;
     EXPECT_EQ(p.fen(), Position::START_FEN);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

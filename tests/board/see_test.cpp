@@ -3,6 +3,9 @@
 
 #include "board/notation.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 namespace {
@@ -73,3 +76,6 @@ TEST(See, MoveBackAfterDoMoveTellsAnEscape) {
     // The same for Black: the bishop on c5 was attacked by the b4 pawn.
     EXPECT_FALSE(back_is_safe("4k3/8/8/2b5/1P6/8/8/4K3 b - - 0 1", Move(SQ_C5, SQ_E7)));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -20,6 +20,9 @@
 #include "game/pgn.h"
 #include "support/run_command.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using quince::test::run_command;
 
@@ -557,3 +560,6 @@ TEST(AnalyseGame, APgnTextGivenByTheCallerIsAnalysedAsTheFileIs) {
     for (int i = 0; i < 15; ++i) EXPECT_EQ(calls[std::size_t(i)], (std::array<int, 3>{1, i, 15}));
     EXPECT_NE(out.str().find("\"start_eval\": {\"white_cp\": "), std::string::npos) << out.str();
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

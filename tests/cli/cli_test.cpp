@@ -16,6 +16,9 @@
 #include "support/run_command.h"
 #include "support/sanitized.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using quince::test::run_command;
 
@@ -422,3 +425,6 @@ TEST(CliArgs, ReadPositionFromWords) {
     ASSERT_TRUE(cli::read_position({"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"}, &p, &error)) << error;
     EXPECT_TRUE(p.is_chess960());
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -5,6 +5,9 @@
 
 #include "core/bitboard.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 TEST(Attacks, SlidersMatchReferenceForManyOccupancies) {
@@ -73,3 +76,6 @@ TEST(Bitboard, Helpers) {
     EXPECT_EQ(shift<NORTH>(RANK_8_BB), 0u);
     EXPECT_EQ(shift<NORTH_EAST>(square_bb(SQ_A1)), square_bb(SQ_B2));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

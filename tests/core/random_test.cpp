@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 // The reference sequence of SplitMix64 for seed 0 (Vigna's splitmix64.c): Zobrist keys, genfens openings
@@ -17,3 +20,6 @@ TEST(SplitMix64, BelowStaysInRange) {
     EXPECT_EQ(rng.below(0), 0u);
     for (int i = 0; i < 1000; ++i) EXPECT_LT(rng.below(13), 13u);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -6,6 +6,9 @@
 
 #include "core/text.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 TEST(Text, Utf8SequenceLengths) {
@@ -82,3 +85,6 @@ TEST(Text, AsciiLowerChangesOnlyAsciiLetters) {
     EXPECT_EQ(ascii_lower("Ä1-0\xC3\x84"), "\xC3\x84" "1-0\xC3\x84");  // UTF-8 bytes unchanged
     EXPECT_EQ(ascii_lower(""), "");
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

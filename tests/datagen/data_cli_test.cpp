@@ -12,6 +12,9 @@
 #include "datagen/datagen.h"
 #include "support/run_command.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 namespace fs = std::filesystem;
 using namespace quince;
 
@@ -99,3 +102,6 @@ TEST(DataCli, DamagedShardsAndBadArgumentsAreNamed) {
     EXPECT_EQ(r.status, 2);
     fs::remove_all(set);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -20,6 +20,9 @@
 #include "training/game_format.h"
 #include "training/sample.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 namespace fs = std::filesystem;
 using namespace quince;
 using namespace quince::datagen;
@@ -1004,3 +1007,6 @@ TEST(DatagenRelabel, QtdGamesKeepTheirMovesAndGetTheNewTeachersLabels) {
     fs::remove_all(out2);
 }
 #endif
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

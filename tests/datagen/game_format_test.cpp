@@ -11,6 +11,9 @@
 #include "board/position.h"
 #include "training/game_format.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 namespace fs = std::filesystem;
 using namespace quince;
 using namespace quince::training;
@@ -227,3 +230,6 @@ TEST(TrainingFormat, HugeDeltasAreRefusedNotOverflowed) {
     EXPECT_FALSE(decode_shard(bytes, nullptr, nullptr, &error));
     EXPECT_NE(error.find("scores"), std::string::npos) << error;
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

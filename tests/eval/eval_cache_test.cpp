@@ -10,6 +10,9 @@
 #include "eval/weights.h"
 #include "support/test_positions.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -180,4 +183,7 @@ TEST(EvalCache, NullMoveChildIsNotTheNegatedParent) {
     }
 }
 
+}  // namespace
+
+}  // namespace QUINCE_TEST_FILE
 }  // namespace

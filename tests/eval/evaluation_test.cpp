@@ -13,6 +13,9 @@
 #include "eval/weights.h"
 #include "search/search.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -187,3 +190,6 @@ TEST(Evaluation, EngineGivesEveryThreadTheEvaluation) {
     engine.set_eval(nullptr);  // ignored
     EXPECT_EQ(engine.evaluation()->name, "fruit21");
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -20,6 +20,9 @@
 #include "support/sanitized.h"
 #include "support/test_positions.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 using namespace quince::eval::nnue;
@@ -365,3 +368,6 @@ TEST(NnueEvaluator, ProfileNnueIsListedExactlyWhenANetIsEmbedded) {
         EXPECT_TRUE(e->network);
     }
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -12,6 +12,9 @@
 #include "eval/weights.h"
 #include "support/test_positions.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -81,3 +84,6 @@ TEST(EvalPaths, EveryGeneralOnlyWeightTakesTheGeneralPath) {
     }
     EXPECT_GE(checked, 20);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

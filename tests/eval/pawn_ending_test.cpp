@@ -11,6 +11,9 @@
 #include "search/syzygy.h"
 #include "support/sanitized.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -168,3 +171,6 @@ TEST(PawnEnding, OnlyInPurePawnEndingsAndNotTheLazyPath) {
     EXPECT_EQ(v, 0);
     EXPECT_TRUE(t.known_draw);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -16,6 +16,9 @@
 #include "eval/terms.h"
 #include "support/test_positions.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -459,3 +462,6 @@ TEST(EvalProfiles, GeneralPathOnlyWhenNeeded) {
     EXPECT_EQ(find_profile("fruit21")->path, Path::General);
     EXPECT_EQ(find_profile("quince")->path, Path::General);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -15,6 +15,9 @@
 #include "support/test_positions.h"
 #include "support/test_profiles.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -179,3 +182,6 @@ TEST(EvalProperties, ProfilesSelectable) {
     Evaluator r("rybka1");
     EXPECT_EQ(ev.evaluate(p), r.evaluate(p));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

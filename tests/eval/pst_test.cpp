@@ -6,6 +6,9 @@
 #include "core/types.h"
 #include "eval/profile.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -176,3 +179,6 @@ TEST(EvalPst, HandExamples) {
     EXPECT_EQ(p->pst_eg[PAWN][SQ_A4], 291);      // (-3)*(-97)
     EXPECT_EQ(p->pst_op[ROOK][SQ_D4], 104);      // 1*104
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -23,6 +23,9 @@
 #include "support/test_positions.h"
 #include "support/test_profiles.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -138,3 +141,6 @@ TEST(EvalRecorded, EverySwitchOnGivesTheRecordedValues) {
             ADD_FAILURE() << positions[i].fen() << ": scores and hash " << lines[i] << ", recorded " << recorded[i];
     EXPECT_EQ(differ, 0);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

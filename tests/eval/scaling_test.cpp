@@ -9,6 +9,9 @@
 #include "support/test_positions.h"
 #include "support/test_profiles.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -101,3 +104,6 @@ TEST(EvalScaling, ColourSymmetry) {
         pos.push_back(at(fen));
     for (const Position& p : pos) ASSERT_EQ(ev.evaluate(p), ev.evaluate(p.flipped())) << p.fen();
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -11,6 +11,9 @@
 #include "support/test_positions.h"
 #include "support/test_profiles.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -106,3 +109,6 @@ TEST(SquareTrace, APieceCarriesItsOwnPstAndMobility) {
     EXPECT_EQ(plain.squares, nullptr);
     EXPECT_EQ(untouched.v[T_PST_KNIGHT][SQ_F3][0], 0);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

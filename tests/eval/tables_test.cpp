@@ -8,6 +8,9 @@
 #include "eval/phase.h"
 #include "eval/profile.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -182,3 +185,6 @@ TEST(EvalKing, AttackFormula) {
     EXPECT_EQ(v(3, w.king_attack_unit_knight + w.king_attack_unit_queen), 3268);
     EXPECT_EQ(v(8, 2 * 941 + 2 * 418 + 2 * 666 + 532), 14318);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

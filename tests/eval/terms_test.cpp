@@ -9,6 +9,9 @@
 #include "eval/score.h"
 #include "eval/terms.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -575,3 +578,6 @@ TEST(EvalScore, FullEvaluationByHand) {
     trace_of("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", &b);
     EXPECT_EQ(b, -95);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -3,6 +3,9 @@
 
 #include "eval/wdl.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -65,3 +68,6 @@ TEST(Wdl, AModelWithAGivenCentreAndSpread) {
     EXPECT_EQ(score_to_wdl(-100, 40, flat).loss, 500);
     EXPECT_EQ(score_to_wdl(0, 40, flat).win, 119);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -13,6 +13,9 @@
 #include "eval/trace.h"
 #include "support/test_positions.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval;
 
@@ -227,3 +230,6 @@ TEST(WeightList, TermInProfileFollowsTheListsTermColumn) {
     w.king_attack_weight.fill(0);  // a product: units without weights by count add nothing
     EXPECT_FALSE(term_in_profile(*build_profile(w), T_KING_ATTACK));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -11,6 +11,9 @@
 
 #include "harness.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 namespace fs = std::filesystem;
 using quince::fuzz::Target;
 
@@ -65,3 +68,6 @@ TEST(Fuzz, UciHarnessSkipsFilesAndLargeResources) {
     EXPECT_TRUE(uci_line_allowed("genfens 2 seed 1 book None plies 3"));
     EXPECT_TRUE(uci_line_allowed("go depth 99"));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -10,6 +10,9 @@
 #include "board/notation.h"
 #include "game/pgn.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::game;
 
@@ -346,3 +349,6 @@ TEST(PgnWriter, RoundTripKeepsEverything) {
         }
     }
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -5,6 +5,9 @@
 #include "search/params.h"
 #include "search/search.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::search;
 
@@ -142,3 +145,6 @@ TEST(SearchFeatures, EverythingOffStillFindsTheMate) {
     EXPECT_EQ(move_to_uci(r.best, false), "f8c5");
     EXPECT_EQ(r.score, mate_in(5));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -3,6 +3,9 @@
 
 #include "search/history.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::search;
 
@@ -30,3 +33,6 @@ TEST(CorrectionHistory, MovesTowardsTheSearchResultAndStaysBounded) {
     EXPECT_GE(h->correction(BLACK, pawn_key, material), -CORRECTION_MAX / CORRECTION_GRAIN);
     EXPECT_LE(h->correction(BLACK, pawn_key, material), -CORRECTION_MAX / CORRECTION_GRAIN + 1);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -9,6 +9,9 @@
 #include "search/movepick.h"
 #include "support/test_positions.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::search;
 
@@ -97,3 +100,6 @@ TEST(MovePicker, LateMovePruningKeepsOnlyCapturesAndQuietChecks) {
     }
     EXPECT_GT(with_quiet_checks, 20);  // the rule was exercised on positions with quiet checks to keep
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -9,6 +9,9 @@
 #include "search/params.h"
 #include "uci/uci.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::search::param;
 
@@ -91,3 +94,6 @@ TEST(SearchParams, SpsaInputLines) {
     EXPECT_TRUE(names.count("pawn_unit"));
     EXPECT_TRUE(names.count("passed_eg_6"));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

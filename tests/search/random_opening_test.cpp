@@ -12,6 +12,9 @@
 #include "search/random_opening.h"
 #include "search/search.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::search;
 
@@ -89,3 +92,6 @@ TEST(RandomOpening, ReadFenBook) {
     std::remove(path.c_str());
     EXPECT_FALSE(read_fen_book(path, &fens, &error));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -9,6 +9,9 @@
 #include "search/timeman.h"
 #include "search/tt.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::search;
 
@@ -443,3 +446,6 @@ TEST(Faults, CorruptForTestRewritesEveryOccupiedEntry) {
     ASSERT_TRUE(tt.probe(key, &after));  // still found: the key check passes
     EXPECT_FALSE(after.value == before.value && after.move == before.move && after.depth == before.depth);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -6,6 +6,9 @@
 #include "search/search.h"
 #include "search/skill.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::search;
 
@@ -82,3 +85,6 @@ TEST(Skill, WeakenedSearchIsDepthLimitedWithSeveralLines) {
     limits.depth = 6;
     EXPECT_EQ(engine.search(pos, limits, options).depth, 6);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

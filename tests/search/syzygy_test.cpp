@@ -15,6 +15,9 @@
 #include "uci/uci.h"
 #include "support/sanitized.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::search;
 
@@ -568,3 +571,6 @@ TEST(SyzygyAbsent, SettingAPathSaysTheBuildHasNoTablebases) {
 }
 
 #endif  // QUINCE_NO_SYZYGY
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -4,6 +4,9 @@
 #include "board/notation.h"
 #include "epd/suite.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::epd;
 
@@ -174,3 +177,6 @@ TEST(EpdSummary, GroupsInSuiteOrderOneColumnAndTotals) {
     EXPECT_EQ(summary(wac, none, 0.5),
               "Total: 0/1 solved (0.0%); mean time to the solution 0.00 s; 0 nodes in 0.5 s\n");
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

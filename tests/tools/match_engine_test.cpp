@@ -15,6 +15,9 @@
 #include "game/pgn.h"
 #include "match/tournament.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::match;
 
@@ -367,3 +370,6 @@ TEST(MatchProcess, LinesTimeoutsEofAndAStuckReader) {
     EXPECT_FALSE(missing.start("/nonexistent/binary", {}, "", &error));
     EXPECT_NE(error.find("cannot start"), std::string::npos);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -18,6 +18,9 @@
 #include "match/tournament.h"
 #include "match/uci_engine.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::match;
 
@@ -648,3 +651,6 @@ TEST(MatchRescore, SprtOfPooledRunsIsTheRunnersOwnOnThePooledPairs) {
         EXPECT_FALSE(error.empty());
     }
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

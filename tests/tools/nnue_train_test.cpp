@@ -14,6 +14,10 @@
 #include "eval/nnue/network.h"
 #include "eval/profile.h"
 #include "nnue/trainer.h"
+#include "support/sanitized.h"
+
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
 
 using namespace quince;
 using namespace quince::nnue_train;
@@ -52,6 +56,7 @@ TEST(NnueTrain, FixedSeedGivesTheSameNetWhateverTheThreads) {
     const Dataset d = load_sample();
     ASSERT_GT(d.samples().size(), 1000u);
     Options o = small_options();
+    if (test::sanitized()) o.epochs = 1;  // many batches still; the sanitizer builds run this ten times slower
     Result one, two, again;
     std::string error;
     o.threads = 1;
@@ -303,3 +308,6 @@ TEST(NnueTrain, MirroredCopyIsTheMirroredPosition) {
     EXPECT_EQ(copy.game, 7u);
     EXPECT_EQ(copy.black_to_move, 0);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

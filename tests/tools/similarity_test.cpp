@@ -14,6 +14,9 @@
 #include "similarity/report.h"
 #include "similarity/runner.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::similarity;
 
@@ -314,3 +317,6 @@ TEST(Similarity, BadEnginesAndStateFilesAreErrors) {
     EXPECT_EQ(text, "precious\n");
     std::filesystem::remove(other);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

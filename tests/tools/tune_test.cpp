@@ -16,6 +16,9 @@
 #include "tune/tuner.h"
 #include "support/sanitized.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::tune;
 using quince::training::expand_data_args;
@@ -520,3 +523,6 @@ TEST(Tuner, TheSameQtdDataSeedAndThreadsGiveTheSameWeights) {
     EXPECT_EQ(eval::format_weights(a.weights), eval::format_weights(b.weights));
     EXPECT_NE(eval::format_weights(a.weights), eval::format_weights(start));  // it did fit
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -12,6 +12,9 @@
 
 #include "wdlfit/wdlfit.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::wdlfit;
 
@@ -148,3 +151,6 @@ TEST(WdlFit, CommandLineReadsFoldersAndScoresHeldOutGames) {
     EXPECT_NE(err3.str().find("nowhere"), std::string::npos) << err3.str();
     std::filesystem::remove_all(dir);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -14,6 +14,9 @@
 #include "engine_process.h"
 #include "support/sanitized.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using quince::test::EngineProcess;
 
@@ -124,3 +127,6 @@ TEST(Faults, ClosedOutputStopsTheEngine) {
     e.send("isready");  // its readyok cannot be written
     ASSERT_NO_FATAL_FAILURE(expect_clean_exit(e));
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

@@ -16,6 +16,9 @@
 
 #include "board/position.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 
 namespace {
@@ -149,3 +152,6 @@ TEST(Genfens, ArgumentsAreUciLinesThenStandardInput) {
     RunResult bad = run_engine({"--nonsense"});
     EXPECT_EQ(bad.exit_code, 2);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

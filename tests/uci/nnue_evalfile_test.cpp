@@ -10,6 +10,9 @@
 #include "engine_process.h"
 #include "eval/nnue/network.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using namespace quince::eval::nnue;
 using quince::test::EngineProcess;
@@ -96,3 +99,6 @@ TEST(NnueUci, EvalCommandPrintsTheNetBesideAProfilesTerms) {
     EXPECT_NE(text.find("is a network"), std::string::npos) << text;
     std::remove(net.c_str());
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace

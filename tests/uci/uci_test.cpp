@@ -17,6 +17,9 @@
 #include "uci/uci.h"
 #include "support/sanitized.h"
 
+namespace {
+namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+
 using namespace quince;
 using quince::test::EngineProcess;
 
@@ -1143,3 +1146,6 @@ TEST(Uci, SkillLevelAndLimitStrength) {
     e.send("setoption name UCI_LimitStrength value false");
     EXPECT_EQ(max_depth(run(5)), 5);
 }
+
+}  // namespace QUINCE_TEST_FILE
+}  // namespace
