@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace {
-namespace QUINCE_TEST_FILE {  // this file's names stay its own in a unity batch (tests/CMakeLists.txt)
+namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
 
 using namespace quince;
 
