@@ -12,8 +12,8 @@ https://github.com/AndyGrant/OpenBench) performs them:
    spin option with the same default, min and max, and setting them changes the search.
 
 Both builds compile through ccache (Debian's /usr/lib/ccache first in PATH, the client's command line
-unchanged) with a cache of their own: the tuning build compiles only the files whose preprocessed text
-QUINCE_TUNING changes and takes every other object from the first build, so the test compiles the engine
+unchanged) with a cache of their own: the tuning build compiles only the unity batches (a source folder each)
+whose preprocessed text QUINCE_TUNING changes and takes every other object from the first build, so the test compiles the engine
 about once. Without ccache the tuning build compiles everything again, at -O1.
 
 usage: openbench_client_test.py SOURCE_DIR REFERENCE_QUINCE [--no-tuning]

@@ -19,11 +19,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* USAGE =
+const char* DATA_USAGE =
     "usage: quince data info [--json] [DIR|FILE...]          (default: data/training)\n"
     "       quince data dump [--limit N] [--json] [--quiet-plies] [DIR|FILE...]\n";
 
-const char* HELP =
+const char* DATA_HELP =
     "\nThe training set: whole games in the QTD format (shard-*.qtd.xz; data/training/README.md).\n"
     "  info   games, labelled positions, bytes (every file under the folders), bytes per position, teachers\n"
     "         and sources; every shard is decoded and checked against its folder's manifest.txt (SHA-256)\n"
@@ -176,12 +176,12 @@ int dump(const std::vector<std::string>& args, bool json, std::int64_t limit, tr
 
 int run_data_cli(int argc, char** argv) {
     if (argc < 3) {
-        std::cerr << USAGE;
+        std::cerr << DATA_USAGE;
         return 2;
     }
     const std::string what = argv[2];
     if (what == "--help" || what == "-h" || what == "help") {
-        std::cout << USAGE << HELP;
+        std::cout << DATA_USAGE << DATA_HELP;
         return 0;
     }
     bool json = false;
@@ -194,27 +194,27 @@ int run_data_cli(int argc, char** argv) {
         else if (a == "--quiet-plies" && what == "dump") plies = training::Plies::Quiet;
         else if (a == "--limit" && what == "dump") {
             if (i + 1 >= argc) {
-                std::cerr << "error: --limit needs a number\n" << USAGE;
+                std::cerr << "error: --limit needs a number\n" << DATA_USAGE;
                 return 2;
             }
             const std::string v = argv[++i];
             auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), limit);
             if (ec != std::errc() || p != v.data() + v.size() || limit < 0) {
-                std::cerr << "error: --limit needs a number 0 or more, not '" << v << "'\n" << USAGE;
+                std::cerr << "error: --limit needs a number 0 or more, not '" << v << "'\n" << DATA_USAGE;
                 return 2;
             }
         } else if (a == "--help" || a == "-h") {
-            std::cout << USAGE << HELP;
+            std::cout << DATA_USAGE << DATA_HELP;
             return 0;
         } else if (!a.empty() && a[0] == '-') {
-            std::cerr << "error: unknown option '" << a << "'\n" << USAGE;
+            std::cerr << "error: unknown option '" << a << "'\n" << DATA_USAGE;
             return 2;
         } else paths.push_back(a);
     }
     if (paths.empty()) paths.push_back("data/training");
     if (what == "info") return info(paths, json);
     if (what == "dump") return dump(paths, json, limit, plies);
-    std::cerr << "error: unknown 'data' command '" << what << "'\n" << USAGE;
+    std::cerr << "error: unknown 'data' command '" << what << "'\n" << DATA_USAGE;
     return 2;
 }
 
