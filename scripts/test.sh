@@ -19,6 +19,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 jobs=$(nproc)
+# The cores this run may use: fewer than the machine has (a CPU affinity inherited from the shell) makes
+# every step slower by as much, and the log should say so.
+echo "=== $jobs of $(nproc --all) CPUs available ==="
 builds=${QUINCE_TEST_BUILDS:-"release asan tsan web clients libcxx windows"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
