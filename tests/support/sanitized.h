@@ -4,20 +4,20 @@
 
 #include <cstdlib>
 
-// Compiled with AddressSanitizer or ThreadSanitizer: GCC defines __SANITIZE_ADDRESS__ and
-// __SANITIZE_THREAD__, clang answers __has_feature. Timing watchdogs stretch by this.
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-#define QUINCE_TEST_SANITIZER_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define QUINCE_TEST_SANITIZER_BUILD 1
-#endif
-#endif
+// Compiled with ThreadSanitizer or AddressSanitizer: GCC defines __SANITIZE_THREAD__ and
+// __SANITIZE_ADDRESS__, clang answers __has_feature. Timing watchdogs stretch by either.
 #if defined(__SANITIZE_THREAD__)
 #define QUINCE_TEST_THREAD_SANITIZER 1
 #elif defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define QUINCE_TEST_THREAD_SANITIZER 1
+#endif
+#endif
+#if defined(QUINCE_TEST_THREAD_SANITIZER) || defined(__SANITIZE_ADDRESS__)
+#define QUINCE_TEST_SANITIZER_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define QUINCE_TEST_SANITIZER_BUILD 1
 #endif
 #endif
 
