@@ -19,6 +19,7 @@
 #include "cli/analyse_game.h"
 #include "game/pgn.h"
 #include "support/run_command.h"
+#include "support/sanitized.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -40,6 +41,10 @@ int count_of(const std::string& text, const std::string& what) {
 // Small budgets keep the tests quick (also under the sanitizers); a hanging queen needs no depth.
 const std::vector<std::string> BUDGET = {"--nodes", "20000", "--hash", "4"};
 
+// Under ThreadSanitizer the tests of verdicts and formats skip themselves: their threads are the search's,
+// which the tests of --out and of interrupts run there (the Release and ASan+UBSan builds run every test).
+constexpr const char* SEARCH_THREADS = "the search's threads: OutFileAndEveryGameOfTheFile and the interrupt tests";
+
 struct Analysed {
     int status;
     std::string out, err;
@@ -54,6 +59,7 @@ Analysed analyse(std::vector<std::string> args) {
 }  // namespace
 
 TEST(AnalyseGame, AHangingQueenGetsTwoQuestionMarksAndTheBetterLine) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
     const Analysed r = analyse({data("queen_blunder.pgn")});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("4... Qh4??"), std::string::npos) << r.out;
@@ -89,6 +95,7 @@ TEST(AnalyseGame, AHangingQueenGetsTwoQuestionMarksAndTheBetterLine) {
 }
 
 TEST(AnalyseGame, JsonIsOneObjectPerGame) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
     const Analysed r = analyse({data("queen_blunder.pgn"), "--json", "--model", "lichess"});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(count_of(r.out, "\n"), 1) << r.out;
@@ -122,6 +129,7 @@ TEST(AnalyseGame, OutFileAndEveryGameOfTheFile) {
 }
 
 TEST(AnalyseGame, ABadGameIsNamedAndSkippedAndTheOthersAnalysed) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
     // Game 2 of three is broken: games 1 and 3 are analysed and written, game 2 named with its line.
     const std::string folder = testing::TempDir();
     const std::string path = folder + "quince_three_games.pgn";
@@ -163,6 +171,7 @@ TEST(AnalyseGame, PastedMoveListsAndLongAlgebraic) {
 }
 
 TEST(AnalyseGame, TheFilesOwnNagsStayAndAReanalysisReplacesOurs) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
     // The file calls the blunder 4... Qh4 "!" and 2. Nf3 "$1": both stay; Quince's verdict is in words.
     std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -239,6 +248,7 @@ TEST(AnalyseGame, AccuracyIsLichesssFormulaExactly) {
 }
 
 TEST(AnalyseGame, MovesThatAllowOrThrowAwayAForcedMate) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
     using cli::Judgement;
     using cli::MateSequence;
     // Allowing a mate: ?? unless the mover already stood below -7 (?) or -10 (?!) pawns.
@@ -334,6 +344,7 @@ TEST(AnalyseGame, MateCountsAreWhitesViewForBothColours) {
 }
 
 TEST(AnalyseGame, MatingGamesOfBothColoursCountTheMatingMoves) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
     // Short forced mates, each side mating: the eval after each move and its --json twin.
     const Analysed r = analyse({data("mates.pgn")});
     ASSERT_EQ(r.status, 0) << r.err;
@@ -541,6 +552,7 @@ TEST(AnalyseArguments, AnEmptyArgumentIsAnError) {
 }
 
 TEST(AnalyseGame, APgnTextGivenByTheCallerIsAnalysedAsTheFileIs) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
     // The page's path (tools/web): "-" with the PGN handed over instead of standard input, a call before
     // every position. The same JSON as for the file, the start position's eval in it.
     std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);

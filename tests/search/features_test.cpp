@@ -4,6 +4,7 @@
 #include "board/notation.h"
 #include "search/params.h"
 #include "search/search.h"
+#include "support/sanitized.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -12,6 +13,10 @@ using namespace quince;
 using namespace quince::search;
 
 namespace {
+
+// Under ThreadSanitizer the node-count tests skip themselves: each runs one-thread searches, and
+// Search.MultipleThreadsFindTheMate and the Uci tests run the search's threads there.
+constexpr const char* ONE_THREAD = "one-thread searches: the search's threads are Search.MultipleThreadsFindTheMate's";
 
 // Middlegame and endgame positions where every feature has work to do at depth 9.
 const char* const POSITIONS[] = {
@@ -75,6 +80,7 @@ TEST(SearchFeatures, EveryNameRoundTrips) {
 // count of a fixed-depth search on these positions. The check extension acts only deep in the tree, so
 // its search goes two plies past the depth where it starts.
 TEST(SearchFeatures, EverySwitchChangesTheTree) {
+    if (test::thread_sanitizer) GTEST_SKIP() << ONE_THREAD;
     constexpr int DEPTH = 9;
     const int DEEP = param::CheckExtMinDepth + 2;
     const std::uint64_t all_on = total_nodes(SearchFeatures(), DEPTH);
@@ -118,6 +124,7 @@ TEST(SearchFeatures, TrialRulesAreOffUntilEnabled) {
 // Each trial rule, switched on alone, must change the tree of the same fixed-depth searches (a trial rule
 // that never reached the search would not).
 TEST(SearchFeatures, EveryTrialRuleChangesTheTree) {
+    if (test::thread_sanitizer) GTEST_SKIP() << ONE_THREAD;
     constexpr int DEPTH = 9;
     const std::uint64_t base = total_nodes(SearchFeatures(), DEPTH);
     for (const TrialInfo& c : TRIALS) {
