@@ -320,5 +320,30 @@ TEST(NnueTrain, MirroredCopyIsTheMirroredPosition) {
     EXPECT_EQ(copy.black_to_move, 0);
 }
 
+// The default description names runs of consecutive shards as ranges (a thousand shard names would not fit
+// the header's 4,096 bytes), and every other file as given.
+TEST(NnueTrain, DescriptionNamesShardRuns) {
+    std::vector<std::string> files;
+    for (int i = 0; i <= 393; ++i) {
+        char name[64];
+        std::snprintf(name, sizeof name, "data/training/s1/shard-%05d.qtd.xz", i);
+        files.push_back(name);
+    }
+    files.push_back("data/training/s2/shard-00000.qtd.xz");
+    files.push_back("data/training/s2/shard-00001.qtd.xz");
+    files.push_back("data/training/s2/shard-00003.qtd.xz");
+    files.push_back("data/training/s2/shard-00004.qtd.xz");
+    files.push_back("data/training/s2/shard-00005.qtd.xz");
+    files.push_back("positions.txt");
+    files.push_back("shard-00007.qtd.zst");
+    EXPECT_EQ(describe_files(files),
+              "data/training/s1/shard-00000 .. shard-00393.qtd.xz data/training/s2/shard-00000.qtd.xz "
+              "data/training/s2/shard-00001.qtd.xz data/training/s2/shard-00003 .. shard-00005.qtd.xz positions.txt "
+              "shard-00007.qtd.zst");
+    EXPECT_EQ(describe_files({}), "");
+    EXPECT_EQ(describe_files({"a/shard-1.qtd.xz", "b/shard-2.qtd.xz", "b/shard-3.qtd.xz"}),
+              "a/shard-1.qtd.xz b/shard-2.qtd.xz b/shard-3.qtd.xz");
+}
+
 }  // namespace QUINCE_TEST_FILE
 }  // namespace

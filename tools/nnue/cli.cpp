@@ -144,7 +144,7 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     } else {
         std::ostringstream d;
         d << "quince train-nnue on";
-        for (const std::string& f : a.positional) d << " " << f;
+        d << " " << describe_files(a.positional);
         d << " (" << read_positions << " positions" << (a.has("mirror") ? ", and their mirror images" : "")
           << "); epochs " << o.epochs << ", batch " << o.batch << ", lr "
           << o.lr << ", lr-decay " << o.lr_decay << ", lambda " << o.lambda << ", scale " << o.scale

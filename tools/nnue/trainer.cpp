@@ -3,6 +3,7 @@
 #include "nnue/trainer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -503,6 +504,41 @@ void refit_output(const std::vector<std::int32_t>& act, const std::vector<double
 }
 
 }  // namespace
+
+std::string describe_files(const std::vector<std::string>& files) {
+    // "DIR/shard-NNNNN.EXT" -> (DIR/shard-, number, .EXT); false for any other name.
+    auto split = [](const std::string& f, std::string& head, long& number, std::string& ext) {
+        const std::size_t slash = f.find_last_of('/');
+        const std::size_t at = f.find("shard-", slash == std::string::npos ? 0 : slash + 1);
+        if (at == std::string::npos || at != (slash == std::string::npos ? 0 : slash + 1)) return false;
+        std::size_t end = at + 6;
+        while (end < f.size() && std::isdigit(static_cast<unsigned char>(f[end]))) ++end;
+        if (end == at + 6 || end - at - 6 > 9) return false;
+        head = f.substr(0, at + 6), number = std::stol(f.substr(at + 6, end - at - 6)), ext = f.substr(end);
+        return true;
+    };
+    std::string out;
+    for (std::size_t i = 0; i < files.size();) {
+        std::string head, ext;
+        long first = 0;
+        std::size_t j = i + 1;
+        if (split(files[i], head, first, ext)) {
+            for (std::string h, e; j < files.size(); ++j) {
+                long n = 0;
+                if (!split(files[j], h, n, e) || h != head || e != ext || n != first + long(j - i)) break;
+            }
+        }
+        if (!out.empty()) out += ' ';
+        if (j - i < 3) {
+            for (std::size_t k = i; k < j; ++k) out += (k > i ? " " : "") + files[k];
+        } else {
+            const std::string last = files[j - 1].substr(files[j - 1].find_last_of('/') + 1);
+            out += files[i].substr(0, files[i].size() - ext.size()) + " .. " + last;
+        }
+        i = j;
+    }
+    return out;
+}
 
 bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
               const std::vector<std::size_t>& check, const std::string& description, std::string& bytes,

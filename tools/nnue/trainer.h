@@ -133,6 +133,11 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
               const std::vector<std::size_t>& check, const std::string& description, std::string& bytes,
               QuantiseCheck& report, std::string* error);
 
+// The data files as the net's default description names them: runs of consecutive shards of one folder
+// (`DIR/shard-00000.qtd.xz DIR/shard-00001.qtd.xz …`) as `DIR/shard-00000 .. shard-00393.qtd.xz`, so that a
+// description of a thousand shards still fits the header; other names as given, in their order.
+std::string describe_files(const std::vector<std::string>& files);
+
 // `quince train-nnue ARGS`.
 int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
