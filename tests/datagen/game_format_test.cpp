@@ -231,5 +231,18 @@ TEST(TrainingFormat, HugeDeltasAreRefusedNotOverflowed) {
     EXPECT_NE(error.find("scores"), std::string::npos) << error;
 }
 
+// A shard's number comes from its file name alone (the validation rule and the nets' descriptions use it).
+TEST(TrainingFormat, ShardIndexReadsTheNumberOfTheName) {
+    std::size_t end = 0;
+    EXPECT_EQ(shard_index("data/training/run/shard-00012.qtd.xz", &end), 12);
+    EXPECT_EQ(end, std::string("data/training/run/shard-00012").size());
+    EXPECT_EQ(shard_index("shard-7.qtd.zst"), 7);
+    EXPECT_EQ(shard_index("shard-123456789.qtd.xz"), 123456789);
+    EXPECT_EQ(shard_index("shard-1234567890.qtd.xz"), -1);  // more than nine digits
+    EXPECT_EQ(shard_index("run/shard-.qtd.xz"), -1);
+    EXPECT_EQ(shard_index("run/myshard-00001.qtd.xz"), -1);
+    EXPECT_EQ(shard_index("shard-00001/notes.txt"), -1);  // the folder's name is not the file's
+}
+
 }  // namespace QUINCE_TEST_FILE
 }  // namespace

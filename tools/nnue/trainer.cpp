@@ -508,13 +508,10 @@ void refit_output(const std::vector<std::int32_t>& act, const std::vector<double
 std::string describe_files(const std::vector<std::string>& files) {
     // "DIR/shard-NNNNN.EXT" -> (DIR/shard-, number, .EXT); false for any other name.
     auto split = [](const std::string& f, std::string& head, long& number, std::string& ext) {
-        const std::size_t slash = f.find_last_of('/');
-        const std::size_t at = f.find("shard-", slash == std::string::npos ? 0 : slash + 1);
-        if (at == std::string::npos || at != (slash == std::string::npos ? 0 : slash + 1)) return false;
-        std::size_t end = at + 6;
-        while (end < f.size() && std::isdigit(static_cast<unsigned char>(f[end]))) ++end;
-        if (end == at + 6 || end - at - 6 > 9) return false;
-        head = f.substr(0, at + 6), number = std::stol(f.substr(at + 6, end - at - 6)), ext = f.substr(end);
+        std::size_t end = 0;
+        const int n = training::shard_index(f, &end);
+        if (n < 0) return false;
+        head = f.substr(0, f.rfind("shard-", end) + 6), number = n, ext = f.substr(end);
         return true;
     };
     std::string out;

@@ -334,6 +334,18 @@ std::string shell_quote(const std::string& s) {
 
 bool is_shard_file(const std::string& path) { return ends_with(path, ".qtd.xz") || ends_with(path, ".qtd.zst"); }
 
+int shard_index(const std::string& path, std::size_t* digits_end) {
+    const std::size_t slash = path.find_last_of('/');
+    const std::size_t at = slash == std::string::npos ? 0 : slash + 1;
+    if (path.compare(at, 6, "shard-") != 0) return -1;
+    std::size_t end = at + 6;
+    int n = 0;
+    while (end < path.size() && end - at - 6 < 9 && path[end] >= '0' && path[end] <= '9') n = n * 10 + (path[end++] - '0');
+    if (end == at + 6 || (end < path.size() && path[end] >= '0' && path[end] <= '9')) return -1;
+    if (digits_end) *digits_end = end;
+    return n;
+}
+
 bool write_shard_file(const std::string& path, const std::string& bytes, Codec codec, std::string* error) {
     auto fail = [&](const std::string& what) {
         if (error) *error = what;
@@ -425,8 +437,7 @@ bool find_shards(const std::vector<std::string>& args, std::vector<ShardFile>* s
     for (const std::string& p : paths) {
         ShardFile s;
         s.path = p;
-        const std::string name = fs::path(p).filename().string();
-        if (name.rfind("shard-", 0) == 0) s.index = std::atoi(name.c_str() + 6);
+        s.index = std::max(0, shard_index(p));
         s.validation = s.index % 20 == 19;
         shards->push_back(s);
     }

@@ -65,6 +65,9 @@ Move move_at_index(const Position& pos, int index);
 // Compressed shard files: "*.qtd.xz" (xz) or "*.qtd.zst" (zstd), through the xz / zstd commands.
 enum class Codec { Xz, Zstd };
 bool is_shard_file(const std::string& path);
+// The number of a shard file name: "shard-00012.qtd.xz" (or a path ending so) -> 12; -1 when the name is not
+// "shard-" and 1 to 9 digits. *digits_end (optional) gets the offset in `path` just past the digits.
+int shard_index(const std::string& path, std::size_t* digits_end = nullptr);
 // Compresses `bytes` into `path` atomically (a temporary file renamed when complete).
 bool write_shard_file(const std::string& path, const std::string& bytes, Codec codec, std::string* error);
 // Reads and decompresses (the codec's checksum is verified by the decompressor).
