@@ -10,7 +10,7 @@
 #   release  dpkg-dev, binutils and xz-utils (scripts/build-linux.sh's Fathom from Debian's source, and
 #            scripts/package.sh's checks and archives)
 #   windows  mingw-w64 (POSIX threads), wine and dpkg-dev (scripts/build-windows.sh and its tests)
-#   libcxx   clang with LLVM's libc++ and the GoogleTest sources (the clang + libc++ test build)
+#   libcxx   clang with LLVM's libc++ and the GoogleTest sources (the ASan+UBSan test build, the libcxx step)
 set -euo pipefail
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(build)
@@ -74,8 +74,9 @@ if has windows; then
   command -v python3 >/dev/null || need+=(python3)
   command -v xz >/dev/null || need+=(xz-utils)
 fi
-# The clang + libc++ build: LLVM's standard library, and GoogleTest's sources (Debian's libgtest-dev is
-# built against libstdc++, so the test build compiles /usr/src/googletest with libc++ itself).
+# The clang + libc++ builds (test.sh's asan and libcxx steps): LLVM's standard library, and GoogleTest's
+# sources (Debian's libgtest-dev is built against libstdc++, so those builds compile /usr/src/googletest
+# with libc++ themselves).
 if has libcxx; then
   command -v clang++ >/dev/null || need+=(clang)
   ls /usr/lib/llvm-*/include/c++/v1/vector >/dev/null 2>&1 || need+=(libc++-dev)

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Builds and runs every test: the Release build (host CPU features; linked as the Linux release engine is,
 # so its suite checks the whole archive), the clang AddressSanitizer+UndefinedBehaviorSanitizer build with
-# the libFuzzer targets linked in (then the stateful UCI fuzzer for 45 s against its engine beside every
-# libFuzzer target for 10 s), ThreadSanitizer (the library and the test files that start threads), the
-# WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and checked against the
-# Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard under
-# Xvfb with a screenshot, and npm's node-uci driving the engine), the clang + libc++ build without Fathom
-# and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only GCC/libstdc++ accepts fails
-# here, and the portable bit-scan and slider code runs the engine's tests, all but the tools' ones, which
-# the Release and ASan builds run; its GoogleTest compiled from Debian's googletest sources with libc++),
-# and the Windows build (scripts/build-windows.sh) under wine
-# against the Release build, packaged with it. Any failure fails the script.
+# LLVM's libc++ and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only GCC/libstdc++
+# accepts fails here, and the portable bit-scan and slider code runs the whole suite) with the libFuzzer
+# targets linked in (then the stateful UCI fuzzer for 45 s against its engine beside every libFuzzer target
+# for 10 s), ThreadSanitizer (GCC, host CPU features: the library and the test files that start threads),
+# the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and checked against
+# the Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard
+# under Xvfb with a screenshot, and npm's node-uci driving the engine), and the Windows build
+# (scripts/build-windows.sh) under wine against the Release build, packaged with it. Any failure fails the
+# script.
 # QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx package windows" selects builds
 # (default: all but `fuzz`, the libFuzzer targets in a build of their own, which `asan` runs; `package`,
-# scripts/build-linux.sh's engine in its archive, which the Release suite and `windows` check; and
-# `portable`, the GCC build without popcnt/BMI2, which `libcxx` covers).
+# scripts/build-linux.sh's engine in its archive, which the Release suite and `windows` check; `portable`,
+# the GCC build without popcnt/BMI2, and `libcxx`, clang + libc++ without Fathom and without the tools'
+# tests, both of which `asan` covers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
@@ -22,7 +22,7 @@ jobs=$(nproc)
 # The cores this run may use: fewer than the machine has (a CPU affinity inherited from the shell) makes
 # every step slower by as much, and the log should say so.
 echo "=== $jobs of $(nproc --all) CPUs available ==="
-builds=${QUINCE_TEST_BUILDS:-"release asan tsan web clients libcxx windows"}
+builds=${QUINCE_TEST_BUILDS:-"release asan tsan web clients windows"}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 # The Release build is linked as the release archive's engine is (Fathom from Debian's source and GCC's
@@ -60,10 +60,13 @@ for b in $builds; do
     release)  release_fathom
               CTEST_ENV="" run_build release "${release_args[@]}" ;;
     portable) CTEST_ENV="" run_build portable -DCMAKE_BUILD_TYPE=Release -DQUINCE_PORTABLE=ON ;;
-    asan)     # clang, with the libFuzzer targets linked in the same build (one instrumented compilation of
-              # the library for the suite, the stateful UCI fuzzer and the libFuzzer runs).
+    asan)     # clang with libc++ and the portable code (GoogleTest compiled from Debian's sources with
+              # libc++), the libFuzzer targets linked in the same build: one instrumented compilation of the
+              # library for the suite, the stateful UCI fuzzer and the libFuzzer runs.
+              scripts/deps.sh libcxx
               CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined \
-                  -DCMAKE_CXX_COMPILER=clang++ -DQUINCE_FUZZ=ON
+                  -DCMAKE_CXX_COMPILER=clang++ -DQUINCE_FUZZ=ON -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_PORTABLE=ON \
+                  -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest
               # The stateful UCI fuzzer (45 s, one engine) runs beside the libFuzzer targets (10 s each, one
               # at a time): each keeps about one core busy, so two cores take them at once. Either one
               # failing fails the step, once both have ended; the stateful fuzzer's output follows fuzz.sh's.
