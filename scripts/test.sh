@@ -17,12 +17,42 @@
 # tests, both of which `asan` covers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh test
+builds=${QUINCE_TEST_BUILDS:-"release asan tsan web clients windows"}
+has_build() { [[ " $builds " == *" $1 "* ]]; }
+scripts/deps.sh test release
 jobs=$(nproc)
 # The cores this run may use: fewer than the machine has (a CPU affinity inherited from the shell) makes
 # every step slower by as much, and the log should say so.
 echo "=== $jobs of $(nproc --all) CPUs available ==="
-builds=${QUINCE_TEST_BUILDS:-"release asan tsan web clients windows"}
+
+# The later steps' packages (libc++, emscripten, chromium, xboard, wine, mingw-w64: minutes of downloading
+# and unpacking on a fresh machine, little CPU) are installed in the background while the first step
+# compiles: one apt at a time, libc++ first (the asan step), then the rest. A step waits for its part.
+mkdir -p build-test-deps
+rm -f build-test-deps/*.status
+late_groups=()
+for g in web clients windows; do has_build "$g" && late_groups+=("$g"); done
+( s=0; { has_build asan || has_build libcxx; } && { scripts/deps.sh libcxx >build-test-deps/libcxx.log 2>&1 || s=$?; }
+  echo "$s" >build-test-deps/libcxx.tmp && mv build-test-deps/libcxx.tmp build-test-deps/libcxx.status
+  s=0; [ ${#late_groups[@]} -eq 0 ] || scripts/deps.sh "${late_groups[@]}" >build-test-deps/late.log 2>&1 || s=$?
+  echo "$s" >build-test-deps/late.tmp && mv build-test-deps/late.tmp build-test-deps/late.status ) &
+deps_pid=$!
+trap 'kill $deps_pid 2>/dev/null || true' EXIT
+wait_deps() {  # part (libcxx or late): waits for the background install of that part, fails with its log
+  local part=$1 waited=$SECONDS
+  while [ ! -f "build-test-deps/$part.status" ]; do
+    if ! kill -0 "$deps_pid" 2>/dev/null && [ ! -f "build-test-deps/$part.status" ]; then
+      echo "the background install of the $part steps' packages ended without a result"; exit 1
+    fi
+    sleep 1
+  done
+  echo "=== packages of the $part steps (installed in the background; waited $((SECONDS - waited)) s) ==="
+  cat "build-test-deps/$part.log" 2>/dev/null || true
+  if [ "$(cat "build-test-deps/$part.status")" != 0 ]; then
+    echo "installing the packages of the $part steps failed (log above)"
+    exit 1
+  fi
+}
 asan_env="QUINCE_PERFT_BUDGET=300000 QUINCE_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1"
 
 # The Release build is linked as the release archive's engine is (Fathom from Debian's source and GCC's
@@ -63,7 +93,7 @@ for b in $builds; do
     asan)     # clang with libc++ and the portable code (GoogleTest compiled from Debian's sources with
               # libc++), the libFuzzer targets linked in the same build: one instrumented compilation of the
               # library for the suite, the stateful UCI fuzzer and the libFuzzer runs.
-              scripts/deps.sh libcxx
+              wait_deps libcxx
               CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined \
                   -DCMAKE_CXX_COMPILER=clang++ -DQUINCE_FUZZ=ON -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_PORTABLE=ON \
                   -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest
@@ -95,6 +125,7 @@ for b in $builds; do
                 echo "=== fuzz: skipped (no clang++; scripts/deps.sh installs it) ==="
               fi ;;
     web)      echo "=== web: the WebAssembly page in headless chromium ==="
+              wait_deps late
               [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
                                                    cmake --build build-test-release -j"$jobs" --target quince; }
               QUINCE_WEB_BUILD=build-test-web scripts/web.sh
@@ -104,13 +135,13 @@ for b in $builds; do
               node --test tests/web/judge_test.mjs
               node tests/web/web_test.mjs build-test-release/quince build-test-web ;;
     clients)  echo "=== clients: polyglot, xboard (Xvfb) and node-uci against the Release build ==="
-              scripts/deps.sh clients
+              wait_deps late
               [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
                                                    cmake --build build-test-release -j"$jobs" --target quince; }
               mkdir -p build-test-clients
               python3 tests/clients/xboard_test.py build-test-release/quince build-test-clients
               node tests/clients/node_uci_test.js build-test-release/quince ;;
-    libcxx)   scripts/deps.sh libcxx
+    libcxx)   wait_deps libcxx
               CTEST_ENV="" run_build libcxx -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
                   -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF -DQUINCE_PORTABLE=ON \
                   -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest -DQUINCE_TOOL_TESTS=OFF ;;
@@ -119,7 +150,7 @@ for b in $builds; do
               QUINCE_LINUX_BUILD=build-test-package/linux scripts/build-linux.sh x86-64
               python3 tests/package/package_test.py build-test-package/dist build-test-package/linux/quince ;;
     windows)  echo "=== windows: build-windows/quince.exe under wine against the Linux build ==="
-              scripts/deps.sh windows
+              wait_deps late
               # The Release build as the `release` step configures it (nothing to do after that step).
               release_fathom
               cmake -S . -B build-test-release "${release_args[@]}" >/dev/null
