@@ -30,12 +30,15 @@ echo "=== $jobs of $(nproc --all) CPUs available ==="
 # compiles: one apt at a time, libc++ first (the asan step), then the rest. A step waits for its part.
 mkdir -p build-test-deps
 rm -f build-test-deps/*.status
-late_groups=()
+install_part() {  # part, groups...: installs the groups (none: nothing) and records the exit status
+  local part=$1 s=0; shift
+  [ $# -eq 0 ] || scripts/deps.sh "$@" >"build-test-deps/$part.log" 2>&1 || s=$?
+  echo "$s" >"build-test-deps/$part.tmp" && mv "build-test-deps/$part.tmp" "build-test-deps/$part.status"
+}
+cxx_groups=() late_groups=()
+if has_build asan || has_build libcxx; then cxx_groups=(libcxx); fi
 for g in web clients windows; do has_build "$g" && late_groups+=("$g"); done
-( s=0; { has_build asan || has_build libcxx; } && { scripts/deps.sh libcxx >build-test-deps/libcxx.log 2>&1 || s=$?; }
-  echo "$s" >build-test-deps/libcxx.tmp && mv build-test-deps/libcxx.tmp build-test-deps/libcxx.status
-  s=0; [ ${#late_groups[@]} -eq 0 ] || scripts/deps.sh "${late_groups[@]}" >build-test-deps/late.log 2>&1 || s=$?
-  echo "$s" >build-test-deps/late.tmp && mv build-test-deps/late.tmp build-test-deps/late.status ) &
+( install_part libcxx "${cxx_groups[@]}"; install_part late "${late_groups[@]}" ) &
 deps_pid=$!
 trap 'kill $deps_pid 2>/dev/null || true' EXIT
 wait_deps() {  # part (libcxx or late): waits for the background install of that part, fails with its log
