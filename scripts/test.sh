@@ -132,7 +132,8 @@ for b in $builds; do
               [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
                                                    cmake --build build-test-release -j"$jobs" --target quince; }
               QUINCE_WEB_BUILD=build-test-web scripts/web.sh
-              # The network's tests in WebAssembly (its SIMD128 code = the scalar code), run by Node.js.
+              # The network's tests in WebAssembly (its SIMD128 code = the scalar code) and the tests of a build
+              # without Fathom (the page's engine has none; no native step compiles them), run by Node.js.
               NODE_PATH="${NODE_PATH:-/usr/share/nodejs}" cmake --build build-test-web -j"$jobs" --target quince_wasm_tests
               node build-test-web/tests/web/quince_wasm_tests.js
               node --test tests/web/judge_test.mjs

@@ -1,7 +1,7 @@
 // quince train-nnue (tools/nnue/): the same data, options and seed give the same net whatever the thread
 // count; a run resumed from a checkpoint ends where an uninterrupted one does; the loss falls; the quantised
 // net agrees with the float one within 2 cp and evaluates in the engine as the trainer measured; the text
-// reader tells games apart and names a bad line.
+// reader tells games apart and names a bad line; the command line refuses each bad option and writes a net.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -343,6 +343,92 @@ TEST(NnueTrain, DescriptionNamesShardRuns) {
     EXPECT_EQ(describe_files({}), "");
     EXPECT_EQ(describe_files({"a/shard-1.qtd.xz", "b/shard-2.qtd.xz", "b/shard-3.qtd.xz"}),
               "a/shard-1.qtd.xz b/shard-2.qtd.xz b/shard-3.qtd.xz");
+}
+
+// The command line: every option's bad value is refused with an error naming the option, before any data is
+// read, and the net file named by --out is left as it was.
+TEST(NnueTrain, CommandLineRefusesEachBadOptionAndKeepsTheOldNet) {
+    const std::string net = testing::TempDir() + "nnue_cli_old.nnue";
+    {
+        std::ofstream f(net, std::ios::binary | std::ios::trunc);
+        f << "the previous net";
+    }
+    struct Case {
+        std::vector<std::string> args;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        {{SAMPLE}, "--out NET.nnue is required"},
+        {{"--out", net}, "expected at least one DATA file"},
+        {{"--out", net, "--epochs", "0", SAMPLE}, "--epochs"},
+        {{"--out", net, "--batch", "many", SAMPLE}, "--batch"},
+        {{"--out", net, "--threads", "257", SAMPLE}, "--threads"},
+        {{"--out", net, "--seed", "-1", SAMPLE}, "--seed"},
+        {{"--out", net, "--limit", "0", SAMPLE}, "--limit"},
+        {{"--out", net, "--calibration", "-5", SAMPLE}, "--calibration"},
+        {{"--out", net, "--lr", "0", SAMPLE}, "--lr: '0' is not a number in"},
+        {{"--out", net, "--lr-decay", "1.5", SAMPLE}, "--lr-decay: '1.5'"},
+        {{"--out", net, "--lambda", "nan", SAMPLE}, "--lambda: 'nan'"},
+        {{"--out", net, "--scale", "400cp", SAMPLE}, "--scale: '400cp'"},
+        {{"--out", net, "--teacher-scale", "0", SAMPLE}, "--teacher-scale: '0'"},
+        {{"--out", net, "--validation", "0.95", SAMPLE}, "--validation: '0.95'"},
+        {{"--out", net, "--plies", "all", SAMPLE}, "--plies: 'all' is not labelled or quiet"},
+        {{"--out", net, "--mirror=yes", SAMPLE}, "--mirror"},
+        {{"--out", net, "--epoch", "2", SAMPLE}, "unknown option '--epoch'"},
+        {{"--out", net, "--out", net, SAMPLE}, "--out given twice"},
+    };
+    for (const Case& c : cases) {
+        std::ostringstream out, err;
+        EXPECT_EQ(run_train_nnue_cli(c.args, out, err), 2) << c.message;
+        EXPECT_NE(err.str().find("quince train-nnue: " + c.message), std::string::npos) << err.str();
+        EXPECT_EQ(out.str(), "") << c.message;
+    }
+    // A data file that cannot be read: a failure naming it, not a usage error.
+    {
+        std::ostringstream out, err;
+        EXPECT_EQ(run_train_nnue_cli({"--out", net, SAMPLE + ".missing"}, out, err), 1);
+        EXPECT_NE(err.str().find("nnue_sample.txt.missing"), std::string::npos) << err.str();
+    }
+    std::ifstream f(net, std::ios::binary);
+    std::stringstream kept;
+    kept << f.rdbuf();
+    EXPECT_EQ(kept.str(), "the previous net");
+    std::remove(net.c_str());
+
+    std::ostringstream out, err;
+    EXPECT_EQ(run_train_nnue_cli({"--help"}, out, err), 0);
+    EXPECT_NE(out.str().find("usage: quince train-nnue --out NET.nnue"), std::string::npos);
+}
+
+// A whole run through the command line: every option set, the net written under --out with the description
+// in its header, and it loads as an evaluation.
+TEST(NnueTrain, CommandLineWritesANetThatLoads) {
+    if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;
+    const std::string net = testing::TempDir() + "nnue_cli_new.nnue";
+    const std::string checkpoint = testing::TempDir() + "nnue_cli_new.ckpt";
+    std::remove(net.c_str());
+    std::ostringstream out, err;
+    ASSERT_EQ(run_train_nnue_cli({"--out", net, "--epochs", "1", "--batch", "512", "--lr", "0.002", "--lr-decay",
+                                  "0.5", "--lambda", "0", "--scale", "400", "--validation", "0.1", "--threads",
+                                  "1", "--seed", "3", "--limit", "200", "--mirror", "--calibration", "100000",
+                                  "--checkpoint", checkpoint, "--description", "a net of the command-line test",
+                                  SAMPLE},
+                                 out, err),
+              0)
+        << err.str();
+    EXPECT_NE(err.str().find("read 200 positions from 1 file(s)"), std::string::npos) << err.str();
+    EXPECT_NE(out.str().find("wrote " + net), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("quantised vs float over"), std::string::npos) << out.str();
+    std::ifstream f(net, std::ios::binary);
+    std::stringstream bytes;
+    bytes << f.rdbuf();
+    EXPECT_NE(bytes.str().find("a net of the command-line test"), std::string::npos);
+    std::ifstream tmp(net + ".tmp");
+    EXPECT_FALSE(tmp.good()) << "the temporary file is renamed";
+    std::string error;
+    EXPECT_NE(eval::nnue::load_network_file(net, &error), nullptr) << error;
+    std::remove(net.c_str());
+    std::remove(checkpoint.c_str());
 }
 
 }  // namespace QUINCE_TEST_FILE
