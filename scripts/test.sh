@@ -3,8 +3,8 @@
 # so its suite checks the whole archive), the clang AddressSanitizer+UndefinedBehaviorSanitizer build with
 # LLVM's libc++ and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only GCC/libstdc++
 # accepts fails here, and the portable bit-scan and slider code runs the whole suite) with the libFuzzer
-# targets linked in (then the stateful UCI fuzzer for 45 s against its engine beside every libFuzzer target
-# for 10 s), ThreadSanitizer (GCC, host CPU features: the library and the test files that start threads),
+# targets linked in (then the stateful UCI fuzzer for 45 s against its engine and every libFuzzer target
+# for 10 s, in two lanes), ThreadSanitizer (GCC, host CPU features: the library and the test files that start threads),
 # the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and checked against
 # the Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard
 # under Xvfb with a screenshot, and npm's node-uci driving the engine), and the Windows build
@@ -100,20 +100,28 @@ for b in $builds; do
               CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined \
                   -DCMAKE_CXX_COMPILER=clang++ -DQUINCE_FUZZ=ON -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_PORTABLE=ON \
                   -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest
-              # The stateful UCI fuzzer (45 s, one engine) runs beside the libFuzzer targets (10 s each, one
-              # at a time): each keeps about one core busy, so two cores take them at once. Either one
-              # failing fails the step, once both have ended; the stateful fuzzer's output follows fuzz.sh's.
-              echo "=== asan: stateful UCI fuzzer (45 s) beside every libFuzzer target for 10 s ==="
-              env $asan_env python3 fuzz/uci_stateful.py build-test-asan/quince --seed "${QUINCE_FUZZ_SEED:-1}" \
-                  --duration 45 --log build-test-asan/uci_stateful_sent.txt >build-test-asan/uci_stateful.out 2>&1 &
+              # The stateful UCI fuzzer (45 s, one engine) and the libFuzzer targets (10 s each) keep about one
+              # core busy each, so they run in two lanes of about equal length: the stateful fuzzer then two
+              # targets, beside the other six one after another (one lane of all eight left the second core
+              # idle for 45 s). Any failure fails the step, once both lanes have ended; the second lane's
+              # output follows the first's.
+              echo "=== asan: stateful UCI fuzzer (45 s) and every libFuzzer target for 10 s, in two lanes ==="
+              ( status=0
+                env $asan_env python3 fuzz/uci_stateful.py build-test-asan/quince --seed "${QUINCE_FUZZ_SEED:-1}" \
+                    --duration 45 --log build-test-asan/uci_stateful_sent.txt || status=$?
+                echo "=== asan: stateful UCI fuzzer (exit status $status) ==="
+                QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 shard nnue ||
+                    status=1
+                exit $status ) >build-test-asan/uci_stateful.out 2>&1 &
               stateful_pid=$!
               fuzz_status=0 stateful_status=0
-              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 || fuzz_status=$?
+              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 \
+                  scripts/fuzz.sh 10 fen uci epd pgn weights book || fuzz_status=$?
               wait "$stateful_pid" || stateful_status=$?
-              echo "=== asan: stateful UCI fuzzer (exit status $stateful_status) ==="
+              echo "=== asan: the second lane (exit status $stateful_status) ==="
               cat build-test-asan/uci_stateful.out
               if [ "$fuzz_status" -ne 0 ] || [ "$stateful_status" -ne 0 ]; then
-                echo "asan: fuzzing failed (libFuzzer targets: exit status $fuzz_status, stateful UCI fuzzer: $stateful_status)"
+                echo "asan: fuzzing failed (first lane: exit status $fuzz_status; second lane, the stateful UCI fuzzer and two targets: $stateful_status)"
                 exit 1
               fi ;;
     tsan)     # The library, the test files that start threads (tests/CMakeLists.txt) and the programs the
