@@ -105,18 +105,25 @@ for b in $builds; do
               # targets, beside the other six one after another (one lane of all eight left the second core
               # idle for 45 s). Any failure fails the step, once both lanes have ended; the second lane's
               # output follows the first's.
+              # Every target has a seed corpus (fuzz/corpus/TARGET): the first lane takes all but the second's.
+              second_lane="shard nnue" first_lane=""
+              for d in fuzz/corpus/*/; do
+                [[ " $second_lane " == *" $(basename "$d") "* ]] || first_lane+="$(basename "$d") "
+              done
               echo "=== asan: stateful UCI fuzzer (45 s) and every libFuzzer target for 10 s, in two lanes ==="
+              # shellcheck disable=SC2086  # the lanes are lists of targets
               ( status=0
                 env $asan_env python3 fuzz/uci_stateful.py build-test-asan/quince --seed "${QUINCE_FUZZ_SEED:-1}" \
                     --duration 45 --log build-test-asan/uci_stateful_sent.txt || status=$?
                 echo "=== asan: stateful UCI fuzzer (exit status $status) ==="
-                QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 shard nnue ||
+                QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 $second_lane ||
                     status=1
                 exit $status ) >build-test-asan/uci_stateful.out 2>&1 &
               stateful_pid=$!
               fuzz_status=0 stateful_status=0
+              # shellcheck disable=SC2086  # a list of targets
               QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 \
-                  scripts/fuzz.sh 10 fen uci epd pgn weights book || fuzz_status=$?
+                  scripts/fuzz.sh 10 $first_lane || fuzz_status=$?
               wait "$stateful_pid" || stateful_status=$?
               echo "=== asan: the second lane (exit status $stateful_status) ==="
               cat build-test-asan/uci_stateful.out
