@@ -36,6 +36,7 @@ if has test; then
   command -v polyglot >/dev/null || [ -x /usr/games/polyglot ] || need+=(polyglot)  # builds the opening-book test's book
   command -v rsvg-convert >/dev/null || need+=(librsvg2-bin)  # renders the evaluation pictures (SVG) in a test
   command -v ccache >/dev/null || need+=(ccache)  # OpenBench test: the tuning build reuses the first build's objects
+  command -v ninja >/dev/null || need+=(ninja-build)  # scripts/test.sh's builds: both cores busy where make waits
   # Fuzzing (scripts/fuzz.sh, and the short fuzz runs of scripts/test.sh): clang with libFuzzer and the
   # sanitizer runtimes, llvm-symbolizer for readable reports.
   command -v clang++ >/dev/null || need+=(clang)

@@ -5,6 +5,8 @@
 #   QUINCE_FUZZ_BUILD=dir   build directory (default build-fuzz; one configured with QUINCE_FUZZ=ON is kept as it is)
 #   QUINCE_FUZZ_JOBS=n      compile jobs (default 2)
 #   QUINCE_FUZZ_NICE=n      nice level of the fuzz processes (default 10)
+#   QUINCE_FUZZ_BUILT=1     the targets are built already: no build step (scripts/test.sh runs two of these
+#                           at once on its ASan+UBSan build, which two builds at once in one folder would break)
 #
 # New coverage goes to $QUINCE_FUZZ_BUILD/corpus/TARGET (fuzz/corpus/TARGET, the seeds, is only read).
 # A crash, hang, sanitizer report or broken invariant leaves its input in $QUINCE_FUZZ_BUILD/artifacts/TARGET/
@@ -30,8 +32,10 @@ if ! grep -qx 'QUINCE_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
         -DQUINCE_BUILD_TESTS=OFF >/dev/null
 fi
 targets_to_build=$(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
-# shellcheck disable=SC2086
-nice -n "$nice_level" cmake --build "$build" -j"$jobs" --target $targets_to_build
+if [ "${QUINCE_FUZZ_BUILT:-0}" != 1 ]; then
+  # shellcheck disable=SC2086
+  nice -n "$nice_level" cmake --build "$build" -j"$jobs" --target $targets_to_build
+fi
 
 status=0
 for t in $targets; do

@@ -2,9 +2,9 @@
 # Builds and runs every test: the Release build (host CPU features; linked as the Linux release engine is,
 # so its suite checks the whole archive), the clang AddressSanitizer+UndefinedBehaviorSanitizer build with
 # LLVM's libc++ and without popcnt/BMI2 (what a macOS build on Apple silicon is: code only GCC/libstdc++
-# accepts fails here, and the portable bit-scan and slider code runs the whole suite) with the libFuzzer
-# targets linked in (then the stateful UCI fuzzer for 45 s against its engine and every libFuzzer target
-# for 10 s, in two lanes), ThreadSanitizer (GCC, host CPU features: the library and the test files that start threads),
+# accepts fails here, and the portable bit-scan and slider code runs the whole suite, the stateful UCI fuzzer
+# for 45 s among its tests) with the libFuzzer targets linked in (then every libFuzzer target for 10 s, in two
+# lanes), ThreadSanitizer (GCC, host CPU features: the library and the test files that start threads),
 # the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and checked against
 # the Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard
 # under Xvfb with a screenshot, and npm's node-uci driving the engine), and the Windows build
@@ -17,7 +17,7 @@
 # tests, both of which `asan` covers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-builds=${QUINCE_TEST_BUILDS:-"release asan tsan web clients windows"}
+builds=${QUINCE_TEST_BUILDS:-"release asan tsan clients web windows"}
 has_build() { [[ " $builds " == *" $1 "* ]]; }
 scripts/deps.sh test release
 jobs=$(nproc)
@@ -72,7 +72,12 @@ release_fathom() {
 run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV (and BUILD_TARGETS: only these)
   local name=$1; shift
   echo "=== $name build ==="
-  cmake -S . -B "build-test-$name" "$@" >/dev/null
+  # Ninja where it is installed (scripts/deps.sh test installs it): it starts a target's compilations before
+  # the targets it links against are linked, which keeps both cores busy where make waited for one link.
+  # A folder keeps the generator it was made with.
+  local generator=()
+  if command -v ninja >/dev/null && [ ! -f "build-test-$name/CMakeCache.txt" ]; then generator=(-G Ninja); fi
+  cmake -S . -B "build-test-$name" "${generator[@]}" "$@" >/dev/null
   # shellcheck disable=SC2086  # BUILD_TARGETS is a list of targets
   cmake --build "build-test-$name" -j"$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS}
   echo "=== $name tests ==="
@@ -85,50 +90,38 @@ run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV (and BUIL
   (cd "build-test-$name" && env $CTEST_ENV ctest --output-on-failure -j"$jobs" --timeout 1500)
 }
 
-# Each step's wall-clock seconds, printed together at the end (docs/results.md keeps the table).
-step_times=()
-for b in $builds; do
-  step_start=$SECONDS
-  case $b in
+run_step() {  # step: builds and tests it; any failure exits (the script, or the subshell it runs in)
+  case $1 in
     release)  release_fathom
               CTEST_ENV="" run_build release "${release_args[@]}" ;;
     portable) CTEST_ENV="" run_build portable -DCMAKE_BUILD_TYPE=Release -DQUINCE_PORTABLE=ON ;;
     asan)     # clang with libc++ and the portable code (GoogleTest compiled from Debian's sources with
               # libc++), the libFuzzer targets linked in the same build: one instrumented compilation of the
-              # library for the suite, the stateful UCI fuzzer and the libFuzzer runs.
+              # library for the suite (its Fuzz.uci_stateful runs the stateful UCI fuzzer for 45 s, beside
+              # the other tests) and the libFuzzer runs.
               wait_deps libcxx
               CTEST_ENV="$asan_env" run_build asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUINCE_SANITIZE=address,undefined \
                   -DCMAKE_CXX_COMPILER=clang++ -DQUINCE_FUZZ=ON -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_PORTABLE=ON \
-                  -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest
-              # The stateful UCI fuzzer (45 s, one engine) and the libFuzzer targets (10 s each) keep about one
-              # core busy each, so they run in two lanes of about equal length: the stateful fuzzer then two
-              # targets, beside the other six one after another (one lane of all eight left the second core
-              # idle for 45 s). Any failure fails the step, once both lanes have ended; the second lane's
-              # output follows the first's.
-              # Every target has a seed corpus (fuzz/corpus/TARGET): the first lane takes all but the second's.
-              second_lane="shard nnue" first_lane=""
-              for d in fuzz/corpus/*/; do
-                [[ " $second_lane " == *" $(basename "$d") "* ]] || first_lane+="$(basename "$d") "
-              done
-              echo "=== asan: stateful UCI fuzzer (45 s) and every libFuzzer target for 10 s, in two lanes ==="
+                  -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest -DQUINCE_STATEFUL_FUZZ_SECONDS=45
+              # Every libFuzzer target (each has a seed corpus, fuzz/corpus/TARGET; the build above linked
+              # them) for 10 s; one keeps about one core busy, so they run in two lanes, every other target in
+              # each. Any failure fails the step once both lanes have ended; the second lane's output follows.
+              lanes=("" "") i=0
+              for d in fuzz/corpus/*/; do lanes[i % 2]+="$(basename "$d") "; i=$((i + 1)); done
+              echo "=== asan: every libFuzzer target for 10 s, in two lanes ==="
               # shellcheck disable=SC2086  # the lanes are lists of targets
-              ( status=0
-                env $asan_env python3 fuzz/uci_stateful.py build-test-asan/quince --seed "${QUINCE_FUZZ_SEED:-1}" \
-                    --duration 45 --log build-test-asan/uci_stateful_sent.txt || status=$?
-                echo "=== asan: stateful UCI fuzzer (exit status $status) ==="
-                QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 scripts/fuzz.sh 10 $second_lane ||
-                    status=1
-                exit $status ) >build-test-asan/uci_stateful.out 2>&1 &
-              stateful_pid=$!
-              fuzz_status=0 stateful_status=0
-              # shellcheck disable=SC2086  # a list of targets
-              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_JOBS=$jobs QUINCE_FUZZ_NICE=0 \
-                  scripts/fuzz.sh 10 $first_lane || fuzz_status=$?
-              wait "$stateful_pid" || stateful_status=$?
-              echo "=== asan: the second lane (exit status $stateful_status) ==="
-              cat build-test-asan/uci_stateful.out
-              if [ "$fuzz_status" -ne 0 ] || [ "$stateful_status" -ne 0 ]; then
-                echo "asan: fuzzing failed (first lane: exit status $fuzz_status; second lane, the stateful UCI fuzzer and two targets: $stateful_status)"
+              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_BUILT=1 QUINCE_FUZZ_NICE=0 \
+                  scripts/fuzz.sh 10 ${lanes[1]} >build-test-asan/fuzz_lane2.out 2>&1 &
+              lane2_pid=$!
+              lane1_status=0 lane2_status=0
+              # shellcheck disable=SC2086
+              QUINCE_FUZZ_BUILD=build-test-asan QUINCE_FUZZ_BUILT=1 QUINCE_FUZZ_NICE=0 \
+                  scripts/fuzz.sh 10 ${lanes[0]} || lane1_status=$?
+              wait "$lane2_pid" || lane2_status=$?
+              echo "=== asan: the second lane (exit status $lane2_status) ==="
+              cat build-test-asan/fuzz_lane2.out
+              if [ "$lane1_status" -ne 0 ] || [ "$lane2_status" -ne 0 ]; then
+                echo "asan: fuzzing failed (first lane: exit status $lane1_status; second lane: $lane2_status)"
                 exit 1
               fi ;;
     tsan)     # The library, the test files that start threads (tests/CMakeLists.txt) and the programs the
@@ -179,8 +172,38 @@ for b in $builds; do
                   build-test-release/quince-match build-test-windows
               python3 tests/package/package_test.py build-test-windows/package build-test-release/quince \
                   build-windows/quince.exe ;;
-    *) echo "unknown build '$b'"; exit 2 ;;
+    *) echo "unknown build '$1'"; exit 2 ;;
   esac
+}
+
+# Each step's wall-clock seconds, printed together at the end (docs/results.md keeps the table).
+step_times=()
+# The windows step runs beside the web step when both are selected and windows comes later: the web step's
+# module and the Windows build compile on both cores between their single-core parts (the page in chromium,
+# the checks under wine), and neither measures time (the page's searches and the games under wine have node
+# budgets). Its output follows once it has ended, at its place in the order.
+windows_pid="" windows_done=""
+trap 'kill $deps_pid 2>/dev/null || true; [ -z "$windows_pid" ] || kill "$windows_pid" 2>/dev/null || true' EXIT
+for b in $builds; do
+  step_start=$SECONDS
+  if [ "$b" = windows ] && [ -n "$windows_pid" ]; then
+    windows_status=0
+    wait "$windows_pid" || windows_status=$?
+    windows_pid=""
+    cat build-test-windows.out
+    [ "$windows_status" -eq 0 ] || { echo "windows: failed (exit status $windows_status, output above)"; exit 1; }
+    step_times+=("windows $(cat build-test-windows.seconds) (beside web; waited $((SECONDS - step_start)) s after it)")
+    continue
+  fi
+  after=" $builds "; after=${after#* "$b" }
+  if [ "$b" = web ] && [ -z "$windows_done" ] && [[ " $after " == *" windows "* ]]; then
+    wait_deps late
+    ( windows_start=$SECONDS; run_step windows; echo $((SECONDS - windows_start)) >build-test-windows.seconds ) \
+      >build-test-windows.out 2>&1 &
+    windows_pid=$!
+  fi
+  run_step "$b"
+  if [ "$b" = windows ]; then windows_done=1; fi
   step_times+=("$b $((SECONDS - step_start))")
 done
 echo "=== seconds per step ==="

@@ -130,6 +130,7 @@ TEST(Cli, UciIdNameCarriesTheVersion) {
 }
 
 TEST(Cli, UsageErrorsAreOneLineOnStderrWithExitTwo) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::vector<std::vector<std::string>> cases = {
         {"perft", "x"},       {"perft", "-1"},          {"perft", "0"},          {"perft", "21"},
         {"perft"},            {"perft", "1", "nonsense fen"}, {"perft", "1", "startpos", "moves", "e2e5"},
@@ -172,6 +173,7 @@ TEST(Cli, PerftDepthAndFenForms) {
 }
 
 TEST(Cli, EvalOptionFormsAgree) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     auto eq = run_command(ENGINE, {"eval", "--profile=fruit21", ITALIAN});
     std::vector<std::string> spaced = {"eval", "--profile", "fruit21"};
     for (const auto& w : words_of(ITALIAN)) spaced.push_back(w);
@@ -207,6 +209,7 @@ TEST(Cli, OtherFirstWordsAreUciCommandLinesRunInOrder) {
 }
 
 TEST(Cli, AFirstWordThatIsNoCommandPointsToHelp) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     // A mistyped subcommand is a usage error naming the nearest one; nothing runs.
     auto typo = run_command(ENGINE, {"anlyse", "startpos"});
     EXPECT_EQ(typo.status, cli::EXIT_USAGE);
@@ -224,6 +227,7 @@ TEST(Cli, AFirstWordThatIsNoCommandPointsToHelp) {
 }
 
 TEST(Cli, UciLinesStopAtTheFirstError) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     // e2e5 is illegal: the search that follows would be of the start position, not the one asked for.
     auto r = run_command(ENGINE, {"position startpos moves e2e5", "go depth 3", "isready"});
     EXPECT_EQ(r.status, 1);

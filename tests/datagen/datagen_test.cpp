@@ -20,6 +20,7 @@
 #include "support/run_command.h"
 #include "training/game_format.h"
 #include "training/sample.h"
+#include "support/sanitized.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -408,6 +409,7 @@ TEST(DatagenSelfPlay, DuplicatesAreDroppedAcrossShards) {
 }
 
 TEST(DatagenSelfPlay, BadSettingsAreRefused) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     RunSummary s;
     std::string error;
     SelfPlayConfig c = tiny_config(temp_dir("bad"));
@@ -486,6 +488,7 @@ TEST(DatagenSelfPlay, EvalProfilePlaysTheGamesAndIsRecorded) {
 // A built-in network (profile `nnue`) has no file to hash, and the embedded net changes between builds: the
 // data records the net's own checksum, so a folder made with one net is not continued with another.
 TEST(DatagenSelfPlay, BuiltInNetworkIsRecordedByItsChecksum) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     PlayerEval player;
     std::string error;
     ASSERT_TRUE(resolve_player_eval("quince", &player, &error)) << error;
@@ -700,6 +703,7 @@ TEST(DatagenSelfPlay, TeacherScoresFromWhitesView) {
 
 #ifdef QUINCE_FAKE_ENGINE_PATH
 TEST(DatagenPgn, TeacherLabelsImportedPositionsFromWhitesView) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::string dir = temp_dir("pgn-teacher");
     PgnImportConfig c;
     c.files = {std::string(QUINCE_DATAGEN_TEST_DATA_DIR) + "/scores.pgn"};

@@ -12,6 +12,7 @@
 #include "eval/terms.h"
 #include "eval/weights.h"
 #include "search/search.h"
+#include "support/sanitized.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -57,6 +58,7 @@ Position from_fen(const std::string& fen) {
 }  // namespace
 
 TEST(Evaluation, BuiltinByNameAndUnknownNames) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     std::string error;
     for (const std::string& name : profile_names()) {
         const EvalPtr e = builtin_evaluation(name, &error);
@@ -91,6 +93,7 @@ TEST(Evaluation, CarriesItsWdlModel) {
 // EvalFile tells a network from a weights file by its first four bytes: a network is never read as a
 // malformed weights file, and a weights file that happens to start with other text is one.
 TEST(Evaluation, FileHeaderTellsANetworkFromWeights) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     std::string error;
     const std::string weights = temp_file("quince_eval_weights.txt", "profile tempo9\nbase rybka1\ntempo 9\n");
     const EvalPtr w = load_evaluation(weights, &error);
@@ -119,6 +122,7 @@ TEST(Evaluation, FileHeaderTellsANetworkFromWeights) {
 // The options: a file outranks the profile, a failed setting changes nothing, an empty file returns
 // to the profile.
 TEST(Evaluation, SettingsResolveProfileAndFile) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     EvalSettings s;
     std::string error;
     EXPECT_EQ(s.evaluation()->name, default_profile());
@@ -178,6 +182,7 @@ TEST(Evaluation, ANetworkPlugsIntoEvaluatorAndEngine) {
 
 // One call reaches every thread, now and after the thread count changes; so does the lazy switch.
 TEST(Evaluation, EngineGivesEveryThreadTheEvaluation) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     search::Engine engine;
     engine.set_threads(3);
     engine.set_eval(builtin_evaluation("fruit21", nullptr));

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "harness.h"
+#include "support/sanitized.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -48,6 +49,7 @@ TEST(Fuzz, RegressionInputsPass) {
 }
 
 TEST(Fuzz, EmptyAndBinaryInputs) {
+    if (quince::test::thread_sanitizer) GTEST_SKIP() << quince::test::NO_THREAD;
     const std::string inputs[] = {"", std::string("\0\0\0", 3), "\xff\xfe\n\n\r\n", std::string(4096, 'x')};
     for (const Target& t : quince::fuzz::targets())
         for (const std::string& in : inputs)

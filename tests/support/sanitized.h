@@ -32,5 +32,8 @@ constexpr bool thread_sanitizer = true;
 #else
 constexpr bool thread_sanitizer = false;
 #endif
+// What such a test says when it skips itself: no process it runs starts a thread (measured with strace -f).
+inline constexpr const char* NO_THREAD =
+    "starts no thread: nothing for ThreadSanitizer to see (the Release and ASan+UBSan builds run it)";
 
 }  // namespace quince::test

@@ -14,6 +14,7 @@
 #include "match/pgn.h"
 #include "game/pgn.h"
 #include "match/tournament.h"
+#include "support/sanitized.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -76,6 +77,7 @@ Outcome replay(const game::Game& g, int* plies) {
 }  // namespace
 
 TEST(MatchGame, NormalGameAndPgnRoundTrip) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     UciEngine white(fake("alpha", {"--random", "11", "--score", "3"}));
     UciEngine black(fake("beta", {"--random", "29"}));
     Opening opening{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", {"e2e4", "c7c5"}};
@@ -210,6 +212,7 @@ TEST(MatchGame, IllegalMoveLoses) {
 }
 
 TEST(MatchGame, MissingBestmoveTimesOutAndTheNextGameWorks) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     std::string once = temp_path("silent_once");
     EngineConfig mute = fake("mute", {"--mode", "nobestmove", "--once", once}, "");
     mute.tc.depth = 3;
@@ -246,6 +249,7 @@ TEST(MatchGame, EngineThatNeverSaysUciokLoses) {
 }
 
 TEST(MatchGame, FloodOfInfoLinesIsHandled) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     std::string once = temp_path("spam_once");
     // A clock a loaded sanitizer build cannot miss (20,000 lines took 2.5 s there): the flood must be read
     // through, not raced.

@@ -248,6 +248,7 @@ TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
 // scores where no teacher scored it): the second holds the first and many more; a validation shard's
 // positions are held out either way.
 TEST(NnueTrain, QtdReaderTakesLabelledOrQuietPlies) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
     const std::vector<std::string> shards = {run + "shard-00000.qtd.xz", run + "shard-00019.qtd.xz"};
     Dataset labelled, quiet;
@@ -271,6 +272,7 @@ TEST(NnueTrain, QtdReaderTakesLabelledOrQuietPlies) {
 // --teacher-scale: the labelled positions' targets are the teacher's scores times the scale; the quiet plies
 // no teacher scored keep Quince's own score.
 TEST(NnueTrain, TeacherScaleScalesOnlyTheTeachersScores) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
     const std::vector<std::string> shards = {run + "shard-00000.qtd.xz"};
     Dataset plain, scaled, plain_quiet, scaled_quiet;

@@ -37,6 +37,7 @@ std::vector<Position> positions(std::size_t random_count = 1500, std::size_t sui
 }  // namespace
 
 TEST(Tuner, CoefficientTraceRebuildsTheEvaluationOfEveryProfile) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const auto pos = positions();
     std::vector<std::string> names = eval::handcrafted_profile_names();
     for (const std::string& name : test::test_profile_names()) names.push_back(name);
@@ -112,6 +113,7 @@ TEST(Tuner, GradientMatchesFiniteDifferences) {
 }
 
 TEST(Tuner, RecoversKnownWeightsFromSyntheticLabels) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     // Labels from a known weight set (rybka1 with some weights moved): result = sigmoid of that
     // evaluation. A tune of those weights from rybka1 must move them back to the known values.
     const eval::Weights start = eval::find_profile("rybka1")->w;
@@ -158,6 +160,7 @@ TEST(Tuner, RecoversKnownWeightsFromSyntheticLabels) {
 }
 
 TEST(Tuner, BadTrainingFilesAndGroupsAreNamed) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     std::string err;
     // A file with a bad line names file and line.
     const std::string path = testing::TempDir() + "quince_tune_bad.txt";
@@ -175,6 +178,7 @@ TEST(Tuner, BadTrainingFilesAndGroupsAreNamed) {
 }
 
 TEST(Tuner, ArenaKeepsEveryPositionExactly) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     // Every position pushed into the arena reads back with the same head and coefficients and scores
     // bit for bit as its own list; the coefficients are the trace's, exactly (halves in 16 bits).
     static_assert(sizeof(PositionHead) <= 40);
@@ -230,6 +234,7 @@ TEST(Tuner, ArenaKeepsEveryPositionExactly) {
 }
 
 TEST(Tuner, ArenaPositionsNeverSpanTwoBlocks) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     // Positions with many coefficients fill more than one 4 M-coefficient block; each reads back whole.
     TuneSet set;
     std::vector<Coef> coefs(1000);
@@ -281,6 +286,7 @@ std::string temp_folder(const std::string& name) {
 }  // namespace
 
 TEST(Tuner, RelabelledFolderNamesBothCommands) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     // datagen --relabel writes its own command and the source folder's, prefixed "source ".
     const std::string dir = temp_folder("quince_tune_relabel");
     GameFiles g;
@@ -366,6 +372,7 @@ TEST(Tuner, ValidationHoldsOutWholeGames) {
 }
 
 TEST(Tuner, BadDataInputsFitNothing) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::string dir = temp_folder("quince_tune_bad_inputs");
     GameFiles g;
     write_games(dir + "/shard-00000.txt", 3, 1, g);
@@ -405,6 +412,7 @@ TEST(Tuner, NonDecreasingProjection) {
 }
 
 TEST(Tuner, MonotonePhaseTableStaysNonDecreasing) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     // The quince profile's fitted phase table is not monotone; tuned with --phase-monotone it comes out
     // non-decreasing in the phase (and without the option it keeps a decrease somewhere).
     const eval::Weights start = eval::find_profile("quince")->w;
@@ -442,6 +450,7 @@ TEST(Tuner, MonotonePhaseTableStaysNonDecreasing) {
 // The shipped starting weights of the quince profile's fit (tools/tune/quince-start.txt) load, and switch on
 // exactly what the profile switches on, so the fit its header describes can be run again.
 TEST(TuneStart, ShippedStartHasTheProfilesSwitches) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::string path = std::string(QUINCE_TEST_DATA_DIR) + "/../../tools/tune/quince-start.txt";
     std::string err;
     const auto start = eval::load_profile_file(path, &err);
@@ -458,6 +467,7 @@ TEST(TuneStart, ShippedStartHasTheProfilesSwitches) {
 }
 
 TEST(Tuner, ReadsQtdTrainingSetsAndKeepsTheirValidationShards) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     // Two QTD shards, the second numbered 19 (a validation shard of the set): the tuner streams their labelled
     // positions (the teacher's score as the teacher column), one tuner shard per file, with the set's split.
     const std::string dir = temp_folder("quince_tune_qtd");

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "board/position.h"
+#include "support/sanitized.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -124,6 +125,7 @@ TEST(Genfens, OpenBenchContractFromABookWithExtraArguments) {
 }
 
 TEST(Genfens, MalformedCommandsGiveOneErrorLineAndNoOpenings) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::vector<std::string> bad = {
         "genfens", "genfens 8", "genfens -1 seed 5 book None", "genfens 8 seed x book None",
         "genfens 8 seed -5 book None", "genfens 8 sed 5 book None", "genfens 8 seed 5 book",

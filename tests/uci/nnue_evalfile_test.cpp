@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "engine_process.h"
 #include "eval/nnue/network.h"
+#include "support/sanitized.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -74,6 +75,7 @@ TEST(NnueUci, EvalFileLoadsANetAndABadNetChangesNothing) {
 // `quince eval --weights NET`: the network's score, then the term table of a hand-crafted profile for the same
 // position (--profile, else quince); --json holds both; --svg is refused (a net has no terms to draw).
 TEST(NnueUci, EvalCommandPrintsTheNetBesideAProfilesTerms) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::string net = testing::TempDir() + "quince_cli_eval.nnue";
     std::ofstream(net, std::ios::binary) << net_bytes();
     const std::string fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";

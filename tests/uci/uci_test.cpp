@@ -211,6 +211,7 @@ std::vector<std::string> answer_inside_iteration(EngineProcess& e, const std::st
 }  // namespace
 
 TEST(Uci, Handshake) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     EngineProcess e;
     e.send("uci");
     auto lines = e.read_until("uciok");
@@ -277,6 +278,7 @@ TEST(Uci, EvalProfileAndLazyEvalOptions) {
 }
 
 TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
     const std::string good = testing::TempDir() + "quince_uci_good.txt", bad = testing::TempDir() + "quince_uci_bad.txt";
     std::ofstream(good) << "profile tempo9\nbase rybka1\ntempo 9\n";
     std::ofstream(bad) << "profile broken\nbase rybka1\ntempo 9\nrook_open_op many\n";

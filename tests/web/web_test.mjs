@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -55,6 +55,18 @@ const browser = await chromium.launch({
   // A fresh --user-data-dir: playwright makes one per launch (it refuses the flag here).
 });
 const measures = {};
+
+// The native engine's output for ARGS with INPUT on its standard input, while the page works: the command
+// line and the page's worker each keep a core busy, so the two analyses of one game take the time of one.
+function engineOutput(args, input) {
+  const output = new Promise((resolve, reject) => {
+    const child = execFile(ENGINE, args, { encoding: 'utf8', maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => (err ? reject(new Error(`quince ${args.join(' ')}: ${err.message} ${stderr}`)) : resolve(stdout)));
+    child.stdin.end(input);
+  });
+  output.catch(() => {});  // awaited later; a failure before that is the page's, reported as such
+  return output;
+}
 
 // Decodes an 8-bit RGB(A) PNG's rows enough to count its distinct colours (a blank page has one or two).
 function distinctColours(file) {
@@ -398,8 +410,7 @@ try {
   // (the Opera game): the same marks, evals and better lines, and the same accuracy and average loss.
   const opera = fs.readFileSync(path.resolve(here, '../data/pgn/famous.pgn'), 'utf8').split(/\n(?=\[Event )/)[0].trim() + '\n';
   const tCli = Date.now();
-  const cli = annotatedMoves(execFileSync(ENGINE, ['analyse', '-'], { input: opera, encoding: 'utf8' }));
-  measures.opera_cli_ms = Date.now() - tCli;
+  const cliOutput = engineOutput(['analyse', '-'], opera).then((out) => { measures.opera_cli_ms = Date.now() - tCli; return out; });
   const agree = await open(BASE + 'index.html', { width: 1280, height: 800 });
   await agree.page.uncheck('#live');
   await agree.page.fill('#pgn-text', opera);
@@ -409,6 +420,7 @@ try {
   await agree.page.click('#analyse');
   await agree.page.waitForSelector('#analyse-status[data-done="true"]', { timeout: 1800000 });
   measures.opera_page_ms = Date.now() - tPage;
+  const cli = annotatedMoves(await cliOutput);
   const [operaDownload] = await Promise.all([agree.page.waitForEvent('download'), agree.page.click('#pgn-export')]);
   const web = annotatedMoves(fs.readFileSync(await operaDownload.path(), 'utf8'));
   const differ = cli.moves.map((m, i) => [m, web.moves[i]]).filter(([a, b]) => JSON.stringify(a) !== JSON.stringify(b));
@@ -434,7 +446,7 @@ try {
   const nnueWant = JSON.parse(execFileSync(ENGINE, ['compare', '--json', fenNnue, 'nnue'], { encoding: 'utf8' })).profiles[0];
   check(nnueShown === String(nnueWant.final_cp_white_view),
     `the network's score on the page equals quince compare's: ${nnueShown} / ${nnueWant.final_cp_white_view}`);
-  const cliNnue = annotatedMoves(execFileSync(ENGINE, ['analyse', '-', '--nodes', '20000', '--profile', 'nnue'], { input: opera, encoding: 'utf8' }));
+  const cliNnueOutput = engineOutput(['analyse', '-', '--nodes', '20000', '--profile', 'nnue'], opera);
   await nn.page.uncheck('#live');
   await nn.page.selectOption('#search-profile', 'nnue');
   await nn.page.fill('#game-nodes', '20000');
@@ -444,6 +456,7 @@ try {
   await nn.page.click('#analyse');
   await nn.page.waitForSelector('#analyse-status[data-done="true"]', { timeout: 600000 });
   const [nnueDownload] = await Promise.all([nn.page.waitForEvent('download'), nn.page.click('#pgn-export')]);
+  const cliNnue = annotatedMoves(await cliNnueOutput);
   const webNnue = annotatedMoves(fs.readFileSync(await nnueDownload.path(), 'utf8'));
   const nnueDiffer = cliNnue.moves.map((m, i) => [m, webNnue.moves[i]]).filter(([a, b]) => JSON.stringify(a) !== JSON.stringify(b));
   check(cliNnue.moves.length === 33 && webNnue.moves.length === 33 && nnueDiffer.length === 0 &&
