@@ -9,7 +9,8 @@
    announces it). Each adapter checks the other's moves with its own move generator and would answer
    `Illegal move`; the game must end by the rules or a result claim, or reach 300 plies.
 2. The same ini in the xboard GUI itself under Xvfb: a one-game match at 40 moves in 8 s (`-tc 0:08` with
-   xboard's default 40 moves a period; both sides ponder, xboard's default), the game saved by xboard as PGN
+   xboard's default 40 moves a period; both sides ponder, xboard's default; drawn by xboard after 60 moves
+   when not decided before), the game saved by xboard as PGN
    (a result not on time, moves), and a screenshot of the screen during the game (OUT_DIR/xboard.png, with
    the PGN and the polyglot transcript). xboard charges each move with its own and polyglot's relay time,
    75-100 ms here whatever the engine took; the ini's `Move Overhead = 100` covers it (at 30, Quince lost on
@@ -166,6 +167,11 @@ def scripted_game(polyglot, engine, folder, overhead=None):
     return moves
 
 
+# xboard declares the game drawn after this many moves: a game that would go on to the fifty-move rule (300
+# plies, a minute) ends within about 25 s, well inside the 90 s the match is given.
+DRAW_AFTER_MOVES = 60
+
+
 def xboard_game(xboard, polyglot, engine, folder, out_dir, overhead=None):
     ini = write_ini(engine, folder, "quince.ini", overhead)
     xvfb = find("Xvfb")
@@ -183,7 +189,7 @@ def xboard_game(xboard, polyglot, engine, folder, out_dir, overhead=None):
     try:
         check(server.poll() is None and display != ":", f"Xvfb runs on display {display}")
         cmd = [xboard, "-fcp", f"{polyglot} {ini}", "-fd", folder, "-scp", f"{polyglot} {ini}", "-sd", folder,
-               "-matchGames", "1", "-tc", "0:08", "-saveGameFile", pgn,
+               "-matchGames", "1", "-tc", "0:08", "-adjudicateDrawMoves", str(DRAW_AFTER_MOVES), "-saveGameFile", pgn,
                "-autoCallFlag", "true", "-popupExitMessage", "false", "-showThinking", "true",
                "-debugMode", "true", "-nameOfDebugFile", os.path.join(folder, "xboard.debug")]
         gui = subprocess.Popen(cmd, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
@@ -191,7 +197,7 @@ def xboard_game(xboard, polyglot, engine, folder, out_dir, overhead=None):
         subprocess.run([importer, "-display", display, "-window", "root", shot], check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            gui.wait(timeout=90)  # 40 moves in 8 s a side, repeating; then xboard ends the match and exits
+            gui.wait(timeout=90)  # 40 moves in 8 s a side; then xboard ends the match and exits
         except subprocess.TimeoutExpired:
             gui.kill()
             gui.wait()
