@@ -182,7 +182,7 @@ step_times=()
 # module and the Windows build compile on both cores between their single-core parts (the page in chromium,
 # the checks under wine), and neither measures time (the page's searches and the games under wine have node
 # budgets). Its output follows once it has ended, at its place in the order.
-windows_pid="" windows_done=""
+windows_pid=""
 trap 'kill $deps_pid 2>/dev/null || true; [ -z "$windows_pid" ] || kill "$windows_pid" 2>/dev/null || true' EXIT
 for b in $builds; do
   step_start=$SECONDS
@@ -196,14 +196,13 @@ for b in $builds; do
     continue
   fi
   after=" $builds "; after=${after#* "$b" }
-  if [ "$b" = web ] && [ -z "$windows_done" ] && [[ " $after " == *" windows "* ]]; then
+  if [ "$b" = web ] && [[ " $after " == *" windows "* ]]; then
     wait_deps late
     ( windows_start=$SECONDS; run_step windows; echo $((SECONDS - windows_start)) >build-test-windows.seconds ) \
       >build-test-windows.out 2>&1 &
     windows_pid=$!
   fi
   run_step "$b"
-  if [ "$b" = windows ]; then windows_done=1; fi
   step_times+=("$b $((SECONDS - step_start))")
 done
 echo "=== seconds per step ==="
