@@ -138,6 +138,9 @@ public:
 
     // Debug: recompute keys, counts and material from scratch and compare. Returns false with a reason.
     bool is_consistent(std::string* why = nullptr) const;
+    // The same but for the check information (checkers, blockers): what do_move updates incrementally, checked
+    // after every move in the debug and sanitizer builds (do_move computes the check information afresh).
+    bool board_is_consistent(std::string* why = nullptr) const;
     Key compute_key() const;
     Key compute_pawn_key() const;
     int compute_material_index() const;
