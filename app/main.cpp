@@ -143,9 +143,9 @@ const Subcommand SUBCOMMANDS[] = {
      "annotate whole games: [%eval] per move, ?! ? ?? with the better line, accuracy tags", analyse,
      &cli::ANALYSE_DETAILS},
     {"analyze", "...", "the same as analyse", analyse, &cli::ANALYSE_DETAILS},
-    {"eval", "[--json|--svg] [--profile P] [--weights FILE] [FEN|startpos] [moves ...]",
+    {"eval", "[--json|--svg] [--profile P] [--weights FILE] [FEN|startpos] [moves ...] | [--json] ... --epd FILE",
      "every evaluation term of a position (text table with a legend, JSON, or an SVG picture of the board); "
-     "a network's score beside the terms of --profile (default quince)",
+     "a network's score beside the terms of --profile (default quince); --epd: of every position of FILE",
      [](const cli::Args& a) { return cli::run_eval(a, std::cout, std::cerr); }},
     {"compare", "[--json|--svg] [--weights FILE ...] FEN|startpos [PROFILE ...] | --epd FILE [--top N] [--json] [PROFILE ...]",
      "every evaluation term under several profiles side by side (default rybka1 rybka232 fruit21), or over an EPD file",

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "board/epd.h"
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "core/text.h"
@@ -165,9 +166,12 @@ int run_bench(const Args& args, std::ostream& out, std::ostream& err) {
 int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     ParsedArgs a;
     std::string error;
-    if (!parse_args(args, {{"json", false}, {"svg", false}, {"profile", true}, {"weights", true}}, &a, &error))
+    if (!parse_args(args, {{"json", false}, {"svg", false}, {"profile", true}, {"weights", true}, {"epd", true}}, &a,
+                    &error))
         return usage_error(err, "eval", error);
     if (a.has("json") && a.has("svg")) return usage_error(err, "eval", "--json and --svg exclude each other");
+    if (a.has("epd") && a.has("svg")) return usage_error(err, "eval", "--svg draws one position, not an --epd file");
+    if (a.has("epd") && !a.positional.empty()) return usage_error(err, "eval", "give a position or --epd FILE, not both");
     // Without --profile: the default evaluation, or for --svg (a drawing of terms) the hand-crafted default.
     const std::string name = a.has("profile") ? a.options.at("profile")
                              : a.has("svg")   ? eval::default_handcrafted_profile()
@@ -178,8 +182,30 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
         err << "quince eval: " << error << "\n";
         return EXIT_FAILED;
     }
-    Position pos;
-    if (!read_position(a.positional, &pos, &error)) return usage_error(err, "eval", error);
+    // The positions: the one on the command line, or every position of the --epd file (all read before
+    // anything is printed, so that a bad line leaves no partial output).
+    std::vector<Position> positions;
+    if (a.has("epd")) {
+        const std::string& path = a.options.at("epd");
+        std::ifstream in(path);
+        if (!in) {
+            err << "quince eval: cannot read " << path << "\n";
+            return EXIT_FAILED;
+        }
+        if (!for_each_epd_position(in, path, [&](const Position& p, const std::string&, std::string*) {
+                positions.push_back(p);
+                return true;
+            }, &error))
+            return usage_error(err, "eval", error);
+    } else {
+        Position pos;
+        if (!read_position(a.positional, &pos, &error)) return usage_error(err, "eval", error);
+        positions.push_back(pos);
+    }
+    // Several positions: JSON as one array of the objects, text as one table after another, each under
+    // its FEN.
+    const bool several = a.has("epd");
+    if (several && a.has("json")) out << "[\n";
     if (!evaluation->profile) {  // a network: its score, beside the terms of a hand-crafted profile
         if (a.has("svg")) {
             err << "quince eval: " << evaluation->source << " is a network: it has no terms to draw for --svg\n";
@@ -192,27 +218,41 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
             err << "quince eval: " << error << "\n";
             return EXIT_FAILED;
         }
-        if (a.has("json")) {
-            const Value v = evaluation->network->new_state()->evaluate(pos);
-            out << "{\"network\": {\"name\": " << workbench::json_string(evaluation->name)
-                << ", \"source\": " << workbench::json_string(evaluation->source)
-                << ", \"trained\": " << workbench::json_string(evaluation->network->description())
-                << ", \"side_to_move\": \"" << (pos.side_to_move() == WHITE ? "white" : "black")
-                << "\", \"cp\": " << (pos.side_to_move() == WHITE ? v : -v) << ", \"final_cp\": " << v
-                << "},\n\"profile\": " << eval::trace_json(pos, terms->profile) << "}\n";
-        } else {
-            out << eval::trace_text(pos, *evaluation) << "\nThe hand-crafted terms of " << terms->name
-                << " for the same position:\n" << eval::trace_text(pos, terms->profile);
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            const Position& pos = positions[i];
+            if (a.has("json")) {
+                const Value v = evaluation->network->new_state()->evaluate(pos);
+                out << (i ? ",\n" : "") << "{\"network\": {\"name\": " << workbench::json_string(evaluation->name)
+                    << ", \"source\": " << workbench::json_string(evaluation->source)
+                    << ", \"trained\": " << workbench::json_string(evaluation->network->description())
+                    << ", \"side_to_move\": \"" << (pos.side_to_move() == WHITE ? "white" : "black")
+                    << "\", \"cp\": " << (pos.side_to_move() == WHITE ? v : -v) << ", \"final_cp\": " << v
+                    << "},\n\"profile\": " << eval::trace_json(pos, terms->profile) << "}";
+            } else {
+                if (several) out << (i ? "\n" : "") << "FEN: " << pos.fen() << "\n";
+                out << eval::trace_text(pos, *evaluation) << "\nThe hand-crafted terms of " << terms->name
+                    << " for the same position:\n" << eval::trace_text(pos, terms->profile);
+            }
         }
-        return EXIT_OK;
+    } else {
+        const std::shared_ptr<const eval::Profile>& profile = evaluation->profile;
+        if (a.has("svg")) {
+            const std::string label = a.has("weights") ? profile->w.name : name;
+            out << workbench::board_svg(workbench::compare(positions[0], {{label, profile, nullptr}}, true));
+            return EXIT_OK;
+        }
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            if (a.has("json")) {
+                std::string js = eval::trace_json(positions[i], profile);
+                while (!js.empty() && js.back() == '\n') js.pop_back();
+                out << (i ? ",\n" : "") << js;
+            } else {
+                if (several) out << (i ? "\n" : "") << "FEN: " << positions[i].fen() << "\n";
+                out << eval::trace_text(positions[i], profile);
+            }
+        }
     }
-    const std::shared_ptr<const eval::Profile>& profile = evaluation->profile;
-    if (a.has("svg")) {
-        const std::string label = a.has("weights") ? profile->w.name : name;
-        out << workbench::board_svg(workbench::compare(pos, {{label, profile, nullptr}}, true));
-        return EXIT_OK;
-    }
-    out << (a.has("json") ? eval::trace_json(pos, profile) : eval::trace_text(pos, profile));
+    if (a.has("json")) out << (several ? "\n]\n" : "\n");
     return EXIT_OK;
 }
 

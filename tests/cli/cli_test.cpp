@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <cstdlib>
 #include <sstream>
 #include <thread>
@@ -190,6 +192,47 @@ TEST(Cli, EvalOptionFormsAgree) {
     for (const char* name : {"legend:", "W = (w0, w1)", "cflags 0x08", "lazy evaluation:", "scale factor:",
                              "king_shelter (", "pawn_mobility ("})
         EXPECT_NE(start.out.find(name), std::string::npos) << name;
+}
+
+// --epd FILE: every position of the file in one run, each as `eval FEN` gives it (JSON: one array); a bad
+// line, a missing file, a FEN beside it or --svg are refused with nothing on standard output.
+TEST(Cli, EvalEpdGivesEveryPositionAsEvalOfItsFenDoes) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
+    const std::string path = ::testing::TempDir() + "/quince_cli_eval.epd";
+    const std::string second = "8/8/4k3/8/3PK3/8/8/8 b - -";
+    {
+        std::ofstream f(path);
+        f << "# two positions\n" << ITALIAN << " ;id \"italian\"\n\n" << second << "\n";
+    }
+    for (const char* profile : {"fruit21", "nnue"}) {
+        auto all = run_command(ENGINE, {"eval", "--json", "--profile", profile, "--epd", path});
+        ASSERT_EQ(all.status, 0) << all.err;
+        auto one = run_command(ENGINE, {"eval", "--json", "--profile", profile, ITALIAN});
+        auto two = run_command(ENGINE, {"eval", "--json", "--profile", profile, second});
+        auto strip = [](std::string s) { return s.substr(0, s.find_last_not_of('\n') + 1); };
+        EXPECT_EQ(all.out, "[\n" + strip(one.out) + ",\n" + strip(two.out) + "\n]\n") << profile;
+        auto text = run_command(ENGINE, {"eval", "--profile", profile, "--epd", path});
+        auto text_one = run_command(ENGINE, {"eval", "--profile", profile, ITALIAN});
+        EXPECT_EQ(text.status, 0);
+        EXPECT_EQ(text.out.rfind("FEN: " + std::string(ITALIAN) + "\n" + text_one.out, 0), 0u) << profile;
+        EXPECT_NE(text.out.find("\nFEN: 8/8/4k3/8/3PK3/8/8/8 b - - 0 1\n"), std::string::npos) << text.out;
+    }
+    {
+        std::ofstream f(path, std::ios::app);
+        f << "8/8/8/8/8/8/8/8 w - -\n";  // no kings
+    }
+    const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+        {{"eval", "--epd", path}, path + ":5:"},
+        {{"eval", "--epd", path + ".missing"}, "cannot read " + path + ".missing"},
+        {{"eval", "--epd", path, "startpos"}, "not both"},
+        {{"eval", "--svg", "--epd", path}, "--svg draws one position"}};
+    for (const auto& [args, what] : refused) {
+        auto r = run_command(ENGINE, args);
+        EXPECT_NE(r.status, 0) << what;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+    }
+    std::remove(path.c_str());
 }
 
 TEST(Cli, OtherFirstWordsAreUciCommandLinesRunInOrder) {

@@ -7,7 +7,7 @@ square loops (no bitboards, no shared code with src/eval), used to cross-check t
 
 For every position it compares the final score and each term total (op, eg) with `eval_trace --json`.
 """
-import json, os, subprocess, sys
+import json, os, subprocess, sys, tempfile
 
 U = 3399
 PIECE_UNITS = {'P': 1, 'N': 3, 'B': 3, 'R': 5, 'Q': 10, 'K': 0}
@@ -282,15 +282,20 @@ def check_against_trace(evaluate, profile_args=()):
             if not line: continue
             f = line.split(';')[0].split()
             fens.append(' '.join(f[:4]) if len(f) >= 4 else ' '.join(f))
-    # Sanitizer builds (scripts/test.sh sets QUINCE_SANITIZED): every third position, each term still met
-    # many times; eval_trace takes five times the CPU there (mostly the sanitizer's start-up, once per
-    # position), and the other builds check every position.
-    if os.environ.get('QUINCE_SANITIZED'):
-        fens = fens[::3]
+    # One eval_trace run for all of them (`--epd`: a JSON array in file order), the positions as given here.
+    with tempfile.NamedTemporaryFile('w', suffix='.epd') as epd:
+        epd.write(''.join(fen + '\n' for fen in fens))
+        epd.flush()
+        run = subprocess.run([exe, '--json', *profile_args, '--epd', epd.name], capture_output=True, text=True)
+    if run.returncode != 0:
+        print('eval_trace failed:', run.stderr)
+        return 1
+    traces = json.loads(run.stdout)
+    if len(traces) != len(fens):
+        print(f'eval_trace gave {len(traces)} positions for {len(fens)}')
+        return 1
     bad = 0
-    for fen in fens:
-        out = subprocess.run([exe, '--json', *profile_args, fen], capture_output=True, text=True).stdout
-        js = json.loads(out)
+    for fen, js in zip(fens, traces):
         ref, tot = evaluate(fen)
         diff = [] if ref == js['final_cp'] else [('final', ref, js['final_cp'])]
         for t in js['terms']:
