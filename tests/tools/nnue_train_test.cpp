@@ -95,7 +95,7 @@ TEST(NnueTrain, GradientMatchesTheLoss) {
         for (double lambda : {0.0, 0.5}) {
             Options o = small_options();
             o.lambda = lambda;
-            o.epochs = trained ? 2 : 0;
+            o.epochs = trained ? (test::sanitized() ? 1 : 2) : 0;
             Result r;
             std::string error;
             if (trained) ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
@@ -139,11 +139,11 @@ TEST(NnueTrain, LossFallsAndValidationIsHeldOutByGame) {
     if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;
     const Dataset d = load_sample();
     Options o = small_options();
-    o.epochs = 4;
+    o.epochs = test::sanitized() ? 3 : 4;
     Result r;
     std::string error;
     ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
-    ASSERT_EQ(r.epochs.size(), 4u);
+    ASSERT_EQ(r.epochs.size(), std::size_t(o.epochs));
     // The training loss falls epoch by epoch (the sample is far too small for the validation loss to
     // follow: it only has to be measured).
     for (std::size_t e = 1; e < r.epochs.size(); ++e) EXPECT_LT(r.epochs[e].train_loss, r.epochs[e - 1].train_loss);
@@ -164,17 +164,19 @@ TEST(NnueTrain, ResumedRunEndsWhereAnUninterruptedOneDoes) {
     const std::string ckpt = ::testing::TempDir() + "/quince_nnue_test.ckpt";
     std::remove(ckpt.c_str());
     Options o = small_options();
+    if (test::sanitized()) o.epochs = 2;  // the sanitizer builds run the trainer ten times slower
+    const int epochs = o.epochs;
     Result straight, first, resumed;
     std::string error;
     ASSERT_TRUE(train(d, o, straight, nullptr, &error)) << error;
     o.epochs = 1;
     o.checkpoint = ckpt;
     ASSERT_TRUE(train(d, o, first, nullptr, &error)) << error;
-    o.epochs = 3;
+    o.epochs = epochs;
     o.checkpoint.clear();
     o.resume = ckpt;
     ASSERT_TRUE(train(d, o, resumed, nullptr, &error)) << error;
-    EXPECT_EQ(resumed.epochs.size(), 2u);
+    EXPECT_EQ(resumed.epochs.size(), std::size_t(epochs - 1));
     EXPECT_TRUE(resumed.net.p == straight.net.p);
 
     // A damaged checkpoint is refused by name.
