@@ -126,6 +126,16 @@ def pearson(xs, ys):
 # Sanitizer builds (scripts/test.sh sets QUINCE_SANITIZED): every third position, each profile still
 # compared on several; a process start there costs several times the CPU, and the other builds check all.
 checked = positions[::3] if os.environ.get("QUINCE_SANITIZED") else positions
+# The eval --json of each of them under every profile, one run a profile (--epd: a JSON array in file order).
+with tempfile.NamedTemporaryFile("w", suffix=".epd") as f:
+    f.write("".join(fen + "\n" for fen in checked))
+    f.flush()
+    for profile in profiles:
+        status, out, err = run(["eval", "--json", "--profile", profile, "--epd", f.name])
+        check(status == 0, f"eval --json --profile {profile} --epd: {err}")
+        if status == 0:
+            for fen, ev in zip(checked, json.loads(out)):
+                eval_cache[fen, profile] = ev
 tested_broken = False
 for n, fen in enumerate(checked):
     for args in ([], profiles if n % 4 == 0 else []):
