@@ -151,8 +151,18 @@ run_step() {  # step: builds and tests it; any failure exits (the script, or the
               [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
                                                    cmake --build build-test-release -j"$jobs" --target quince; }
               mkdir -p build-test-clients
-              python3 tests/clients/xboard_test.py build-test-release/quince build-test-clients
-              node tests/clients/node_uci_test.js build-test-release/quince ;;
+              # node-uci's checks and its game (one engine thinking at a time) beside polyglot's scripted
+              # game (likewise); it ends before xboard's game, where both sides ponder, begins.
+              node tests/clients/node_uci_test.js build-test-release/quince >build-test-clients/node_uci.out 2>&1 &
+              node_pid=$!
+              xboard_status=0 node_status=0
+              python3 tests/clients/xboard_test.py build-test-release/quince build-test-clients || xboard_status=$?
+              wait "$node_pid" || node_status=$?
+              cat build-test-clients/node_uci.out
+              if [ "$xboard_status" -ne 0 ] || [ "$node_status" -ne 0 ]; then
+                echo "clients: failed (xboard/polyglot: exit status $xboard_status; node-uci: $node_status)"
+                exit 1
+              fi ;;
     libcxx)   wait_deps libcxx
               CTEST_ENV="" run_build libcxx -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
                   -DCMAKE_CXX_FLAGS=-stdlib=libc++ -DQUINCE_SYZYGY=OFF -DQUINCE_PORTABLE=ON \
