@@ -231,6 +231,23 @@ TEST(TrainingFormat, HugeDeltasAreRefusedNotOverflowed) {
     EXPECT_NE(error.find("scores"), std::string::npos) << error;
 }
 
+// A label step near 2^64 (the varint of 2^64 - 1: nine 0xFF bytes and a 0x01) wrapped around to the ply before
+// it: the reader took a shard the writer refuses (found by fuzz_shard).
+TEST(TrainingFormat, AHugeLabelStepIsRefusedNotWrappedAround) {
+    ShardHeader plain;
+    std::string bytes, error;
+    TrainingGame g = game_from("", {"e2e4", "e7e5", "g1f3"}, 0, GameResult::Draw);
+    g.labels = {{0, 0}, {1, 0}};
+    ASSERT_TRUE(encode_shard(plain, {g}, &bytes, &error)) << error;
+    ASSERT_TRUE(decode_shard(bytes, nullptr, nullptr, &error)) << error;
+    // The label column is last: the steps 0 and 0 (plies 0 and 1). The second becomes 2^64 - 1.
+    ASSERT_EQ(bytes.substr(bytes.size() - 2), std::string("\x00\x00", 2));
+    bytes.pop_back();
+    bytes += std::string(9, '\xFF') + '\x01';
+    EXPECT_FALSE(decode_shard(bytes, nullptr, nullptr, &error));
+    EXPECT_NE(error.find("label"), std::string::npos) << error;
+}
+
 // A shard's number comes from its file name alone (the validation rule and the nets' descriptions use it).
 TEST(TrainingFormat, ShardIndexReadsTheNumberOfTheName) {
     std::size_t end = 0;

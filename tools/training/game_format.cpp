@@ -293,7 +293,10 @@ bool decode_shard(std::string_view bytes, ShardHeader* header, std::vector<Train
         TrainingGame& game = out[g];
         std::int64_t ply = -1;
         for (std::uint64_t k = 0; k < label_counts[g]; ++k) {
-            ply += std::int64_t(r.varint()) + 1;
+            // The step checked before adding: one near 2^64 would wrap around to this ply or an earlier one.
+            const std::uint64_t step = r.varint();
+            if (r.ok && step < std::uint64_t(game.moves.size())) ply += std::int64_t(step) + 1;
+            else r.ok = false;
             if (!r.ok || ply < game.opening_plies || ply >= std::int64_t(game.moves.size()))
                 return fail("game " + std::to_string(g + 1) + ": truncated labels or a label outside the game");
             TrainingGame::Label l;
