@@ -133,8 +133,9 @@ public:
     // Some position since the last capture, pawn move or null move has occurred before (a repetition
     // already happened in the game: one more would draw).
     bool has_repeated() const;
+    // No mating material for either side (KvK, KNvK, KBvK, KB..vKB same colour).
     bool has_insufficient_material() const;
-    bool has_legal_move() const;  // defined in movegen.cpp  // no mating material for either side (KvK, KNvK, KBvK, KB..vKB same colour)
+    bool has_legal_move() const;  // defined in movegen.cpp
 
     // Debug: recompute keys, counts and material from scratch and compare. Returns false with a reason.
     bool is_consistent(std::string* why = nullptr) const;
