@@ -205,7 +205,6 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     // Several positions: JSON as one array of the objects, text as one table after another, each under
     // its FEN.
     const bool several = a.has("epd");
-    if (several && a.has("json")) out << "[\n";
     if (!evaluation->profile) {  // a network: its score, beside the terms of a hand-crafted profile
         if (a.has("svg")) {
             err << "quince eval: " << evaluation->source << " is a network: it has no terms to draw for --svg\n";
@@ -218,6 +217,7 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
             err << "quince eval: " << error << "\n";
             return EXIT_FAILED;
         }
+        if (several && a.has("json")) out << "[\n";
         for (std::size_t i = 0; i < positions.size(); ++i) {
             const Position& pos = positions[i];
             if (a.has("json")) {
@@ -241,6 +241,7 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
             out << workbench::board_svg(workbench::compare(positions[0], {{label, profile, nullptr}}, true));
             return EXIT_OK;
         }
+        if (several && a.has("json")) out << "[\n";
         for (std::size_t i = 0; i < positions.size(); ++i) {
             if (a.has("json")) {
                 std::string js = eval::trace_json(positions[i], profile);
