@@ -1,11 +1,13 @@
 // quince train-nnue (tools/nnue/): the same data, options and seed give the same net whatever the thread
 // count; a run resumed from a checkpoint ends where an uninterrupted one does; the loss falls; the quantised
 // net agrees with the float one within 2 cp and evaluates in the engine as the trainer measured; the text
-// reader tells games apart and names a bad line; the command line refuses each bad option and writes a net.
+// reader tells games apart (the same ids wherever the file is) and names a bad line; the command line refuses
+// each bad option and writes a net.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -237,6 +239,26 @@ TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
     EXPECT_EQ(games[0], games[1]);
     EXPECT_NE(games[1], games[2]);
     EXPECT_EQ(teachers, (std::vector<int>{45, 20, -5}));  // the teacher, else the search score
+    // The same content under another name gives the same game ids (the validation split does not depend on
+    // where the file is); a file that starts otherwise gives others.
+    auto ids_of = [](const std::string& file) {
+        std::vector<std::uint64_t> ids;
+        std::string why;
+        EXPECT_TRUE(read_text_positions(file, [&](const Position&, int, double, std::uint64_t g) { ids.push_back(g); }, &why))
+            << why;
+        return ids;
+    };
+    const std::string moved = ::testing::TempDir() + "/quince_nnue_reader_elsewhere.txt";
+    std::filesystem::copy_file(path, moved, std::filesystem::copy_options::overwrite_existing);
+    EXPECT_EQ(ids_of(moved), games);
+    {
+        std::ofstream f(moved);
+        f << "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | 10 | 0.5 | -5\n";
+    }
+    const auto other = ids_of(moved);
+    ASSERT_EQ(other.size(), 1u);
+    EXPECT_NE(other[0], games[0]);
+    std::remove(moved.c_str());
     {
         std::ofstream f(path, std::ios::app);
         f << "not a fen | 1 | 0.5\n";

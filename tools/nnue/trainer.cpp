@@ -224,12 +224,15 @@ bool read_text_positions(const std::string& path, const PositionSink& sink, std:
     std::uint64_t game = 0;
     int prev_ply = 0, prev_pieces = 0;
     double prev_result = -1;
-    const std::uint64_t file_id = fnv1a64(reinterpret_cast<const std::uint8_t*>(path.data()), path.size());
+    // Game ids of different files differ by the hash of the file's first line, not of its name: a file's
+    // validation split is the same wherever it is read from.
+    std::uint64_t file_id = 0;
     Position pos;
     while (std::getline(in, line)) {
         ++line_no;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty()) continue;
+        if (game == 0) file_id = fnv1a64(reinterpret_cast<const std::uint8_t*>(line.data()), line.size());
         training::Sample s;
         std::string why;
         if (!training::parse_sample(line, s, &why) || !pos.set_fen(s.fen, false, &why)) {

@@ -27,7 +27,8 @@ using PositionSink = std::function<void(const Position& pos, int teacher_cp, dou
 
 // The text training format (tools/training/sample.h): one sink call per line. The teacher is the line's
 // teacher field, or its search score when it has none; games are told apart as `quince tune` does (the move
-// number does not grow, pieces appear or the result changes). False + *error ("FILE:LINE: what").
+// number does not grow, pieces appear or the result changes), their ids depend on the file's content, not its
+// path. False + *error ("FILE:LINE: what").
 bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error);
 
 // The QTD training set (tools/training/game_format.h: data/training/, or shard files): every labelled position
