@@ -79,7 +79,12 @@ run_build() {  # name, cmake args..., then env for ctest via CTEST_ENV (and BUIL
   if command -v ninja >/dev/null && [ ! -f "build-test-$name/CMakeCache.txt" ]; then generator=(-G Ninja); fi
   cmake -S . -B "build-test-$name" "${generator[@]}" "$@" >/dev/null
   # shellcheck disable=SC2086  # BUILD_TARGETS is a list of targets
-  cmake --build "build-test-$name" -j"$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS}
+  cmake --build "build-test-$name" -j"$jobs" ${BUILD_TARGETS:+--target $BUILD_TARGETS} 2>&1 |
+    tee "build-test-$name/build.log"
+  # The sources compile without a warning (-Wall -Wextra) in every build: GCC at -O3, clang, ThreadSanitizer.
+  if grep -q "warning:" "build-test-$name/build.log"; then
+    echo "the $name build printed compiler warnings:"; grep "warning:" "build-test-$name/build.log"; exit 1
+  fi
   echo "=== $name tests ==="
   # ctest starts the tests that took longest in the folder's last run first. A fresh clone has no last
   # run, so the suite's long tests (tests/test_costs.txt, seconds under the sanitizers) stand in for one:
