@@ -839,6 +839,43 @@ void Worker::iterative_deepening() {
 // ---------------------------------------------------------------------------------------------
 // Engine
 
+SearchThread::SearchThread() : thread_([this] { loop(); }) {}
+
+SearchThread::~SearchThread() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        quit_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+void SearchThread::start(std::function<void()> job) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        job_ = std::move(job);
+    }
+    cv_.notify_all();
+}
+
+void SearchThread::wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [this] { return !job_; });
+}
+
+void SearchThread::loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+        cv_.wait(lock, [this] { return quit_ || job_; });
+        if (quit_) return;
+        lock.unlock();
+        job_();
+        lock.lock();
+        job_ = nullptr;
+        cv_.notify_all();
+    }
+}
+
 Engine::Engine() { set_threads(1); }
 
 Engine::~Engine() {
@@ -854,6 +891,7 @@ void Engine::set_threads(int n) {
         workers_.back()->evaluator().set_eval(eval_);
         workers_.back()->evaluator().set_lazy(lazy_eval_);
     }
+    if (helpers_.size() >= workers_.size()) helpers_.resize(workers_.size() - 1);
 }
 
 void Engine::set_eval(eval::EvalPtr evaluation) {
@@ -953,7 +991,8 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
     // only searches with a depth, node or time limit may be started there.
     run_main();
 #else
-    main_thread_ = std::thread([this] { run_main(); });
+    if (!main_thread_) main_thread_ = std::make_unique<SearchThread>();
+    main_thread_->start([this] { run_main(); });
 #endif
 }
 
@@ -968,7 +1007,7 @@ void Engine::ponderhit() {
 }
 
 void Engine::wait() {
-    if (main_thread_.joinable()) main_thread_.join();
+    if (main_thread_) main_thread_->wait();
 }
 
 SearchResult Engine::search(const Position& pos, const Limits& limits, const SearchOptions& options) {
@@ -1052,15 +1091,15 @@ void Engine::run_main() {
     if (root_moves.empty()) {
         emit(std::string("info depth 0 score ") + (root_pos_.in_check() ? "mate 0" : "cp 0"));
     } else {
-        std::vector<std::thread> helpers;
+        while (helpers_.size() + 1 < workers_.size()) helpers_.push_back(std::make_unique<SearchThread>());
         for (std::size_t i = 1; i < workers_.size(); ++i)
-            helpers.emplace_back([this, i] { workers_[i]->iterative_deepening(); });
+            helpers_[i - 1]->start([this, i] { workers_[i]->iterative_deepening(); });
         workers_[0]->iterative_deepening();
         // After go infinite / go ponder the answer waits for stop or ponderhit.
         while (!stop_.load() && (limits_.infinite || pondering_.load()))
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         stop_.store(true);
-        for (std::thread& t : helpers) t.join();
+        for (std::size_t i = 1; i < workers_.size(); ++i) helpers_[i - 1]->wait();
     }
     while (!stop_.load() && (limits_.infinite || pondering_.load()))
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
