@@ -891,7 +891,7 @@ void Engine::set_threads(int n) {
         workers_.back()->evaluator().set_eval(eval_);
         workers_.back()->evaluator().set_lazy(lazy_eval_);
     }
-    if (helpers_.size() >= workers_.size()) helpers_.resize(workers_.size() - 1);
+    helpers_.resize(workers_.size() - 1);  // the threads of workers 1..n-1, started at their first search
 }
 
 void Engine::set_eval(eval::EvalPtr evaluation) {
@@ -1091,9 +1091,10 @@ void Engine::run_main() {
     if (root_moves.empty()) {
         emit(std::string("info depth 0 score ") + (root_pos_.in_check() ? "mate 0" : "cp 0"));
     } else {
-        while (helpers_.size() + 1 < workers_.size()) helpers_.push_back(std::make_unique<SearchThread>());
-        for (std::size_t i = 1; i < workers_.size(); ++i)
+        for (std::size_t i = 1; i < workers_.size(); ++i) {
+            if (!helpers_[i - 1]) helpers_[i - 1] = std::make_unique<SearchThread>();
             helpers_[i - 1]->start([this, i] { workers_[i]->iterative_deepening(); });
+        }
         workers_[0]->iterative_deepening();
         // After go infinite / go ponder the answer waits for stop or ponderhit.
         while (!stop_.load() && (limits_.infinite || pondering_.load()))

@@ -243,7 +243,7 @@ private:
     bool lazy_eval_ = true;
     Output output_;
     std::unique_ptr<SearchThread> main_thread_;           // made at the first search
-    std::vector<std::unique_ptr<SearchThread>> helpers_;  // for workers 1..n-1, made when first needed
+    std::vector<std::unique_ptr<SearchThread>> helpers_;  // of workers 1..n-1 (set_threads), made at first use
     std::atomic<bool> searching_{false};
     std::atomic<bool> stop_{false};
     std::atomic<bool> pondering_{false};
