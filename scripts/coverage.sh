@@ -64,11 +64,13 @@ case ${1:-} in
     scripts/deps.sh test
     dir="build-coverage-$name"
     flags="-fprofile-instr-generate -fcoverage-mapping"
+    # The configure step's try_run checks and the programs the build runs (the tiny net's trainer) write their
+    # profiles into the build folder, not into the sources.
+    export LLVM_PROFILE_FILE="$PWD/$dir/build-%p.profraw"
     cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
         "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate" \
         "$@" >/dev/null
-    # Programs the build runs (the tiny net's trainer) write their profiles beside it, not into the sources.
-    LLVM_PROFILE_FILE="$PWD/$dir/build-%p.profraw" cmake --build "$dir" -j"$(nproc)"
+    cmake --build "$dir" -j"$(nproc)"
     rm -rf "$dir/profiles"
     mkdir -p "$dir/profiles" "$dir/Testing/Temporary"
     [ -f "$dir/Testing/Temporary/CTestCostData.txt" ] || cp tests/test_costs.txt "$dir/Testing/Temporary/CTestCostData.txt"
