@@ -30,7 +30,10 @@ bool random_opening(Engine& engine, const std::vector<std::string>& book, const 
         }
         std::vector<Move> played;
         bool ok = true;
-        for (int ply = 0; ply < cfg.random_plies && ok; ++ply) {
+        const int plies = cfg.random_plies_max > cfg.random_plies
+                              ? cfg.random_plies + int(rng.below(std::uint64_t(cfg.random_plies_max - cfg.random_plies + 1)))
+                              : cfg.random_plies;
+        for (int ply = 0; ply < plies && ok; ++ply) {
             MoveList<LEGAL> legal(pos);
             if (legal.size() == 0) ok = false;
             else {

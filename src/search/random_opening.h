@@ -17,7 +17,9 @@ namespace quince::search {
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t index);
 
 struct RandomOpeningConfig {
-    int random_plies = 8;              // random legal plies played after the book position
+    int random_plies = 8;              // random legal plies played after the book position ...
+    int random_plies_max = 0;          // ... or, when above it, a number drawn in [random_plies, this]:
+                                       // an odd count gives Black the first searched move
     int max_score = 200;               // a verification score beyond ±max_score centipawns = lopsided: rejected
     std::uint64_t verify_nodes = 2000; // node budget of the verification search (one thread)
     int max_attempts = 1000;           // failures in a row before giving up

@@ -809,6 +809,7 @@ void Worker::iterative_deepening() {
         last_best = root_moves[0].move;
 
         iteration_values[std::size_t(completed_depth)] = best_value;
+        if (limits.soft_nodes && engine_.nodes_searched() >= limits.soft_nodes) engine_.stop_.store(true);
 
         // go movetime N searches N ms: no early stop on a stable best move or a single legal move
         // (Stockfish's reading too); only the last iteration (MAX_PLY) or a stop ends it sooner.

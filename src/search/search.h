@@ -26,6 +26,9 @@ namespace quince::search {
 struct Limits {
     int depth = 0;             // 0 = no limit
     std::uint64_t nodes = 0;   // 0 = no limit
+    // No new iteration once this many nodes are searched (0 = none): every move's score is a completed
+    // iteration's, as training data wants; `nodes` stays the hard limit.
+    std::uint64_t soft_nodes = 0;
     std::int64_t movetime = 0;
     std::int64_t time[COLOR_NB] = {-1, -1};  // < 0 = not given
     std::int64_t inc[COLOR_NB] = {0, 0};

@@ -20,6 +20,7 @@
 #include "support/run_command.h"
 #include "training/game_format.h"
 #include "training/sample.h"
+#include "search/syzygy.h"
 #include "support/sanitized.h"
 
 namespace {
@@ -440,6 +441,101 @@ TEST(DatagenSelfPlay, BookOpenings) {
     ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
     EXPECT_GT(s.positions, 0);
     fs::remove_all(dir);
+}
+
+// The data recipe's knobs: a soft node limit, a range of random plies, the adjudication thresholds and
+// Syzygy tables, each recorded in the settings and each doing what it says.
+TEST(DatagenSelfPlay, SoftNodesPlyRangeAdjudicationAndTablesAreAppliedAndRecorded) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
+    std::string error;
+    // The soft limit ends the search after the iteration that passes it: more than the soft nodes, far
+    // fewer than the hard limit, a whole iteration's score.
+    {
+        search::Engine engine;
+        search::SearchOptions options;
+        options.silent = true;
+        search::Limits limits;
+        limits.nodes = 50000000;
+        limits.soft_nodes = 3000;
+        Position start;
+        ASSERT_TRUE(start.set_fen(Position::START_FEN, false, &error)) << error;
+        const search::SearchResult r = engine.search(start, limits, options);
+        EXPECT_GE(r.nodes, 3000u);
+        EXPECT_LT(r.nodes, 3000000u);
+        EXPECT_GT(r.depth, 1);
+    }
+    const std::string dir = temp_dir("recipe");
+    SelfPlayConfig c = tiny_config(dir);
+    c.games = 8;
+    c.games_per_shard = 8;
+    c.soft_nodes = 200;
+    c.nodes = 20000;
+    c.opening.random_plies = 8;
+    c.opening.random_plies_max = 9;
+    c.adjudication = Adjudication{2000, 5, 10, 12, 40};
+    RunSummary s;
+    ASSERT_TRUE(run_selfplay(c, &s, &error)) << error;
+    const std::string settings = settings_of(dir);
+    for (const char* part : {"random-plies=8-9 ", "win=2000x5 ", "draw=10x12@40 ", "soft-nodes=200"})
+        EXPECT_NE(settings.find(part), std::string::npos) << part << " in " << settings;
+    std::set<int> opening_lengths;
+    for (int i = 0; fs::exists(qtd_path(dir, i)); ++i) {
+        std::string raw;
+        ShardHeader header;
+        std::vector<TrainingGame> games;
+        ASSERT_TRUE(read_shard_file(qtd_path(dir, i), &raw, &error)) << error;
+        ASSERT_TRUE(decode_shard(raw, &header, &games, &error)) << error;
+        for (const TrainingGame& g : games) opening_lengths.insert(g.opening_plies);
+    }
+    EXPECT_EQ(opening_lengths, (std::set<int>{8, 9}));
+    fs::remove_all(dir);
+
+    // Tables: a game that captures into them ends there with their result; without them it goes on.
+    const std::string book = temp_dir("tb_book.epd");
+    std::ofstream(book) << "4k3/8/8/8/8/8/3p4/3QK3 w - - 0 1\n";  // White takes the pawn: KQ v K
+    auto play = [&](const std::string& tables, TrainingGame* game) {
+        const std::string d = temp_dir("tables");
+        SelfPlayConfig t = tiny_config(d);
+        t.games = 1;
+        t.games_per_shard = 1;
+        t.book = book;
+        t.opening.random_plies = 0;
+        t.opening.verify_nodes = 0;
+        t.adjudication.win_score = 100000;  // only mates and the tables end it early
+        t.syzygy = tables;
+        RunSummary rs;
+        std::string why;
+        ASSERT_TRUE(run_selfplay(t, &rs, &why)) << why;
+        if (!tables.empty()) {
+            EXPECT_NE(settings_of(d).find("syzygy=4-piece"), std::string::npos) << settings_of(d);
+        }
+        std::string raw;
+        ShardHeader header;
+        std::vector<TrainingGame> games;
+        ASSERT_TRUE(read_shard_file(qtd_path(d, 0), &raw, &why)) << why;
+        ASSERT_TRUE(decode_shard(raw, &header, &games, &why)) << why;
+        ASSERT_EQ(games.size(), 1u);
+        *game = games[0];
+        fs::remove_all(d);
+    };
+    TrainingGame with_tables, without;
+    play(std::string(QUINCE_TEST_DATA_DIR) + "/syzygy", &with_tables);
+    syzygy::init("");
+    play("", &without);
+    EXPECT_EQ(with_tables.result, GameResult::WhiteWins);
+    EXPECT_LE(with_tables.moves.size(), 4u);
+    EXPECT_GT(without.moves.size(), with_tables.moves.size() + 4);
+    fs::remove(book);
+
+    c = tiny_config(temp_dir("bad_tables"));
+    c.syzygy = "/nonexistent/tables";
+    EXPECT_FALSE(run_selfplay(c, &s, &error));
+    EXPECT_NE(error.find("--syzygy"), std::string::npos) << error;
+    c = tiny_config(temp_dir("bad_tables"));
+    c.soft_nodes = c.nodes + 1;
+    EXPECT_FALSE(run_selfplay(c, &s, &error));
+    EXPECT_NE(error.find("--soft-nodes"), std::string::npos) << error;
+    fs::remove_all(temp_dir("bad_tables"));
 }
 
 // --eval: the games are played with the named evaluation, and the data says which.

@@ -21,6 +21,7 @@
 #include "match/openings.h"
 #include "game/pgn.h"
 #include "match/uci_engine.h"
+#include "search/syzygy.h"
 
 namespace fs = std::filesystem;
 
@@ -43,13 +44,18 @@ std::string settings_word(const std::string& s) {
 std::string settings_line(const SelfPlayConfig& c, const PlayerEval& player) {
     std::ostringstream s;
     s << "seed=" << c.seed << " nodes=" << c.nodes << " book=" << (c.book.empty() ? "none" : c.book)
-      << " random-plies=" << c.opening.random_plies << " max-opening-score=" << c.opening.max_score
+      << " random-plies=" << c.opening.random_plies;
+    // Each absent when off, so that older folders still continue.
+    if (c.opening.random_plies_max > c.opening.random_plies) s << "-" << c.opening.random_plies_max;
+    s << " max-opening-score=" << c.opening.max_score
       << " opening-nodes=" << c.opening.verify_nodes << " games-per-shard=" << c.games_per_shard
       << " hash=" << c.hash_mb << " win=" << c.adjudication.win_score << "x" << c.adjudication.win_plies
       << " draw=" << c.adjudication.draw_score << "x" << c.adjudication.draw_plies << "@"
       << c.adjudication.draw_move_number << " teacher=" << (c.teacher.empty() ? "none" : "'" + c.teacher + "'")
       << " teacher-nodes=" << c.teacher_nodes;
-    if (c.sample > 0) s << " sample=" << c.sample;  // absent when off, so older folders still continue
+    if (c.sample > 0) s << " sample=" << c.sample;
+    if (c.soft_nodes > 0) s << " soft-nodes=" << c.soft_nodes;
+    if (!c.syzygy.empty()) s << " syzygy=" << syzygy::max_pieces() << "-piece";
     if (!player.name.empty()) {  // likewise absent without --eval
         s << " eval=" << settings_word(player.name);
         if (!player.sha256.empty()) s << " sha256=" << player.sha256;
@@ -300,8 +306,10 @@ bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
     if (!referee.reset(opening.fen(), false, error)) return false;
     search::SearchOptions options;
     options.silent = true;
+    options.syzygy_probe_limit = 0;  // the tables end games (below); they never replace a search's score
     search::Limits limits;
     limits.nodes = config_.nodes;
+    limits.soft_nodes = config_.soft_nodes;
     const Adjudication& adj = config_.adjudication;
 
     struct Candidate {
@@ -349,6 +357,16 @@ bool GamePlayer::play(std::uint64_t index, GameData* out, std::string* error) {
         if (white_winning >= adj.win_plies) { result = 1.0; break; }
         if (black_winning >= adj.win_plies) { result = 0.0; break; }
         if (drawish >= adj.draw_plies) { result = 0.5; break; }
+        // In the tables: their result (the fifty-move rule's draws included). Probed when the position
+        // enters them, right after a capture, where WDL is exact.
+        if (!config_.syzygy.empty() && popcount(referee.position().pieces()) <= syzygy::max_pieces()) {
+            syzygy::Wdl wdl;
+            if (syzygy::probe_wdl(referee.position(), &wdl)) {
+                const int v = referee.position().side_to_move() == WHITE ? int(wdl) : -int(wdl);
+                result = v == 2 ? 1.0 : v == -2 ? 0.0 : 0.5;
+                break;
+            }
+        }
     }
     game.result = result == 1.0 ? training::GameResult::WhiteWins
                   : result == 0.0 ? training::GameResult::BlackWins : training::GameResult::Draw;
@@ -436,6 +454,12 @@ bool run_selfplay(const SelfPlayConfig& config, RunSummary* summary, std::string
     if (config.sample < 0) return fail("--sample must be 0 (every position) or more");
     if (config.threads < 1 || config.threads > 256) return fail("--threads must be 1..256");
     if (config.nodes < 1) return fail("--nodes must be at least 1");
+    if (config.soft_nodes > config.nodes) return fail("--soft-nodes must not exceed --nodes (the hard limit)");
+    if (!config.syzygy.empty()) {
+        // Process-wide tables, loaded before any game thread starts.
+        const std::string line = syzygy::init(config.syzygy);
+        if (syzygy::max_pieces() == 0) return fail("--syzygy: " + line);
+    }
     if (!config.teacher.empty() && config.teacher_nodes < 1) return fail("--teacher needs --teacher-nodes N (N ≥ 1)");
     // Resolved once, before anything is written: every game thread shares it.
     PlayerEval player_eval;

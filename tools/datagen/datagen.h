@@ -36,7 +36,13 @@ inline constexpr std::int64_t DEFAULT_TEACHER_TIMEOUT_MS = 120000;
 struct SelfPlayConfig {
     std::string out_dir;
     std::uint64_t seed = 1;
-    std::uint64_t nodes = 5000;        // per move, one search thread
+    std::uint64_t nodes = 5000;        // per move, one search thread (the hard limit with soft_nodes)
+    // No new iteration once this many nodes are searched (0: `nodes` is a fixed budget): every score is
+    // a completed iteration's.
+    std::uint64_t soft_nodes = 0;
+    // Syzygy tables (a SyzygyPath) that end a game as soon as it reaches them, with their result; the
+    // searches never probe them, so that every score stays the evaluation's own. Empty: none.
+    std::string syzygy;
     int threads = 1;                   // games in parallel
     std::int64_t games = 0;            // target in games (rounded up to whole shards); 0 = positions decide
     std::int64_t positions = 0;        // target in positions written; 0 = games decide

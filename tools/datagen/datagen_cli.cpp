@@ -15,8 +15,9 @@ namespace quince::datagen {
 namespace {
 
 const char* USAGE =
-    "usage: quince datagen --out DIR (--games N | --positions N) [--seed S] [--nodes N] [--threads T]\n"
-    "                      [--book FILE.epd[.xz]] [--random-plies K] [--max-opening-score CP]\n"
+    "usage: quince datagen --out DIR (--games N | --positions N) [--seed S] [--nodes N] [--soft-nodes N]\n"
+    "                      [--threads T] [--book FILE.epd[.xz]] [--random-plies K[-L]] [--max-opening-score CP]\n"
+    "                      [--win-adjudication CPxPLIES] [--draw-adjudication CPxPLIES@MOVE] [--syzygy PATH]\n"
     "                      [--opening-nodes N] [--games-per-shard G] [--sample K] [--hash MB]\n"
     "                      [--eval NAME|FILE]\n"
     "                      [--teacher \"CMD [ARGS]\" --teacher-nodes N [--teacher-timeout S]]\n"
@@ -34,13 +35,18 @@ const char* OPTIONS =
     "  --out DIR              output directory (shards and a manifest)\n"
     "  --games N | --positions N   how much self-play (games rounded up to whole shards)\n"
     "  --seed S (1)           everything random in game i comes from (S, i)\n"
-    "  --nodes N (5000)       nodes per move, one search thread per game\n"
+    "  --nodes N (5000)       nodes per move, one search thread per game (the hard limit with --soft-nodes)\n"
+    "  --soft-nodes N         no new iteration once N nodes are searched: every score a completed iteration's\n"
     "  --threads T (1)        games played in parallel\n"
     "  --book FILE.epd[.xz]   opening positions (default: the start position)\n"
-    "  --random-plies K (8)   random legal plies after the book position\n"
+    "  --random-plies K[-L] (8)  random legal plies after the book position (K-L: a number drawn in K..L)\n"
     "  --max-opening-score CP (200)  openings scored beyond +-CP are rejected\n"
     "  --opening-nodes N (2000)      nodes of that verification search (0 = none)\n"
     "  --games-per-shard G (200)     games per shard file\n"
+    "  --win-adjudication CPxPLIES (800x4)  a win after PLIES consecutive plies at >= CP (or a mate score)\n"
+    "  --draw-adjudication CPxPLIES@MOVE (15x8@32)  a draw after PLIES consecutive plies within +-CP from MOVE on\n"
+    "  --syzygy PATH          Syzygy tables that end a game with their result as it enters them (never probed\n"
+    "                         by the searches, so every score stays the evaluation's own)\n"
     "  --sample K             label at most K quiet positions per game, drawn at random (default: all)\n"
     "  --eval NAME|FILE       what the games are played with: a built-in profile, or a weights or network\n"
     "                         (.nnue) file; recorded in the manifest's settings (a file with its SHA-256)\n"
@@ -142,8 +148,34 @@ int run_datagen_cli(int argc, char** argv) {
             if (!number(&sp.sample, 1, 10000)) return bad("--sample needs an integer 1..10000 (positions per game)");
         } else if (opt == "--eval") {
             if (!value(&sp.eval) || sp.eval.empty()) return bad("--eval needs a profile name or a file");
+        } else if (opt == "--soft-nodes") {
+            if (!number(&sp.soft_nodes, 1, 1000000000)) return bad("--soft-nodes needs an integer 1..1000000000");
         } else if (opt == "--random-plies") {
-            if (!number(&sp.opening.random_plies, 0, 200)) return bad("--random-plies needs an integer 0..200");
+            const std::size_t dash = i + 1 < argc ? std::string(argv[i + 1]).find('-') : std::string::npos;
+            int lo = 0, hi = 0;
+            if (!value(&v) || !parse_number(dash == std::string::npos ? v : v.substr(0, dash), &lo) ||
+                (dash != std::string::npos && !parse_number(v.substr(dash + 1), &hi)) || lo < 0 || lo > 200 ||
+                hi > 200 || (dash != std::string::npos && hi <= lo))
+                return bad("--random-plies needs an integer 0..200, or a range K-L with K < L <= 200");
+            sp.opening.random_plies = lo;
+            sp.opening.random_plies_max = dash == std::string::npos ? 0 : hi;
+        } else if (opt == "--win-adjudication") {
+            const std::size_t x = i + 1 < argc ? std::string(argv[i + 1]).find('x') : std::string::npos;
+            if (!value(&v) || x == std::string::npos || !parse_number(v.substr(0, x), &sp.adjudication.win_score) ||
+                !parse_number(v.substr(x + 1), &sp.adjudication.win_plies) || sp.adjudication.win_score < 1 ||
+                sp.adjudication.win_plies < 1)
+                return bad("--win-adjudication needs CPxPLIES, both positive (e.g. 2000x5)");
+        } else if (opt == "--draw-adjudication") {
+            const std::string text = i + 1 < argc ? argv[i + 1] : "";
+            const std::size_t x = text.find('x'), at = text.find('@');
+            if (!value(&v) || x == std::string::npos || at == std::string::npos || at < x ||
+                !parse_number(v.substr(0, x), &sp.adjudication.draw_score) ||
+                !parse_number(v.substr(x + 1, at - x - 1), &sp.adjudication.draw_plies) ||
+                !parse_number(v.substr(at + 1), &sp.adjudication.draw_move_number) || sp.adjudication.draw_score < 0 ||
+                sp.adjudication.draw_plies < 1 || sp.adjudication.draw_move_number < 1)
+                return bad("--draw-adjudication needs CPxPLIES@MOVE (e.g. 10x12@40)");
+        } else if (opt == "--syzygy") {
+            if (!value(&sp.syzygy) || sp.syzygy.empty()) return bad("--syzygy needs a folder of Syzygy tables");
         } else if (opt == "--max-opening-score") {
             if (!number(&sp.opening.max_score, 0, 30000)) return bad("--max-opening-score needs an integer 0..30000");
         } else if (opt == "--opening-nodes") {
