@@ -15,12 +15,23 @@
 #include "core/text.h"
 #include "eval/evaluate.h"
 #include "eval/evaluation.h"
+#include "eval/nnue/network.h"
 #include "uci/uci.h"
 #include "workbench/compare.h"
 #include "workbench/json.h"
 #include "workbench/svg.h"
 
 namespace quince::cli {
+
+namespace {
+
+// A net's lineage for `eval --json`: the targets another engine gave it, null when its header does not say.
+std::string teacher_labels_json(const std::string& description) {
+    const std::int64_t n = eval::nnue::teacher_labels(description);
+    return n < 0 ? "null" : std::to_string(n);
+}
+
+}  // namespace
 
 int usage_error(std::ostream& err, const std::string& command, const std::string& message) {
     err << "quince" << (command.empty() ? "" : " " + command) << ": " << message << " (see 'quince "
@@ -225,6 +236,7 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
                 out << (i ? ",\n" : "") << "{\"network\": {\"name\": " << workbench::json_string(evaluation->name)
                     << ", \"source\": " << workbench::json_string(evaluation->source)
                     << ", \"trained\": " << workbench::json_string(evaluation->network->description())
+                    << ", \"teacher_labels\": " << teacher_labels_json(evaluation->network->description())
                     << ", \"side_to_move\": \"" << (pos.side_to_move() == WHITE ? "white" : "black")
                     << "\", \"cp\": " << (pos.side_to_move() == WHITE ? v : -v) << ", \"final_cp\": " << v
                     << "},\n\"profile\": " << eval::trace_json(pos, terms->profile) << "}";

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/cli.h"
 #include "eval/evaluate.h"
 #include "eval/nnue/network.h"
 #include "eval/profile.h"
@@ -33,8 +34,8 @@ Dataset load_sample(std::vector<Position>* positions = nullptr) {
     std::string error;
     EXPECT_TRUE(read_text_positions(
         SAMPLE,
-        [&](const Position& pos, int teacher, double result, std::uint64_t game) {
-            d.add(pos, teacher, result, game);
+        [&](const Position& pos, int teacher, double result, std::uint64_t game, bool from_teacher) {
+            d.add(pos, teacher, result, game, false, from_teacher);
             if (positions) positions->push_back(pos);
         },
         &error))
@@ -232,7 +233,7 @@ TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
     std::vector<int> teachers;
     std::string error;
     ASSERT_TRUE(read_text_positions(
-        path, [&](const Position&, int t, double, std::uint64_t g) { games.push_back(g), teachers.push_back(t); },
+        path, [&](const Position&, int t, double, std::uint64_t g, bool) { games.push_back(g), teachers.push_back(t); },
         &error))
         << error;
     ASSERT_EQ(games.size(), 3u);
@@ -244,7 +245,7 @@ TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
     auto ids_of = [](const std::string& file) {
         std::vector<std::uint64_t> ids;
         std::string why;
-        EXPECT_TRUE(read_text_positions(file, [&](const Position&, int, double, std::uint64_t g) { ids.push_back(g); }, &why))
+        EXPECT_TRUE(read_text_positions(file, [&](const Position&, int, double, std::uint64_t g, bool) { ids.push_back(g); }, &why))
             << why;
         return ids;
     };
@@ -263,7 +264,7 @@ TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
         std::ofstream f(path, std::ios::app);
         f << "not a fen | 1 | 0.5\n";
     }
-    EXPECT_FALSE(read_text_positions(path, [](const Position&, int, double, std::uint64_t) {}, &error));
+    EXPECT_FALSE(read_text_positions(path, [](const Position&, int, double, std::uint64_t, bool) {}, &error));
     EXPECT_NE(error.find(path + ":4:"), std::string::npos) << error;
     std::remove(path.c_str());
 }
@@ -278,7 +279,7 @@ TEST(NnueTrain, QtdReaderTakesLabelledOrQuietPlies) {
     Dataset labelled, quiet;
     std::string error;
     ASSERT_TRUE(read_qtd_positions(shards, labelled, &error)) << error;
-    ASSERT_TRUE(read_qtd_positions(shards, quiet, &error, training::Plies::Quiet)) << error;
+    ASSERT_TRUE(read_qtd_positions(shards, quiet, &error, {training::Plies::Quiet})) << error;
     ASSERT_GT(labelled.samples().size(), 1000u);
     EXPECT_GT(quiet.samples().size(), 2 * labelled.samples().size());
     for (const Dataset* d : {&labelled, &quiet}) {
@@ -302,7 +303,7 @@ TEST(NnueTrain, TeacherScaleScalesOnlyTheTeachersScores) {
     Dataset plain, scaled, plain_quiet, scaled_quiet;
     std::string error;
     ASSERT_TRUE(read_qtd_positions(shards, plain, &error)) << error;
-    ASSERT_TRUE(read_qtd_positions(shards, scaled, &error, training::Plies::Labelled, 0.5)) << error;
+    ASSERT_TRUE(read_qtd_positions(shards, scaled, &error, {training::Plies::Labelled, 0.5})) << error;
     ASSERT_EQ(plain.samples().size(), scaled.samples().size());
     int changed = 0;
     for (std::size_t i = 0; i < plain.samples().size(); ++i) {
@@ -310,8 +311,8 @@ TEST(NnueTrain, TeacherScaleScalesOnlyTheTeachersScores) {
         changed += scaled.samples()[i].teacher != plain.samples()[i].teacher;
     }
     EXPECT_GT(changed, 100);
-    ASSERT_TRUE(read_qtd_positions(shards, plain_quiet, &error, training::Plies::Quiet)) << error;
-    ASSERT_TRUE(read_qtd_positions(shards, scaled_quiet, &error, training::Plies::Quiet, 0.5)) << error;
+    ASSERT_TRUE(read_qtd_positions(shards, plain_quiet, &error, {training::Plies::Quiet})) << error;
+    ASSERT_TRUE(read_qtd_positions(shards, scaled_quiet, &error, {training::Plies::Quiet, 0.5})) << error;
     ASSERT_EQ(plain_quiet.samples().size(), scaled_quiet.samples().size());
     int same = 0;
     for (std::size_t i = 0; i < plain_quiet.samples().size(); ++i)
@@ -424,6 +425,70 @@ TEST(NnueTrain, CommandLineRefusesEachBadOptionAndKeepsTheOldNet) {
     std::ostringstream out, err;
     EXPECT_EQ(run_train_nnue_cli({"--help"}, out, err), 0);
     EXPECT_NE(out.str().find("usage: quince train-nnue --out NET.nnue"), std::string::npos);
+}
+
+// --own-scores and the load filters: which targets a net learns from, and the lineage its header keeps.
+TEST(NnueTrain, OwnScoresAndFiltersDecideTheTargetsAndTheLineage) {
+    if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    const std::vector<std::string> shards = {run + "shard-00000.qtd.xz"};
+    std::string error;
+    Dataset labelled, quiet, own;
+    ASSERT_TRUE(read_qtd_positions(shards, labelled, &error)) << error;
+    ASSERT_TRUE(read_qtd_positions(shards, quiet, &error, {training::Plies::Quiet})) << error;
+    QtdRead how{training::Plies::Quiet};
+    how.own_scores = true;
+    ASSERT_TRUE(read_qtd_positions(shards, own, &error, how)) << error;
+    EXPECT_EQ(labelled.teacher_targets(), labelled.samples().size());
+    EXPECT_EQ(quiet.teacher_targets(), labelled.samples().size());
+    EXPECT_EQ(own.teacher_targets(), 0u);
+    ASSERT_EQ(own.samples().size(), quiet.samples().size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < own.samples().size(); ++i) differ += own.samples()[i].teacher != quiet.samples()[i].teacher;
+    EXPECT_GT(differ, labelled.samples().size() / 2);  // the teacher's labels replaced by Quince's scores
+    EXPECT_LE(differ, labelled.samples().size());       // and nothing else
+
+    Dataset skipped, few_pieces, none;
+    how.skip_plies = 10;
+    ASSERT_TRUE(read_qtd_positions(shards, skipped, &error, how)) << error;
+    EXPECT_LT(skipped.samples().size(), own.samples().size());
+    EXPECT_GT(skipped.samples().size(), own.samples().size() / 2);
+    how.skip_plies = 0;
+    how.min_pieces = 20;
+    ASSERT_TRUE(read_qtd_positions(shards, few_pieces, &error, how)) << error;
+    EXPECT_LT(few_pieces.samples().size(), own.samples().size());
+    for (const Sample& s : few_pieces.samples()) EXPECT_GE(int(s.count), 20);
+    how.min_pieces = 0;
+    how.skip_plies = 1000;
+    ASSERT_TRUE(read_qtd_positions(shards, none, &error, how)) << error;
+    EXPECT_EQ(none.samples().size(), 0u);
+
+    // The header says how many targets came from another engine: 0 with --own-scores, every labelled
+    // position without it; `quince eval --json` reads it back.
+    for (const bool own_scores : {true, false}) {
+        const std::string net = testing::TempDir() + "nnue_lineage.nnue";
+        std::vector<std::string> args = {"--out", net, "--epochs", "1", "--batch", "2048", "--threads", "1",
+                                         "--calibration", "2000", "--plies", "quiet", shards[0]};
+        if (own_scores) args.push_back("--own-scores");
+        std::ostringstream out, err;
+        ASSERT_EQ(run_train_nnue_cli(args, out, err), 0) << err.str();
+        auto loaded = eval::nnue::load_network_file(net, &error);
+        ASSERT_NE(loaded, nullptr) << error;
+        const std::string expected = "teacher labels: " + std::to_string(own_scores ? 0 : labelled.samples().size()) +
+                                     " of " + std::to_string(own.samples().size()) + " positions";
+        EXPECT_NE(loaded->description.find(expected), std::string::npos) << loaded->description;
+        EXPECT_EQ(eval::nnue::teacher_labels(loaded->description),
+                  own_scores ? 0 : std::int64_t(labelled.samples().size()));
+        std::ostringstream json, json_err;
+        ASSERT_EQ(cli::run_eval({"--weights", net, "--json", "startpos"}, json, json_err), 0) << json_err.str();
+        EXPECT_NE(json.str().find("\"teacher_labels\": " + std::string(own_scores ? "0" : std::to_string(labelled.samples().size()))),
+                  std::string::npos) << json.str();
+        std::remove(net.c_str());
+    }
+    EXPECT_EQ(eval::nnue::teacher_labels("trained on something"), -1);  // a net made before the lineage
+    std::ostringstream out, err;
+    EXPECT_EQ(run_train_nnue_cli({"--out", "x.nnue", "--own-scores", "--teacher-scale", "0.8", shards[0]}, out, err), 2);
+    EXPECT_NE(err.str().find("--own-scores"), std::string::npos) << err.str();
 }
 
 // A whole run through the command line: every option set, the net written under --out with the description

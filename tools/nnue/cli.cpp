@@ -33,6 +33,10 @@ const char* const USAGE =
     "                    score where it has one, otherwise Quince's own search score\n"
     "  --teacher-scale X of a QTD set: the teacher's scores are multiplied by X (default 1; 0.75 puts\n"
     "                    Stockfish's centipawns on Quince's scale, so a mix of both is one scale)\n"
+    "  --own-scores      no other engine's label at all: every target is Quince's own search score (the\n"
+    "                    net's header then says 0 teacher labels: a net of the engine's own)\n"
+    "  --skip-plies N    of a QTD set: leave out each game's first N scored plies (after its random opening)\n"
+    "  --min-pieces N    of a QTD set: leave out positions with fewer than N pieces, kings included\n"
     "  --mirror          train on every position and its mirror image (files a<->h): twice the data\n"
     "  --calibration N   training positions the quantiser fits the integer net to (default 100000; more\n"
     "                    when the quantised net misses the float one by more than 2 cp)\n"
@@ -67,11 +71,13 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
                           {"lambda", true}, {"scale", true}, {"validation", true}, {"threads", true},
                           {"seed", true}, {"limit", true}, {"checkpoint", true}, {"resume", true},
                           {"description", true}, {"plies", true}, {"mirror", false}, {"calibration", true},
-                          {"teacher-scale", true}},
+                          {"teacher-scale", true}, {"own-scores", false}, {"skip-plies", true},
+                          {"min-pieces", true}},
                          &a, &error))
         return cli::usage_error(err, "train-nnue", error);
     Options o;
-    double teacher_scale = 1.0;
+    QtdRead how;
+    long long skip_plies = 0, min_pieces = 0;
     long long epochs = o.epochs, batch = o.batch, threads = o.threads, seed = 1, limit = 0, calibration = 100000;
     const bool ok =
         (!a.has("epochs") || cli::parse_number(a.options["epochs"], 1, 100000, "--epochs", &epochs, &error)) &&
@@ -86,10 +92,16 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         (!a.has("lambda") || parse_real(a.options["lambda"], 0, 1, "--lambda", &o.lambda, &error)) &&
         (!a.has("scale") || parse_real(a.options["scale"], 1, 100000, "--scale", &o.scale, &error)) &&
         (!a.has("teacher-scale") ||
-         parse_real(a.options["teacher-scale"], 0.01, 100, "--teacher-scale", &teacher_scale, &error)) &&
+         parse_real(a.options["teacher-scale"], 0.01, 100, "--teacher-scale", &how.teacher_scale, &error)) &&
+        (!a.has("skip-plies") || cli::parse_number(a.options["skip-plies"], 0, 1000, "--skip-plies", &skip_plies, &error)) &&
+        (!a.has("min-pieces") || cli::parse_number(a.options["min-pieces"], 0, 32, "--min-pieces", &min_pieces, &error)) &&
         (!a.has("validation") || parse_real(a.options["validation"], 0, 0.9, "--validation", &o.validation, &error));
     if (!ok) return cli::usage_error(err, "train-nnue", error);
-    training::Plies plies = training::Plies::Labelled;
+    if (a.has("own-scores") && a.has("teacher-scale"))
+        return cli::usage_error(err, "train-nnue", "--teacher-scale scales teacher labels, which --own-scores leaves out");
+    how.own_scores = a.has("own-scores");
+    how.skip_plies = int(skip_plies), how.min_pieces = int(min_pieces);
+    training::Plies& plies = how.plies;
     if (a.has("plies")) {
         if (a.options["plies"] == "quiet") plies = training::Plies::Quiet;
         else if (a.options["plies"] != "labelled")
@@ -112,7 +124,7 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     std::vector<std::string> shards;
     for (const std::string& f : files)
         if (training::is_shard_file(f)) shards.push_back(f);
-    if (!shards.empty() && !read_qtd_positions(shards, data, &error, plies, teacher_scale)) {
+    if (!shards.empty() && !read_qtd_positions(shards, data, &error, how)) {
         err << "quince train-nnue: " << error << "\n";
         return cli::EXIT_FAILED;
     }
@@ -122,12 +134,12 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         if (limit && read >= std::size_t(limit)) break;
         const bool loaded = read_text_positions(
             f,
-            [&](const Position& pos, int teacher, double result, std::uint64_t game) {
+            [&](const Position& pos, int target, double result, std::uint64_t game, bool from_teacher) {
                 if (limit && read >= std::size_t(limit)) return;
                 ++read;
-                data.add(pos, teacher, result, game);
+                data.add(pos, target, result, game, false, from_teacher);
             },
-            &error);
+            &error, how.own_scores);
         if (!loaded) {
             err << "quince train-nnue: " << error << "\n";
             return cli::EXIT_FAILED;
@@ -150,9 +162,14 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
           << o.lr << ", lr-decay " << o.lr_decay << ", lambda " << o.lambda << ", scale " << o.scale
           << ", validation " << o.validation << ", seed " << o.seed
           << (plies == training::Plies::Quiet ? ", plies quiet" : "")
-          << (teacher_scale != 1.0 ? ", teacher-scale " + std::to_string(teacher_scale) : std::string());
+          << (how.teacher_scale != 1.0 ? ", teacher-scale " + std::to_string(how.teacher_scale) : std::string())
+          << (how.own_scores ? ", own-scores" : "")
+          << (how.skip_plies ? ", skip-plies " + std::to_string(how.skip_plies) : std::string())
+          << (how.min_pieces ? ", min-pieces " + std::to_string(how.min_pieces) : std::string());
         o.description = d.str();
     }
+    // The lineage, whatever the description says: how many targets another engine gave.
+    o.description += "; " + eval::nnue::lineage_text(std::int64_t(data.teacher_targets()), std::int64_t(read_positions));
     Result r;
     if (!train(data, o, r, &err, &error)) {
         err << "quince train-nnue: " << error << "\n";

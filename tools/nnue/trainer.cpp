@@ -213,7 +213,8 @@ bool read_checkpoint(const std::string& path, int& epochs_done, FloatNet& net, A
 
 }  // namespace
 
-bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error) {
+bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error,
+                         bool own_scores) {
     std::ifstream in(path);
     if (!in) {
         if (error) *error = "cannot open training file '" + path + "'";
@@ -243,7 +244,8 @@ bool read_text_positions(const std::string& path, const PositionSink& sink, std:
         // A new game: the move number does not grow, pieces appear or the result changes.
         if (ply <= prev_ply || pieces > prev_pieces || s.result != prev_result) ++game;
         prev_ply = ply, prev_pieces = pieces, prev_result = s.result;
-        sink(pos, s.teacher ? *s.teacher : s.score, s.result, file_id ^ (game * 0x9E3779B97F4A7C15ull));
+        const bool teacher = s.teacher && !own_scores;
+        sink(pos, teacher ? *s.teacher : s.score, s.result, file_id ^ (game * 0x9E3779B97F4A7C15ull), teacher);
     }
     if (in.bad()) {
         if (error) *error = "cannot read training file '" + path + "'";
@@ -253,20 +255,24 @@ bool read_text_positions(const std::string& path, const PositionSink& sink, std:
 }
 
 bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
-                        training::Plies plies, double teacher_scale) {
+                        const QtdRead& how) {
     std::vector<training::ShardFile> shards;
     if (!training::find_shards(paths, &shards, error)) return false;
     return training::for_each_position(
         shards,
-        [&data, teacher_scale](const training::LabeledPosition& lp) {
-            const int target = lp.has_teacher ? int(std::lround(lp.teacher * teacher_scale)) : lp.score;
-            data.add(*lp.pos, target, lp.result, std::uint64_t(lp.game), lp.validation);
+        [&data, &how](const training::LabeledPosition& lp) {
+            if (lp.ply < lp.opening_plies + how.skip_plies) return true;
+            if (how.min_pieces > 0 && popcount(lp.pos->pieces()) < how.min_pieces) return true;
+            const bool teacher = lp.has_teacher && !how.own_scores;
+            const int target = teacher ? int(std::lround(lp.teacher * how.teacher_scale)) : lp.score;
+            data.add(*lp.pos, target, lp.result, std::uint64_t(lp.game), lp.validation, teacher);
             return true;
         },
-        error, plies);
+        error, how.plies);
 }
 
-bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out) {
+bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out,
+                  bool from_teacher) {
     Sample s{};
     Bitboard b = pos.pieces();
     if (popcount(b) > MAX_ACTIVE) {
@@ -284,6 +290,7 @@ bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint6
     s.game = game;
     s.held_out = held_out;
     samples_.push_back(s);
+    teacher_targets_ += from_teacher;
     return true;
 }
 

@@ -23,21 +23,37 @@ namespace quince::nnue_train {
 // the game's result (White's view: 1, 0.5, 0) and an identifier of its game (validation is held out by game).
 class Dataset;
 
-using PositionSink = std::function<void(const Position& pos, int teacher_cp, double result, std::uint64_t game)>;
+// from_teacher: the target is another engine's label (a net's lineage counts them).
+using PositionSink =
+    std::function<void(const Position& pos, int target_cp, double result, std::uint64_t game, bool from_teacher)>;
 
-// The text training format (tools/training/sample.h): one sink call per line. The teacher is the line's
-// teacher field, or its search score when it has none; games are told apart as `quince tune` does (the move
-// number does not grow, pieces appear or the result changes), their ids depend on the file's content, not its
-// path. False + *error ("FILE:LINE: what").
-bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error);
+// The text training format (tools/training/sample.h): one sink call per line. The target is the line's
+// teacher field, or its search score when it has none or `own_scores` is set; games are told apart as
+// `quince tune` does (the move number does not grow, pieces appear or the result changes), their ids depend on
+// the file's content, not its path. False + *error ("FILE:LINE: what").
+bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error,
+                         bool own_scores = false);
 
-// The QTD training set (tools/training/game_format.h: data/training/, or shard files): every labelled position
-// into `data`, its game number as the game id, the set's validation shards held out. False + *error.
-// `plies`: the labelled positions only, or every quiet scored ply (its target Quince's own search score
-// where no teacher scored it). `teacher_scale` multiplies the teacher's scores (not Quince's): Stockfish's
-// centipawns are larger than Quince's, and a set that mixes both is put on one scale by it.
+// How the QTD set is read: which plies, whose scores, which of them left out.
+struct QtdRead {
+    // The labelled positions only, or every quiet scored ply (its target Quince's own search score where
+    // no teacher scored it).
+    training::Plies plies = training::Plies::Labelled;
+    // Multiplies the teacher's scores (not Quince's): Stockfish's centipawns are larger than Quince's, and
+    // a set that mixes both is put on one scale by it.
+    double teacher_scale = 1.0;
+    // Every target Quince's own search score, no teacher's label at all: a net of the engine's own.
+    bool own_scores = false;
+    // Left out: the first `skip_plies` scored plies of a game (just after its random opening), and
+    // positions with fewer than `min_pieces` pieces (kings included; 0 = none left out).
+    int skip_plies = 0;
+    int min_pieces = 0;
+};
+
+// The QTD training set (tools/training/game_format.h: data/training/, or shard files): every position `how`
+// takes into `data`, its game number as the game id, the set's validation shards held out. False + *error.
 bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
-                        training::Plies plies = training::Plies::Labelled, double teacher_scale = 1.0);
+                        const QtdRead& how = {});
 
 // Positions in memory, compact: the pieces as White-perspective input indices.
 struct Sample {
@@ -54,16 +70,21 @@ class Dataset {
 public:
     // False (position skipped, counted) for more than 32 pieces, which the net's bounds do not cover.
     // held_out: the position is only ever validated on.
-    bool add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out = false);
+    // from_teacher: the target is another engine's label (counted: a net's lineage names how many).
+    bool add(const Position& pos, int teacher_cp, double result, std::uint64_t game, bool held_out = false,
+             bool from_teacher = false);
     // Appends every position mirrored left to right (files a<->h; the same game, score and result): the net
     // sees no castling rights, so a mirrored position is as good a sample as its original, twice the data.
     void add_mirrored();
     const std::vector<Sample>& samples() const { return samples_; }
     std::size_t skipped() const { return skipped_; }
+    // Positions added whose target is another engine's label (mirror images not counted).
+    std::size_t teacher_targets() const { return teacher_targets_; }
 
 private:
     std::vector<Sample> samples_;
     std::size_t skipped_ = 0;
+    std::size_t teacher_targets_ = 0;
 };
 
 struct Options {

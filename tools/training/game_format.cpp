@@ -472,6 +472,7 @@ bool for_each_position(const std::vector<ShardFile>& shards, const std::function
             lp.result = game.white_result();
             lp.game = game_number;
             lp.validation = shard.validation;
+            lp.opening_plies = game.opening_plies;
             std::size_t next = 0;
             for (std::size_t ply = 0; ply < game.moves.size(); ++ply) {
                 const bool labelled = next < game.labels.size() && game.labels[next].ply == int(ply);
@@ -484,6 +485,7 @@ bool for_each_position(const std::vector<ShardFile>& shards, const std::function
                     lp.has_teacher = labelled && header.has_teacher;
                     lp.teacher = lp.has_teacher ? game.labels[next].teacher : lp.score;
                     lp.move = game.moves[ply];
+                    lp.ply = int(ply);
                     if (!visit(lp)) return true;
                 }
                 next += labelled;

@@ -83,6 +83,8 @@ struct LabeledPosition {
     Move move;                      // the move played from it
     std::int64_t game = 0;          // running game number over the files read
     bool validation = false;        // the shard is in the held-out validation part
+    int ply = 0;                    // the move's index in its game (0 = the first move from its start)
+    int opening_plies = 0;          // the game's random opening: plies [0, opening_plies) have no score
 };
 
 // A training set: the shard files under folders (recursively) or given as files, in path order.

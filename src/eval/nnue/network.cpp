@@ -178,4 +178,19 @@ std::shared_ptr<const Network> embedded_network() {
     return net;
 }
 
+std::string lineage_text(std::int64_t teacher_labels, std::int64_t positions) {
+    return "teacher labels: " + std::to_string(teacher_labels) + " of " + std::to_string(positions) + " positions";
+}
+
+std::int64_t teacher_labels(const std::string& description) {
+    static const std::string key = "teacher labels: ";
+    const std::size_t at = description.rfind(key);
+    if (at == std::string::npos) return -1;
+    std::int64_t n = 0;
+    const char* p = description.c_str() + at + key.size();
+    if (*p < '0' || *p > '9') return -1;
+    for (; *p >= '0' && *p <= '9'; ++p) n = n * 10 + (*p - '0');
+    return n;
+}
+
 }  // namespace quince::eval::nnue

@@ -62,6 +62,12 @@ bool has_network_magic(const std::uint8_t* data, std::size_t size);
 std::string serialise_network(const std::int16_t* ft_weights, const std::int16_t* ft_bias,
                               const std::int16_t* out_weights, std::int32_t out_bias, const std::string& description);
 
+// A net's lineage as its header's description ends with it: "teacher labels: N of M positions", N of the
+// targets it was trained on from another engine (0: a net of the engine's own), and what the description says
+// of it: N, or -1 for a net whose description does not say (made before the trainer wrote it).
+std::string lineage_text(std::int64_t teacher_labels, std::int64_t positions);
+std::int64_t teacher_labels(const std::string& description);
+
 // The net's checksum as 16 hex digits: its identity in data made with it (Network::identity()).
 std::string checksum_hex(const Network& net);
 
