@@ -57,6 +57,19 @@ TEST(DataCli, InfoCountsAndDumpPrintsEveryLabelledPosition) {
         if (e.is_regular_file()) bytes += std::int64_t(e.file_size());
     EXPECT_EQ(std::stoll(m[1].str()), bytes);
     EXPECT_NE(r.out.find("\"problems\": []"), std::string::npos) << r.out;
+    // Plies and quiet plies: the bytes per stored ply and per position a trainer reading quiet plies takes
+    // (as many as `dump --quiet-plies` prints), for the set and for each folder.
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\"plies\": (\\d+), \"quiet_plies\": (\\d+)"))) << r.out;
+    const std::int64_t plies = std::stoll(m[1].str()), quiet = std::stoll(m[2].str());
+    EXPECT_GT(plies, quiet);
+    test::CommandResult q = test::run_command(QUINCE_ENGINE_PATH, {"data", "dump", "--quiet-plies", set});
+    ASSERT_EQ(q.status, 0) << q.err;
+    EXPECT_EQ(std::count(q.out.begin(), q.out.end(), '\n'), quiet);
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\"bytes_per_ply\": ([0-9.]+), \"bytes_per_quiet_ply\": ([0-9.]+)")))
+        << r.out;
+    EXPECT_NEAR(std::stod(m[1].str()), double(bytes) / double(plies), 0.001);
+    EXPECT_NEAR(std::stod(m[2].str()), double(bytes) / double(quiet), 0.001);
+    EXPECT_NE(r.out.find("\"quiet_plies\": " + std::to_string(quiet) + ", \"shard_bytes\""), std::string::npos) << r.out;
 
     r = test::run_command(QUINCE_ENGINE_PATH, {"data", "dump", set});
     ASSERT_EQ(r.status, 0) << r.err;

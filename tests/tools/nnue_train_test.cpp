@@ -274,7 +274,7 @@ TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
 // positions are held out either way.
 TEST(NnueTrain, QtdReaderTakesLabelledOrQuietPlies) {
     if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
-    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/training/sf3000-n1000-s1/";
     const std::vector<std::string> shards = {run + "shard-00000.qtd.xz", run + "shard-00019.qtd.xz"};
     Dataset labelled, quiet;
     std::string error;
@@ -298,7 +298,7 @@ TEST(NnueTrain, QtdReaderTakesLabelledOrQuietPlies) {
 // no teacher scored keep Quince's own score.
 TEST(NnueTrain, TeacherScaleScalesOnlyTheTeachersScores) {
     if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
-    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/training/sf3000-n1000-s1/";
     const std::vector<std::string> shards = {run + "shard-00000.qtd.xz"};
     Dataset plain, scaled, plain_quiet, scaled_quiet;
     std::string error;
@@ -430,7 +430,7 @@ TEST(NnueTrain, CommandLineRefusesEachBadOptionAndKeepsTheOldNet) {
 // --own-scores and the load filters: which targets a net learns from, and the lineage its header keeps.
 TEST(NnueTrain, OwnScoresAndFiltersDecideTheTargetsAndTheLineage) {
     if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;
-    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/training/sf3000-n1000-s1/";
     const std::vector<std::string> shards = {run + "shard-00000.qtd.xz"};
     std::string error;
     Dataset labelled, quiet, own;

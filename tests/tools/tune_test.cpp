@@ -514,7 +514,7 @@ TEST(Tuner, ReadsQtdTrainingSetsAndKeepsTheirValidationShards) {
 TEST(Tuner, TheSameQtdDataSeedAndThreadsGiveTheSameWeights) {
     // The refit's promise on a committed sample: the first two shards of the training set (one held out),
     // two threads, twice.
-    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/../../data/training/sf3000-n1000-s1/";
+    const std::string run = std::string(QUINCE_TEST_DATA_DIR) + "/training/sf3000-n1000-s1/";
     Options o;
     o.data = {run + "shard-00000.qtd.xz", run + "shard-00001.qtd.xz"};
     o.validation_shards = 1;

@@ -25,8 +25,9 @@ const char* DATA_USAGE =
 
 const char* DATA_HELP =
     "\nThe training set: whole games in the QTD format (shard-*.qtd.xz; data/training/README.md).\n"
-    "  info   games, labelled positions, bytes (every file under the folders), bytes per position, teachers\n"
-    "         and sources; every shard is decoded and checked against its folder's manifest.txt (SHA-256)\n"
+    "  info   games, labelled positions, plies and quiet plies, bytes (every file under the folders) per\n"
+    "         position, per ply and per quiet ply, the same per folder, teachers and sources; every shard is\n"
+    "         decoded and checked against its folder's manifest.txt (SHA-256)\n"
     "  dump   one labelled position a line: FEN | teacher score | result (centipawns, White's view;\n"
     "         1-0, 0-1, 1/2-1/2); --json adds Quince's own score and the move played; --quiet-plies prints\n"
     "         every scored ply that could have been labelled, unlabelled ones with Quince's score\n";
@@ -65,7 +66,12 @@ int info(const std::vector<std::string>& args, bool json) {
         std::cerr << "error: " << error << "\n";
         return 1;
     }
-    std::int64_t games = 0, positions = 0, plies = 0, validation_positions = 0, bytes = 0, shard_bytes = 0;
+    std::int64_t games = 0, positions = 0, plies = 0, quiet = 0, validation_positions = 0, bytes = 0, shard_bytes = 0;
+    // Per folder (a generating run): what it holds and what it costs.
+    struct Folder {
+        std::int64_t shards = 0, games = 0, positions = 0, plies = 0, quiet = 0, bytes = 0;
+    };
+    std::map<std::string, Folder> folders;
     std::map<std::string, std::int64_t> teachers, sources;
     std::map<std::string, std::map<std::string, std::string>> hashes;
     std::vector<std::string> problems;
@@ -86,11 +92,17 @@ int info(const std::vector<std::string>& args, bool json) {
             continue;
         }
         std::error_code ec;
-        shard_bytes += std::int64_t(fs::file_size(s.path, ec));
-        std::int64_t p = 0;
-        for (const auto& g : decoded) p += std::int64_t(g.labels.size()), plies += std::int64_t(g.moves.size());
+        const std::int64_t size = std::int64_t(fs::file_size(s.path, ec));
+        shard_bytes += size;
+        std::int64_t p = 0, n = 0, q = 0;
+        for (const auto& g : decoded) {
+            p += std::int64_t(g.labels.size()), n += std::int64_t(g.moves.size());
+            q += training::quiet_plies(g);
+        }
+        Folder& f = folders[folder];
+        ++f.shards, f.games += std::int64_t(decoded.size()), f.positions += p, f.plies += n, f.quiet += q, f.bytes += size;
         games += std::int64_t(decoded.size());
-        positions += p;
+        positions += p, plies += n, quiet += q;
         if (s.validation) validation_positions += p;
         const std::string teacher = header.has_teacher ? header.get("teacher") + " at " + header.get("teacher nodes") +
                                                              " nodes"
@@ -109,13 +121,24 @@ int info(const std::vector<std::string>& args, bool json) {
             bytes += std::int64_t(fs::file_size(a, ec));
         }
     }
-    const double per = positions > 0 ? double(bytes) / double(positions) : 0.0;
+    auto ratio = [](std::int64_t a, std::int64_t b) { return b > 0 ? double(a) / double(b) : 0.0; };
+    const double per = ratio(bytes, positions);
     if (json) {
         std::printf("{\"shards\": %zu, \"games\": %lld, \"positions\": %lld, \"validation_positions\": %lld, "
-                    "\"plies\": %lld, \"bytes\": %lld, \"shard_bytes\": %lld, \"bytes_per_position\": %.3f, \"teachers\": {",
+                    "\"plies\": %lld, \"quiet_plies\": %lld, \"bytes\": %lld, \"shard_bytes\": %lld, "
+                    "\"bytes_per_position\": %.3f, \"bytes_per_ply\": %.3f, \"bytes_per_quiet_ply\": %.3f, \"folders\": [",
                     shards.size(), (long long)games, (long long)positions, (long long)validation_positions,
-                    (long long)plies, (long long)bytes, (long long)shard_bytes, per);
+                    (long long)plies, (long long)quiet, (long long)bytes, (long long)shard_bytes, per,
+                    ratio(bytes, plies), ratio(bytes, quiet));
         bool first = true;
+        for (const auto& [name, f] : folders)
+            std::printf("%s{\"folder\": \"%s\", \"shards\": %lld, \"games\": %lld, \"positions\": %lld, \"plies\": %lld, "
+                        "\"quiet_plies\": %lld, \"shard_bytes\": %lld}",
+                        first ? "" : ", ", json_escape(name).c_str(), (long long)f.shards, (long long)f.games,
+                        (long long)f.positions, (long long)f.plies, (long long)f.quiet, (long long)f.bytes),
+                first = false;
+        std::printf("], \"teachers\": {");
+        first = true;
         for (const auto& [t, n] : teachers)
             std::printf("%s\"%s\": %lld", first ? "" : ", ", json_escape(t).c_str(), (long long)n), first = false;
         std::printf("}, \"sources\": {");
@@ -128,9 +151,17 @@ int info(const std::vector<std::string>& args, bool json) {
         std::printf("]}\n");
     } else {
         std::printf("shards     %zu\ngames      %lld\npositions  %lld labelled (%lld of them in validation shards)\n"
-                    "plies      %lld\nbytes      %lld (shards %lld), %.2f bytes per position\n",
+                    "plies      %lld scored, %lld of them quiet (the positions a trainer reading quiet plies takes)\n"
+                    "bytes      %lld (shards %lld): %.2f per labelled position, %.2f per ply, %.2f per quiet ply\n",
                     shards.size(), (long long)games, (long long)positions, (long long)validation_positions,
-                    (long long)plies, (long long)bytes, (long long)shard_bytes, per);
+                    (long long)plies, (long long)quiet, (long long)bytes, (long long)shard_bytes, per,
+                    ratio(bytes, plies), ratio(bytes, quiet));
+        if (folders.size() > 1)
+            for (const auto& [name, f] : folders)
+                std::printf("folder     %s: %lld shards, %lld games, %lld plies (%lld quiet), %lld labelled, "
+                            "%.2f shard bytes per ply, %.2f per quiet ply\n",
+                            name.c_str(), (long long)f.shards, (long long)f.games, (long long)f.plies,
+                            (long long)f.quiet, (long long)f.positions, ratio(f.bytes, f.plies), ratio(f.bytes, f.quiet));
         for (const auto& [t, n] : teachers) std::printf("teacher    %s: %lld positions\n", t.c_str(), (long long)n);
         for (const auto& [t, n] : sources) std::printf("source     %s: %lld positions\n", t.c_str(), (long long)n);
         for (const auto& p : problems) std::printf("problem    %s\n", p.c_str());

@@ -447,6 +447,22 @@ bool find_shards(const std::vector<std::string>& args, std::vector<ShardFile>* s
     return true;
 }
 
+bool is_quiet_ply(const Position& pos, const TrainingGame& game, int ply) {
+    return ply >= game.opening_plies && !pos.in_check() && !pos.is_capture_or_promotion(game.moves[std::size_t(ply)]) &&
+           std::abs(game.score_at(ply)) < QTD_MATE_BOUND;
+}
+
+std::int64_t quiet_plies(const TrainingGame& game) {
+    Position pos;
+    if (!game.start_fen.empty() && !pos.set_fen(game.start_fen, false, nullptr)) return 0;
+    std::int64_t n = 0;
+    for (std::size_t ply = 0; ply < game.moves.size(); ++ply) {
+        n += is_quiet_ply(pos, game, int(ply));
+        pos.do_move(game.moves[ply]);
+    }
+    return n;
+}
+
 bool for_each_position(const std::vector<ShardFile>& shards, const std::function<bool(const LabeledPosition&)>& visit,
                        std::string* error, Plies plies) {
     std::int64_t game_number = 0;
@@ -477,9 +493,7 @@ bool for_each_position(const std::vector<ShardFile>& shards, const std::function
             for (std::size_t ply = 0; ply < game.moves.size(); ++ply) {
                 const bool labelled = next < game.labels.size() && game.labels[next].ply == int(ply);
                 if (!labelled && plies == Plies::Labelled && next >= game.labels.size()) break;
-                const bool quiet = plies == Plies::Quiet && int(ply) >= game.opening_plies && !pos.in_check() &&
-                                   !pos.is_capture_or_promotion(game.moves[ply]) &&
-                                   std::abs(game.score_at(int(ply))) < QTD_MATE_BOUND;
+                const bool quiet = plies == Plies::Quiet && is_quiet_ply(pos, game, int(ply));
                 if (labelled || quiet) {
                     lp.score = game.score_at(int(ply));
                     lp.has_teacher = labelled && header.has_teacher;

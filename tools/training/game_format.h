@@ -100,6 +100,11 @@ bool find_shards(const std::vector<std::string>& args, std::vector<ShardFile>* s
 // labels at four times the positions; a labelled ply there keeps its teacher score too.
 enum class Plies { Labelled, Quiet };
 
+// The rule of Plies::Quiet for the position `pos` before move `ply` of `game`, and how many of a game's plies
+// pass it (the positions a trainer reading quiet plies takes from the game).
+bool is_quiet_ply(const Position& pos, const TrainingGame& game, int ply);
+std::int64_t quiet_plies(const TrainingGame& game);
+
 // Calls `visit` for every such position of the shards in order (false from visit stops early). False +
 // *error naming the file and game on a bad shard; what was visited before stays visited.
 bool for_each_position(const std::vector<ShardFile>& shards,
