@@ -182,17 +182,21 @@ static bool game_pgn(const std::string& text) {
     return true;
 }
 
-// The reader that skips bad games (`quince analyse`): every error names its game and line, in file order;
-// the games it reads are those of the strict reader first, then more, numbered upwards.
+// The reader that skips bad games (`quince analyse`): every error names its game and line, in file order,
+// and the bad game's text within the input, after the text of the one before; the games it reads are those
+// of the strict reader first, then more, numbered upwards.
 static bool game_pgn_lenient(const std::string& text) {
     std::vector<game::Game> strict, lenient;
     game::PgnError error;
     game::read_pgn(text, &strict, &error);
     const std::vector<game::PgnError> errors = game::read_pgn_games(text, &lenient);
     int last = 0;
+    std::size_t last_end = 0;
     for (const game::PgnError& e : errors) {
         if (e.game <= last || e.line < 1 || e.message.empty()) return false;
+        if (e.begin < last_end || e.begin > e.end || e.end > text.size()) return false;
         last = e.game;
+        last_end = e.end;
     }
     if (lenient.size() < strict.size()) return false;
     last = 0;

@@ -75,8 +75,9 @@ std::string numbered(const Position& pos, const std::string& move) {
 class Reader {
 public:
     // `errors` null: stop at the first error (in *error); else every bad game is skipped and listed.
-    Reader(std::string_view text, std::vector<Game>* games, PgnError* error, std::vector<PgnError>* errors)
-        : s_(text), games_(games), error_(error), errors_(errors) {}
+    Reader(std::string_view text, std::vector<Game>* games, PgnError* error, std::vector<PgnError>* errors,
+           const ReadOptions& options)
+        : s_(text), games_(games), error_(error), errors_(errors), options_(options) {}
 
     bool run() {
         if (s_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;  // UTF-8 byte order mark
@@ -84,6 +85,7 @@ public:
             skip_space(true);
             if (i_ >= s_.size()) return true;
             ++game_no_;
+            const std::size_t begin = i_;
             Game g;
             g.first_line = line_;
             g.number = game_no_;
@@ -93,8 +95,10 @@ public:
                 continue;
             }
             if (!errors_) return false;
-            errors_->push_back(last_error_);
             skip_to_next_game();
+            last_error_.begin = begin;
+            last_error_.end = std::max(begin, std::min(i_, s_.size()));
+            errors_->push_back(last_error_);
         }
     }
 
@@ -363,7 +367,7 @@ private:
             if (k > 0 && k < token.size() && token[k] == '.') {
                 while (k < token.size() && token[k] == '.') ++k;
                 token = token.substr(k);
-            } else if (k == token.size()) {
+            } else if (k == token.size() && token != "0000") {  // "0000": a null move as UCI writes it
                 return fail("unexpected number '" + printable(token) + "' (a move number needs a '.')");
             }
             while (!token.empty() && token[0] == '.') token.erase(0, 1);
@@ -384,9 +388,24 @@ private:
                 line->back().nags.push_back(nag);
                 continue;
             }
-            if (token == "--" || token == "Z0" || token == "0000")
-                return fail("null move '" + token + "' (not supported)", numbered(pos, token));
             if ((token == "e.p." || token == "ep") && !line->empty()) continue;  // "exd6 e.p."
+            if (token == "--" || token == "Z0" || token == "0000") {
+                // A null move: the side to move passes, as annotators write to show a threat.
+                if (depth == 0 && !options_.null_moves_in_main_line)
+                    return fail("null move in the main line (only a variation may hold one)", numbered(pos, token));
+                if (pos.in_check()) return fail("null move while in check", numbered(pos, token));
+                PgnMove pm;
+                pm.move = Move::null();
+                pm.san = "--";
+                if (nag) pm.nags.push_back(nag);
+                pm.comments_before = std::move(pending);
+                pending.clear();
+                before = pos;
+                pos.do_null_move();
+                line->push_back(std::move(pm));
+                after_move = true;
+                continue;
+            }
             Move m = san_to_move(pos, token);
             if (!m) m = long_algebraic_move(pos, token);
             if (!m) return fail(why_not_a_move(pos, token), numbered(pos, printable(token)));
@@ -433,6 +452,7 @@ private:
     std::vector<Game>* games_;
     PgnError* error_;
     std::vector<PgnError>* errors_;
+    ReadOptions options_;
     PgnError last_error_;
 };
 
@@ -509,7 +529,7 @@ void write_line(Position pos, const Line& line, const WriteOptions& options, Wor
         std::string san = pos.side_to_move() == WHITE ? std::to_string(number) + ". "
                           : need_number                ? std::to_string(number) + "... "
                                                        : "";
-        san += pm.san.empty() ? move_to_san(pos, pm.move) : pm.san;
+        san += pm.is_null() ? "--" : pm.san.empty() ? move_to_san(pos, pm.move) : pm.san;
         bool suffixed = false;
         std::vector<int> rest;
         for (int n : pm.nags) {
@@ -527,7 +547,8 @@ void write_line(Position pos, const Line& line, const WriteOptions& options, Wor
             words->close_paren();
             need_number = true;
         }
-        pos.do_move(pm.move);
+        if (pm.is_null()) pos.do_null_move();
+        else pos.do_move(pm.move);
     }
 }
 
@@ -562,6 +583,10 @@ void Game::set_tag(const std::string& name, const std::string& value) {
 
 bool Game::chess960() const { return start().is_chess960(); }
 
+std::size_t Game::moves_before_null() const {
+    return std::size_t(std::find_if(moves.begin(), moves.end(), [](const PgnMove& m) { return m.is_null(); }) - moves.begin());
+}
+
 Position Game::start() const {
     bool known = true;
     const bool c960 = variant_is_chess960(tag("Variant"), &known);
@@ -571,13 +596,13 @@ Position Game::start() const {
     return pos;
 }
 
-bool read_pgn(std::string_view text, std::vector<Game>* games, PgnError* error) {
-    return Reader(text, games, error, nullptr).run();
+bool read_pgn(std::string_view text, std::vector<Game>* games, PgnError* error, const ReadOptions& options) {
+    return Reader(text, games, error, nullptr, options).run();
 }
 
-std::vector<PgnError> read_pgn_games(std::string_view text, std::vector<Game>* games) {
+std::vector<PgnError> read_pgn_games(std::string_view text, std::vector<Game>* games, const ReadOptions& options) {
     std::vector<PgnError> errors;
-    Reader(text, games, nullptr, &errors).run();
+    Reader(text, games, nullptr, &errors, options).run();
     return errors;
 }
 

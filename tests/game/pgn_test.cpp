@@ -236,6 +236,11 @@ TEST(PgnReader, ABadGameIsSkippedAndTheOthersRead) {
     EXPECT_EQ(errors[0].text().rfind("game 2, line 7: illegal move '2. Ke3' in ", 0), 0u) << errors[0].text();
     EXPECT_EQ(errors[1].text(), "game 3, line 9: malformed tag [Event]: the value's closing quote is missing");
     EXPECT_EQ(errors[2].text(), "game 4, line 18: the game's next tags come inside a variation (a ')' is missing)");
+    // Each bad game's text, as the file has it, up to the next game.
+    auto text_of = [&](const PgnError& e) { return text.substr(e.begin, e.end - e.begin); };
+    EXPECT_EQ(text_of(errors[0]), "[Event \"two\"]\n\n1. e4 e5 2. Ke3 Nc6 0-1\n\n");
+    EXPECT_EQ(text_of(errors[1]), "[Event \"three]\n[Site \"x\"]\n\n1. d4 *\n\n");
+    EXPECT_EQ(text_of(errors[2]), "[Event \"four\"]\n\n1. c4 (1. d4 \n\n");
     // The strict reader stops at the first of them.
     games.clear();
     EXPECT_EQ(error_of(text, &games).game, 2);
@@ -245,6 +250,8 @@ TEST(PgnReader, ABadGameIsSkippedAndTheOthersRead) {
     const std::vector<PgnError> garbage = read_pgn_games(TAGS + "1. e4 *\n\n\x01\x02 garbage\n\n" + TAGS + "1. d4 *", &games);
     ASSERT_EQ(garbage.size(), 1u);
     EXPECT_EQ(garbage[0].line, 6);
+    const std::string with_garbage = TAGS + "1. e4 *\n\n\x01\x02 garbage\n\n" + TAGS + "1. d4 *";
+    EXPECT_EQ(with_garbage.substr(garbage[0].begin, garbage[0].end - garbage[0].begin), "\x01\x02 garbage\n\n");
     EXPECT_EQ(games.size(), 2u);
     games.clear();
     const std::vector<PgnError> fen = read_pgn_games("[Event \"a\"]\n[FEN \"8/8 w\"]\n\n1. e4 *\n\n" + TAGS + "1. d4 *", &games);
@@ -252,6 +259,66 @@ TEST(PgnReader, ABadGameIsSkippedAndTheOthersRead) {
     EXPECT_EQ(fen[0].line, 2);
     ASSERT_EQ(games.size(), 1u);
     EXPECT_EQ(games[0].first_line, 6);
+}
+
+TEST(PgnReader, NullMovesInVariations) {
+    // "--", "Z0" and "0000": the side to move passes, the variation goes on from there.
+    std::vector<Game> games;
+    PgnError e;
+    EXPECT_FALSE(read_pgn(data_file("null_moves.pgn"), &games, &e));  // at game 2's main line: the next test
+    EXPECT_EQ(e.game, 2);
+    ASSERT_EQ(games.size(), 1u);
+    const Game& g = games[0];
+    EXPECT_EQ(sans(g.moves), (std::vector<std::string>{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"}));
+    EXPECT_EQ(g.moves_before_null(), g.moves.size());
+    ASSERT_EQ(g.moves[5].variations.size(), 1u);
+    const Line& threat = g.moves[5].variations[0];
+    EXPECT_EQ(sans(threat), (std::vector<std::string>{"--", "Bxc6", "dxc6", "Nxe5"}));
+    EXPECT_TRUE(threat[0].is_null());
+    EXPECT_EQ(threat[0].move, Move::null());
+    EXPECT_FALSE(threat[1].is_null());
+    const Line& again = g.moves[7].variations[0];
+    EXPECT_EQ(sans(again), (std::vector<std::string>{"--", "Bxc6", "dxc6"}));
+    EXPECT_EQ(again[0].comments, std::vector<std::string>{"again"});
+    EXPECT_EQ(sans(again[1].variations[0]), (std::vector<std::string>{"--", "d6"}));
+    // Written as "--", numbered on, and read back the same.
+    const std::string written = write_pgn(g);
+    std::string one_line = written;
+    std::replace(one_line.begin(), one_line.end(), '\n', ' ');
+    EXPECT_NE(one_line.find("(3... -- 4. Bxc6 dxc6 5. Nxe5)"), std::string::npos) << written;
+    EXPECT_NE(one_line.find("(4... -- { again } 5. Bxc6 (5. -- d6) 5... dxc6)"), std::string::npos) << written;
+    std::vector<Game> again_read;
+    ASSERT_TRUE(read_pgn(written, &again_read, &e)) << e.text();
+    EXPECT_EQ(write_pgn(again_read[0]), written);
+    EXPECT_EQ(sans(again_read[0].moves[5].variations[0]), sans(threat));
+    // "0000" too; a null move in check is no move at all.
+    ASSERT_TRUE(read_pgn(TAGS + "1. e4 (1. 0000 e5) e5 *", &again_read, &e)) << e.text();
+    EXPECT_EQ(error_of(TAGS + "1. e4 f6 2. Qh5+ g6 (2... -- 3. Qxe8) *").text(),
+              "game 1, line 4: null move '2... --' while in check");
+}
+
+TEST(PgnReader, NullMovesInTheMainLineWhenAsked) {
+    // The main line's null move: an error for a reader of games (a game is made of moves), read when the
+    // caller asks, the moves before it then the game.
+    const std::string text = data_file("null_moves.pgn");
+    std::vector<Game> games;
+    const std::vector<PgnError> errors = read_pgn_games(text, &games);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].text(), "game 2, line 12: null move '3... --' in the main line (only a variation may hold one)");
+    games.clear();
+    ReadOptions options;
+    options.null_moves_in_main_line = true;
+    EXPECT_TRUE(read_pgn_games(text, &games, options).empty());
+    ASSERT_EQ(games.size(), 2u);
+    const Game& g = games[1];
+    EXPECT_EQ(sans(g.moves), (std::vector<std::string>{"d4", "d5", "c4", "e6", "Nc3", "--", "e4", "dxe4"}));
+    EXPECT_EQ(g.moves_before_null(), 5u);
+    EXPECT_NE(write_pgn(g).find("3. Nc3 -- 4. e4 dxe4 *"), std::string::npos) << write_pgn(g);
+    std::vector<Game> z0;
+    PgnError e;
+    EXPECT_TRUE(read_pgn(TAGS + "1. e4 Z0 2. d4 *", &z0, &e, options)) << e.text();
+    EXPECT_EQ(z0[0].moves_before_null(), 1u);
+    EXPECT_EQ(z0[0].moves.size(), 3u);
 }
 
 TEST(PgnReaderErrors, BinaryGarbage) {
@@ -272,7 +339,7 @@ TEST(PgnReaderErrors, StructureAndAnnotations) {
     EXPECT_EQ(error_of(TAGS + "1. e4 () *").text(), "game 1, line 4: an empty variation '()'");
     EXPECT_EQ(error_of(TAGS + "1. e4 $300 *").text(), "game 1, line 4: a NAG must be $0..$255, found '$300'");
     EXPECT_EQ(error_of(TAGS + "1. e4 e5 2. Nf3!!? *").text(), "game 1, line 4: move '2. Nf3!!?': unknown annotation '!!?'");
-    EXPECT_EQ(error_of(TAGS + "1. e4 -- *").text(), "game 1, line 4: move '1... --': null move '--' (not supported)");
+    EXPECT_EQ(error_of(TAGS + "1. e4 -- *").text(), "game 1, line 4: null move '1... --' in the main line (only a variation may hold one)");
     EXPECT_EQ(error_of(TAGS + "1 e4 *").text(), "game 1, line 4: unexpected number '1' (a move number needs a '.')");
     EXPECT_EQ(error_of(TAGS + "1. e4 (1. d4 1-0) *").text(),
               "game 1, line 4: a result '1-0' inside a variation (a ')' is missing)");
