@@ -82,6 +82,8 @@ bool search_position(search::Engine& engine, const Position& pos, const search::
 bool is_move_assessment(int nag) { return nag >= 1 && nag <= 6; }
 
 constexpr const char* PARTIAL_NOTE = "The analysis was interrupted here; the moves after this point are not analysed.";
+// Before a null move of the main line: a side passing is no move of the game, which ends there for the analysis.
+constexpr const char* NULL_MOVE_NOTE = "The analysis stops at this null move; the moves after it are not analysed.";
 
 // The comment of a verdict, lichess's words: "Blunder. Nxh4 was best.", "Checkmate is now unavoidable.
 // Nf6 was best." (a mate allowed), "Lost forced checkmate sequence. Qh5 was best." (a mate given up).
@@ -121,9 +123,10 @@ void remove_our_annotations(game::Game* game) {
         std::erase_if(pm.comments, [&](const std::string& c) {
             bool line = false;
             if (is_verdict_comment(c, &line)) return judged = true, with_line = with_line || line, true;
-            return c == PARTIAL_NOTE;
+            return c == PARTIAL_NOTE || c == NULL_MOVE_NOTE;
         });
         std::erase(pm.comments_before, std::string(PARTIAL_NOTE));
+        std::erase(pm.comments_before, std::string(NULL_MOVE_NOTE));
         if (!judged) continue;
         std::erase_if(pm.nags, is_move_assessment);
         if (with_line && !pm.variations.empty()) pm.variations.erase(pm.variations.begin());
@@ -317,7 +320,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     options.silent = true;
     Position pos = game.start();
     options.chess960 = pos.is_chess960();
-    const int n = int(game.moves.size());
+    const int n = int(game.moves_before_null());  // a null move in the main line ends the game there
     // Scores of every position of the main line, side to move's view (mated: VALUE_NONE for "no move").
     std::vector<Value> score(std::size_t(n) + 1, VALUE_NONE);
     std::vector<search::SearchResult> result(std::size_t(n) + 1);
@@ -439,10 +442,15 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
     }
     for (std::string& c : game->final_comments) c = without_eval(c);
     std::erase(game->final_comments, std::string());
+    if (const std::size_t k = game->moves_before_null(); k < game->moves.size() && analysis.complete) {
+        // After the last move analysed (where a reader of the game puts a comment that follows it).
+        if (k == 0) game->moves[0].comments_before.push_back(NULL_MOVE_NOTE);
+        else game->moves[k - 1].comments.push_back(NULL_MOVE_NOTE);
+    }
     if (!analysis.complete) {
         // Said where readers of the game see it: a tag, and a comment where the analysis ends.
         const std::size_t k = analysis.moves.size();
-        game->set_tag("Analysis", "partial: " + std::to_string(k) + " of " + std::to_string(game->moves.size()) + " moves");
+        game->set_tag("Analysis", "partial: " + std::to_string(k) + " of " + std::to_string(game->moves_before_null()) + " moves");
         const std::string note = PARTIAL_NOTE;
         if (k == 0) {
             if (game->moves.empty()) game->final_comments.push_back(note);
@@ -482,6 +490,8 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
         r += (i ? ", " : "") + json_string(game.tags[i].first) + ": " + json_string(game.tags[i].second);
     r += "}, \"result\": " + json_string(game.result) + ", \"model\": \"" +
          (model == ChancesModel::WDL ? "wdl" : "lichess") + "\", ";
+    if (const std::size_t k = game.moves_before_null(); k < game.moves.size())
+        r += "\"null_move\": {\"ply\": " + std::to_string(k + 1) + ", \"move\": " + json_string(numbered_move(game, k + 1)) + "}, ";
     if (!analysis.complete) r += "\"partial\": true, ";
     r += "\"sides\": {";
     for (Color c : {WHITE, BLACK}) {
@@ -568,7 +578,9 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     const std::string name = path == "-" ? "standard input" : printable(path, 200);
     // A bad game is named at once and skipped; the others are analysed.
     std::vector<game::Game> games;
-    const std::vector<game::PgnError> pgn_errors = game::read_pgn_games(text, &games);
+    game::ReadOptions read_options;
+    read_options.null_moves_in_main_line = true;  // the game is analysed up to it
+    const std::vector<game::PgnError> pgn_errors = game::read_pgn_games(text, &games, read_options);
     const bool json = a.has("json");
     auto error_json = [](const game::PgnError& e) {
         return "{\"type\": \"error\", \"game\": " + std::to_string(e.game) + ", \"line\": " + std::to_string(e.line) +
@@ -612,6 +624,10 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
             if (json) dest << error_json(pgn_errors[errors_written]) << std::endl;
     };
     for (std::size_t g = 0; g < games.size() && !interrupted; ++g) {
+        if (const std::size_t k = games[g].moves_before_null(); k < games[g].moves.size())
+            err << "quince analyse: " << name << ": game " << games[g].number << " has a null move at "
+                << numbered_move(games[g], k + 1) << "; the " << k << (k == 1 ? " move" : " moves")
+                << " before it are analysed, not the " << games[g].moves.size() - k - 1 << " after it\n";
         GameAnalysis analysis;
         auto progress = [&](int i, int n) {
             if (settings.on_position) settings.on_position(games[g].number, i, n);
@@ -626,7 +642,7 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         if (interrupted) {
             const std::size_t k = analysis.moves.size();
             partial_note = "interrupted in game " + std::to_string(games[g].number) + " after " + std::to_string(k) + " of " +
-                           std::to_string(games[g].moves.size()) + " moves";
+                           std::to_string(games[g].moves_before_null()) + " moves";
             if (k == 0) break;  // nothing of it analysed: not written
             partial_note += "; it is written up to " + numbered_move(games[g], k) + ", marked partial";
         }

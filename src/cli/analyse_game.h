@@ -89,7 +89,8 @@ struct GameBudget {
     int max_line_plies = 10;  // longest better line written as a variation
 };
 
-// Searches every position of the game's main line with `engine` (cleared first). `on_position(i, n)` is
+// Searches every position of the game's main line (up to its first null move, where the game ends for the
+// analysis) with `engine` (cleared first). `on_position(i, n)` is
 // called before position i of n is searched (progress); `interrupt`, when set, stops the running search at
 // once and returns false: the analysis is then partial (`complete` false), its moves those before the last
 // position searched to the end.
@@ -99,7 +100,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
 // The game with the analysis written in: eval comments, NAGs, verdict comments and better lines, the
 // tags WhiteACPL, BlackACPL, WhiteAccuracy, BlackAccuracy and Annotator. Earlier [%eval] commands in
 // the game's comments are replaced. A partial analysis adds the tag Analysis ("partial: 14 of 40 moves")
-// and a comment after the last move analysed.
+// and a comment after the last move analysed; so does a null move in the main line (the comment only).
 void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator);
 
 // `[%eval 0.17]` / `[%eval #-3]`: a score of the side to move in `pos`, in pawns from White's view.

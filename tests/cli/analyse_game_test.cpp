@@ -198,6 +198,43 @@ TEST(AnalyseGame, TheFilesOwnNagsStayAndAReanalysisReplacesOurs) {
     std::remove(path.c_str());
 }
 
+TEST(AnalyseGame, NullMovesInVariationsAndTheMainLine) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
+    // Game 1 has null moves in its variations: analysed whole, its variations kept. Game 2 has one in its
+    // main line: analysed up to it, the note before it, the moves after it written as they were.
+    const Analysed r = analyse({data("null_moves.pgn")});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<game::Game> games;
+    game::ReadOptions options;
+    options.null_moves_in_main_line = true;
+    ASSERT_TRUE(game::read_pgn_games(r.out, &games, options).empty()) << r.out;
+    ASSERT_EQ(games.size(), 2u);
+    for (const game::PgnMove& m : games[0].moves) EXPECT_EQ(m.comments[0].rfind("[%eval ", 0), 0u) << m.san;
+    ASSERT_FALSE(games[0].moves[5].variations.empty());
+    EXPECT_EQ(games[0].moves[5].variations.back()[0].san, "--");
+    const game::Game& g = games[1];
+    ASSERT_EQ(g.moves.size(), 8u);
+    EXPECT_EQ(g.moves_before_null(), 5u);
+    for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(g.moves[i].comments[0].rfind("[%eval ", 0), 0u) << g.moves[i].san;
+    EXPECT_EQ(g.moves[4].comments.back(), "The analysis stops at this null move; the moves after it are not analysed.");
+    for (std::size_t i = 5; i < 8; ++i) EXPECT_TRUE(g.moves[i].comments.empty()) << g.moves[i].san;
+    // Analysed again (Quince's annotation): the same, with one note.
+    const std::string path = testing::TempDir() + "quince_null_moves_again.pgn";
+    std::ofstream(path, std::ios::binary) << r.out;
+    const Analysed again = analyse({path});
+    std::remove(path.c_str());
+    EXPECT_EQ(again.out, r.out);
+    EXPECT_EQ(count_of(r.out, "[%eval"), 9 + 5);
+    EXPECT_NE(r.out.find("3... -- 4. e4 dxe4 *"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("null_moves.pgn: game 2 has a null move at 3... --; the 5 moves before it are analysed, not the 2 after it"),
+              std::string::npos) << r.err;
+    const Analysed j = analyse({data("null_moves.pgn"), "--json"});
+    ASSERT_EQ(j.status, 0) << j.err;
+    const std::string second = j.out.substr(j.out.find('\n') + 1);
+    EXPECT_NE(second.find("\"null_move\": {\"ply\": 6, \"move\": \"3... --\"}"), std::string::npos) << second;
+    EXPECT_EQ(count_of(second, "\"ply\": "), 1 + 5) << second;
+}
+
 TEST(AnalyseGame, OptionsThatDoNotFitGames) {
     EXPECT_EQ(analyse({data("queen_blunder.pgn"), "--multipv", "2"}).status, cli::EXIT_USAGE);
     EXPECT_EQ(analyse({data("queen_blunder.pgn"), "--model", "stockfish"}).status, cli::EXIT_USAGE);
