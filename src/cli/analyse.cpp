@@ -89,9 +89,9 @@ const char* const ANALYSE_DETAILS =
     "?! ? ?? for a drop of the mover's winning chances by 0.1 / 0.2 / 0.3 (lichess's thresholds; chances from\n"
     "Quince's WDL model, or --model lichess for lichess's formula), the better line after a mistake or\n"
     "blunder, [WhiteACPL] [BlackACPL] [WhiteAccuracy] [BlackAccuracy] tags. Default budget: --nodes 400000\n"
-    "per position. --json: one {\"type\": \"game\"} line per game. Bad PGN: the error names the game, line\n"
-    "and move; the games before it are still written (exit status 1). A null move (-- or Z0) in the main\n"
-    "line ends the analysis there; in a variation it is kept.\n";
+    "per position. --json: one {\"type\": \"game\"} line per game. A game that cannot be read is named on\n"
+    "stderr and written as it was, with a comment saying why; the others are analysed (exit status 1).\n"
+    "A null move (-- or Z0) in the main line ends the analysis there; in a variation it is kept.\n";
 
 bool parse_info_line(const std::string& line, const Position& root, PvLine* out) {
     const std::vector<std::string> t = split(line);

@@ -1,6 +1,7 @@
 #include "cli/analyse_game.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "board/movegen.h"
@@ -133,6 +135,37 @@ void remove_our_annotations(game::Game* game) {
     }
     std::erase(game->final_comments, std::string(PARTIAL_NOTE));
     std::erase_if(game->tags, [](const auto& t) { return t.first == "Analysis"; });
+}
+
+// A game the reader could not read, as the file has it, with a comment saying why where its movetext
+// starts (after its tags): what `quince analyse` writes in its place, so that no game of the file goes
+// missing. A comment of this kind from an earlier run is replaced, not repeated.
+constexpr std::string_view NOT_READ_WORDS = "Not analysed: Quince could not read this game";
+
+std::string unread_game(std::string_view text, const game::PgnError& e) {
+    std::string_view g = text.substr(std::min(e.begin, text.size()), e.end - std::min(e.begin, e.end));
+    while (!g.empty() && std::isspace(static_cast<unsigned char>(g.back()))) g.remove_suffix(1);
+    // The first line that is neither blank nor a tag (starting with '[').
+    std::size_t at = 0;
+    while (at < g.size()) {
+        std::size_t first = at;
+        while (first < g.size() && (g[first] == ' ' || g[first] == '\t' || g[first] == '\r')) ++first;
+        if (first < g.size() && g[first] != '\n' && g[first] != '[') break;
+        const std::size_t nl = g.find('\n', at);
+        at = nl == std::string_view::npos ? g.size() : nl + 1;
+    }
+    std::string before(g.substr(0, at)), after(g.substr(at));
+    if (after.rfind("{ " + std::string(NOT_READ_WORDS), 0) == 0) {
+        const std::size_t close = after.find('}');
+        const std::size_t next = close == std::string::npos ? std::string::npos : after.find_first_not_of(" \t\r\n", close + 1);
+        after = next == std::string::npos ? "" : after.substr(next);
+    }
+    if (at == g.size() && !before.empty() && before.back() != '\n') before += "\n";
+    std::string why = e.text();
+    std::replace(why.begin(), why.end(), '}', ')');  // would end the comment
+    std::replace(why.begin(), why.end(), '\n', ' ');
+    if (at == g.size()) before += "\n";  // tags only: the comment is the movetext, after a blank line
+    return before + "{ " + std::string(NOT_READ_WORDS) + " (" + why + ") }\n" + after + (after.empty() ? "" : "\n") + "\n";
 }
 
 // "14... Nf6": the k-th move (1-based) of the game's main line, numbered as in the game.
@@ -406,6 +439,10 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
 
 void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator) {
     if (game->tag("Annotator").rfind("Quince", 0) == 0) remove_our_annotations(game);
+    // A game Quince could not read before (unread_game), mended since.
+    auto not_read = [](const std::string& c) { return c.rfind(NOT_READ_WORDS, 0) == 0; };
+    if (!game->moves.empty()) std::erase_if(game->moves[0].comments_before, not_read);
+    std::erase_if(game->final_comments, not_read);
     Position pos = game->start();
     for (std::size_t i = 0; i < game->moves.size() && i < analysis.moves.size(); ++i) {
         game::PgnMove& pm = game->moves[i];
@@ -576,7 +613,8 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
     const std::string name = path == "-" ? "standard input" : printable(path, 200);
-    // A bad game is named at once and skipped; the others are analysed.
+    // A bad game is named at once and passed on as it was (PGN) or as an error line (--json); the others
+    // are analysed.
     std::vector<game::Game> games;
     game::ReadOptions read_options;
     read_options.null_moves_in_main_line = true;  // the game is analysed up to it
@@ -586,7 +624,12 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         return "{\"type\": \"error\", \"game\": " + std::to_string(e.game) + ", \"line\": " + std::to_string(e.line) +
                ", \"move\": " + json_string(e.move) + ", \"message\": " + json_string(e.text()) + "}";
     };
-    for (const game::PgnError& e : pgn_errors) err << "quince analyse: " << name << ": " << e.text() << "; skipped\n";
+    const std::string out_name = a.has("out") ? "'" + printable(a.options.at("out")) + "'" : "standard output";
+    for (const game::PgnError& e : pgn_errors) {
+        err << "quince analyse: " << name << ": " << e.text() << "; not analysed";
+        if (!json && !games.empty()) err << ", copied to " << out_name << " as it is, with a comment saying why";
+        err << "\n";
+    }
     if (games.empty()) {
         if (json)
             for (const game::PgnError& e : pgn_errors) out << error_json(e) << std::endl;
@@ -608,7 +651,6 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         }
     }
     std::ostream& dest = a.has("out") ? file.stream() : out;
-    const std::string out_name = a.has("out") ? "'" + printable(a.options.at("out")) + "'" : "standard output";
 
     search::Engine engine;
     if (!set_up_engine(engine, engine_settings, err)) return EXIT_FAILED;
@@ -618,10 +660,11 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     int written = 0;  // games written, the partial one included
     bool interrupted = false;
     std::string partial_note;
-    std::size_t errors_written = 0;  // --json: the errors go between the games, in file order
+    std::size_t errors_written = 0;  // the bad games go between the others, in file order
     auto write_errors_before = [&](int number) {
         for (; errors_written < pgn_errors.size() && pgn_errors[errors_written].game < number; ++errors_written)
             if (json) dest << error_json(pgn_errors[errors_written]) << std::endl;
+            else dest << unread_game(text, pgn_errors[errors_written]) << std::flush;
     };
     for (std::size_t g = 0; g < games.size() && !interrupted; ++g) {
         if (const std::size_t k = games[g].moves_before_null(); k < games[g].moves.size())
@@ -681,7 +724,7 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     if (!pgn_errors.empty()) {
         const std::size_t total = games.size() + pgn_errors.size();
         err << "quince analyse: " << name << ": " << pgn_errors.size() << " of " << total
-            << (total == 1 ? " game" : " games") << " skipped for the errors above\n";
+            << (total == 1 ? " game" : " games") << " not analysed for the errors above\n";
         return EXIT_FAILED;
     }
     return output_ok ? EXIT_OK : EXIT_FAILED;

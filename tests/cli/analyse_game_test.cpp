@@ -128,9 +128,10 @@ TEST(AnalyseGame, OutFileAndEveryGameOfTheFile) {
     EXPECT_EQ(count_of(text, "[%eval"), 17 + 6 + 3 + 4);
 }
 
-TEST(AnalyseGame, ABadGameIsNamedAndSkippedAndTheOthersAnalysed) {
+TEST(AnalyseGame, ABadGameIsNamedAndPassedOnAndTheOthersAnalysed) {
     if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
-    // Game 2 of three is broken: games 1 and 3 are analysed and written, game 2 named with its line.
+    // Game 2 of three is broken: games 1 and 3 are analysed and written, game 2 named with its line and
+    // written between them as it was.
     const std::string folder = testing::TempDir();
     const std::string path = folder + "quince_three_games.pgn";
     std::ofstream(path, std::ios::binary) << std::ifstream(data("second_game_illegal.pgn"), std::ios::binary).rdbuf()
@@ -138,15 +139,20 @@ TEST(AnalyseGame, ABadGameIsNamedAndSkippedAndTheOthersAnalysed) {
     const Analysed r = analyse({path});
     EXPECT_EQ(r.status, 1);
     std::vector<game::Game> games;
-    game::PgnError e;
-    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
-    ASSERT_EQ(games.size(), 2u);
+    const std::vector<game::PgnError> errors = game::read_pgn_games(r.out, &games);
+    ASSERT_EQ(games.size(), 2u) << r.out;
     EXPECT_EQ(games[0].tag("Event"), "Fine");
     EXPECT_EQ(games[1].tag("Event"), "Third");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].game, 2);
+    EXPECT_NE(r.out.find("[Event \"Broken\"]\n[Site \"Quince tests\"]\n[Result \"*\"]\n\n"
+                         "{ Not analysed: Quince could not read this game (game 2, line 12: illegal move '3... Nf5' in "),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(") }\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 Nf5 *\n\n[Event \"Third\"]"), std::string::npos) << r.out;
     EXPECT_EQ(count_of(r.out, "[%eval"), 3 + 3);
     EXPECT_NE(r.err.find("quince_three_games.pgn: game 2, line 12: illegal move '3... Nf5' in "), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("; skipped"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("1 of 3 games skipped"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("; not analysed, copied to standard output as it is"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 of 3 games not analysed"), std::string::npos) << r.err;
     // --json: the error between the games, each game with its number in the file.
     const Analysed j = analyse({path, "--json"});
     EXPECT_EQ(j.status, 1);
@@ -158,6 +164,64 @@ TEST(AnalyseGame, ABadGameIsNamedAndSkippedAndTheOthersAnalysed) {
     const Analysed garbage = analyse({data("../perft.epd.missing.pgn")});
     EXPECT_EQ(garbage.status, 1);
     EXPECT_NE(garbage.err.find("cannot read"), std::string::npos) << garbage.err;
+}
+
+TEST(AnalyseGame, GamesThatCannotBeReadAreCopiedToOutAsTheyWere) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
+    // Six games: 1 and 5 good, 2 garbage, 3 a broken tag, 4 an illegal move, 6 cut short in its tags. --out
+    // gets all six in their order, the four bad ones as the file had them with a comment saying why.
+    std::ifstream in(data("unreadable_games.pgn"), std::ios::binary);
+    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string path = testing::TempDir() + "quince_unreadable_out.pgn";
+    const Analysed r = analyse({data("unreadable_games.pgn"), "--out", path});
+    EXPECT_EQ(r.status, 1);
+    std::ifstream written_in(path, std::ios::binary);
+    const std::string written((std::istreambuf_iterator<char>(written_in)), std::istreambuf_iterator<char>());
+    std::vector<game::Game> games;
+    const std::vector<game::PgnError> errors = game::read_pgn_games(written, &games);
+    ASSERT_EQ(games.size(), 2u) << written;
+    EXPECT_EQ(games[0].tag("Event"), "Good");
+    EXPECT_EQ(games[0].number, 1);
+    EXPECT_EQ(games[1].tag("Event"), "Also good");
+    EXPECT_EQ(games[1].number, 5);
+    EXPECT_FALSE(games[1].tag("Annotator").empty());
+    ASSERT_EQ(errors.size(), 4u) << written;
+    const std::string why = "{ Not analysed: Quince could not read this game (";
+    EXPECT_NE(written.find(why + "game 2, line 7: illegal move '1. <html><body>Not' in " + Position().fen() +
+                           ") }\n<html><body>Not a game</body></html>\n\n[Event \"A tag without"),
+              std::string::npos) << written;
+    EXPECT_NE(written.find("[Event \"A tag without its closing quote]\n[Site \"Quince tests\"]\n[Result \"*\"]\n\n" + why +
+                           "game 3, line 9: malformed tag [Event]: the value's closing quote is missing) }\n1. d4 d5 *\n\n"),
+              std::string::npos) << written;
+    EXPECT_NE(written.find(why + "game 4, line 19: illegal move '2. Ke3' in "), std::string::npos) << written;
+    EXPECT_NE(written.find(") }\n1. e4 e5 2. Ke3 Nc6 *\n\n[Event \"Also good\"]"), std::string::npos) << written;
+    EXPECT_EQ(written.substr(written.rfind("\n\n[Event")), "\n\n[Event \"Cut short\"\n\n" + why +
+              "game 6, line 27: malformed tag [Event]: expected ']', found '\\x0A') }\n\n");
+    // Every line of the bad games 2 to 4 is in the output, in its order.
+    std::size_t at = 0;
+    const std::size_t from = original.find("<html>");
+    std::istringstream lines(original.substr(from, original.find("[Event \"Also good\"]") - from));
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t found = written.find(line, at);
+        ASSERT_NE(found, std::string::npos) << "missing: " << line << "\n" << written;
+        at = found + line.size();
+    }
+    // stderr: the file, the game, why.
+    for (const char* what : {"unreadable_games.pgn: game 2, line 7: illegal move '1. <html><body>Not'",
+                             "unreadable_games.pgn: game 3, line 9: malformed tag [Event]",
+                             "unreadable_games.pgn: game 4, line 19: illegal move '2. Ke3'",
+                             "unreadable_games.pgn: game 6, line 27: malformed tag [Event]"})
+        EXPECT_NE(r.err.find(std::string(what)), std::string::npos) << what << "\n" << r.err;
+    EXPECT_EQ(count_of(r.err, "; not analysed, copied to '" + path + "' as it is, with a comment saying why\n"), 4) << r.err;
+    EXPECT_NE(r.err.find("4 of 6 games not analysed"), std::string::npos) << r.err;
+    // Analysed again, the output keeps one comment per bad game (the old one replaced).
+    const std::string again_path = testing::TempDir() + "quince_unreadable_again.pgn";
+    const Analysed again = analyse({path, "--out", again_path});
+    std::ifstream again_in(again_path, std::ios::binary);
+    const std::string again_text((std::istreambuf_iterator<char>(again_in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(count_of(again_text, "Not analysed: Quince"), 4) << again_text;
+    std::remove(path.c_str());
+    std::remove(again_path.c_str());
 }
 
 TEST(AnalyseGame, PastedMoveListsAndLongAlgebraic) {
