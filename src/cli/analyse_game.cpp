@@ -578,6 +578,8 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     if (a.positional.size() > 1) return usage_error(err, "analyse", "give one PGN file (found more words after '" + printable(path) + "')");
     if (a.has("multipv")) return usage_error(err, "analyse", "--multipv is for one position, not games");
     if (a.has("infinite")) return usage_error(err, "analyse", "--infinite is for one position, not games");
+    if (a.has("depth") + a.has("movetime") + a.has("nodes") > 1)
+        return usage_error(err, "analyse", "give at most one of --depth, --movetime, --nodes");
     GameBudget budget;
     long long depth = 0, movetime = 0, nodes = a.has("depth") || a.has("movetime") || a.has("nodes") ? 0 : DEFAULT_GAME_NODES;
     struct NumberOption { const char* name; long long lo, hi; long long* value; };

@@ -301,6 +301,20 @@ TEST(AnalyseGame, NullMovesInVariationsAndTheMainLine) {
 
 TEST(AnalyseGame, OptionsThatDoNotFitGames) {
     EXPECT_EQ(analyse({data("queen_blunder.pgn"), "--multipv", "2"}).status, cli::EXIT_USAGE);
+    // One limit per position, as for one position (a usage error before anything is read or searched).
+    for (const std::vector<std::string>& limits : {std::vector<std::string>{"--movetime", "100", "--depth", "3"},
+                                                   std::vector<std::string>{"--depth", "3"}}) {
+        std::vector<std::string> args = {data("queen_blunder.pgn")};
+        args.insert(args.end(), limits.begin(), limits.end());
+        const Analysed r = analyse(args);  // with BUDGET's --nodes: two or three limits
+        EXPECT_EQ(r.status, cli::EXIT_USAGE) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_NE(r.err.find("give at most one of --depth, --movetime, --nodes"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("(see 'quince analyse --help')"), std::string::npos) << r.err;
+    }
+    const auto both = run_command(ENGINE, {"analyse", data("queen_blunder.pgn"), "--nodes", "5000", "--movetime", "100", "--depth", "3"});
+    EXPECT_EQ(both.status, cli::EXIT_USAGE) << both.err;
+    EXPECT_NE(both.err.find("give at most one of --depth, --movetime, --nodes"), std::string::npos) << both.err;
     EXPECT_EQ(analyse({data("queen_blunder.pgn"), "--model", "stockfish"}).status, cli::EXIT_USAGE);
     EXPECT_EQ(analyse({"startpos", "--out", "x.pgn"}).status, cli::EXIT_USAGE);
 }
