@@ -139,7 +139,8 @@ const Subcommand SUBCOMMANDS[] = {
                 "[--profile P] [--threads N] [--hash MB] [--json]",
      "search a position; lines in SAN, scores in pawns (White's view); default --depth 20",
      analyse, &cli::ANALYSE_DETAILS},
-    {"analyse", "GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model wdl|lichess]",
+    {"analyse", "GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model wdl|lichess] "
+                "[--game N|A-B] [--side white|black] [--from-move N]",
      "annotate whole games: [%eval] per move, ?! ? ?? with the better line, accuracy tags", analyse,
      &cli::ANALYSE_DETAILS},
     {"analyze", "...", "the same as analyse", analyse, &cli::ANALYSE_DETAILS},

@@ -85,13 +85,16 @@ const char* const ANALYSE_DETAILS =
     "Moves may be pasted as a GUI shows them: 'startpos moves 1.e4 e5 2.Nf3' (SAN, numbers, or UCI).\n"
     "\n"
     "quince analyse GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model wdl|lichess]\n"
+    "                         [--game N|A-B] [--side white|black] [--from-move N]\n"
     "annotates every game of the file (\"-\": standard input): [%eval] after each move (pawns, White's view),\n"
     "?! ? ?? for a drop of the mover's winning chances by 0.1 / 0.2 / 0.3 (lichess's thresholds; chances from\n"
     "Quince's WDL model, or --model lichess for lichess's formula), the better line after a mistake or\n"
     "blunder, [WhiteACPL] [BlackACPL] [WhiteAccuracy] [BlackAccuracy] tags. Default budget: --nodes 400000\n"
     "per position. --json: one {\"type\": \"game\"} line per game. A game that cannot be read is named on\n"
     "stderr and written as it was, with a comment saying why; the others are analysed (exit status 1).\n"
-    "A null move (-- or Z0) in the main line ends the analysis there; in a variation it is kept.\n";
+    "A null move (-- or Z0) in the main line ends the analysis there; in a variation it is kept.\n"
+    "--game 3 or --game 2-5: only those games of the file (from 1). --side white|black: only that side's\n"
+    "moves are annotated. --from-move N: the annotation starts at move N (the moves before it are not searched).\n";
 
 bool parse_info_line(const std::string& line, const Position& root, PvLine* out) {
     const std::vector<std::string> t = split(line);
@@ -189,7 +192,8 @@ struct PositionRequest {
 
 // Reads the options of one position's analysis; false with *error for a usage error.
 bool read_position_request(const ParsedArgs& a, PositionRequest* r, std::string* error) {
-    if (a.has("out") || a.has("model")) return *error = "--out and --model are for games (a PGN file)", false;
+    for (const char* games_only : {"out", "model", "game", "side", "from-move"})
+        if (a.has(games_only)) return *error = std::string("--") + games_only + " is for games (a PGN file)", false;
     const int limit_count = a.has("depth") + a.has("movetime") + a.has("nodes") + a.has("infinite");
     if (limit_count > 1) return *error = "give at most one of --depth, --movetime, --nodes, --infinite", false;
     long long depth = limit_count ? 0 : DEFAULT_DEPTH, movetime = 0, nodes = 0;
@@ -391,7 +395,8 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     const std::vector<OptionSpec> specs = {{"depth", true},   {"movetime", true}, {"nodes", true},
                                            {"infinite", false}, {"multipv", true}, {"profile", true},
                                            {"threads", true}, {"hash", true},     {"json", false},
-                                           {"out", true},     {"model", true}};
+                                           {"out", true},     {"model", true},    {"game", true},
+                                           {"side", true},    {"from-move", true}};
     if (!parse_args(args, specs, &a, &error)) return usage_error(err, "analyse", error);
     if (!a.positional.empty() && is_games_argument(a.positional[0])) {
         GamesSettings games;

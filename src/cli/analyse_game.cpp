@@ -31,6 +31,7 @@ namespace {
 using workbench::json_string;
 
 constexpr int CP_CLAMP = 1000;  // scores beyond are "won"/"lost" for the centipawn loss (lichess's cap)
+constexpr long long MAX_FROM_MOVE = 10000;  // --from-move: far beyond any game
 
 bool is_mate(Value v) { return v >= VALUE_MATE_IN_MAX_PLY || v <= VALUE_MATED_IN_MAX_PLY; }
 
@@ -117,11 +118,14 @@ bool is_verdict_comment(const std::string& c, bool* with_line) {
     return false;
 }
 
-// A game Quince annotated before: its verdicts (NAGs 1-6, the comment, the better line) and the partial
-// mark go, so that analysing it again replaces them instead of adding a second set.
+// A game Quince annotated before: its evals, verdicts (NAGs 1-6, the comment, the better line) and notes
+// go, on every move (also those this analysis leaves out: --side, --from-move), so that analysing it again
+// replaces them instead of adding a second set.
 void remove_our_annotations(game::Game* game) {
     for (game::PgnMove& pm : game->moves) {
         bool judged = false, with_line = false;
+        for (std::string& c : pm.comments) c = without_eval(c);
+        std::erase(pm.comments, std::string());
         std::erase_if(pm.comments, [&](const std::string& c) {
             bool line = false;
             if (is_verdict_comment(c, &line)) return judged = true, with_line = with_line || line, true;
@@ -174,6 +178,19 @@ std::string numbered_move(const game::Game& game, std::size_t k) {
     for (std::size_t i = 0; i + 1 < k; ++i) pos.do_move(game.moves[i].move);
     const int number = pos.game_ply() / 2 + 1;
     return std::to_string(number) + (pos.side_to_move() == WHITE ? ". " : "... ") + game.moves[k - 1].san;
+}
+
+// --game: "N" or "A-B", games of the file numbered from 1.
+bool parse_game_range(const std::string& text, long long* first, long long* last, std::string* error) {
+    constexpr long long MAX_GAME = 1LL << 40;
+    const std::size_t dash = text.find('-');
+    const bool ok = dash == std::string::npos
+                        ? parse_integer(text, 1, MAX_GAME, first) && (*last = *first, true)
+                        : parse_integer(text.substr(0, dash), 1, MAX_GAME, first) &&
+                              parse_integer(text.substr(dash + 1), 1, MAX_GAME, last) && *first <= *last;
+    if (!ok)
+        *error = "--game must be a game's number N or a range A-B of them (from 1, A at most B), got '" + printable(text) + "'";
+    return ok;
 }
 
 // A file written under a temporary name beside its target and renamed over it when done: until then
@@ -348,20 +365,32 @@ std::string eval_command(Value v, Color stm) {
 bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudget& budget, GameAnalysis* out,
                   const std::function<void(int, int)>& on_position, const std::atomic<bool>* interrupt) {
     *out = GameAnalysis{};
+    out->annotated_side = budget.side;
     engine.new_game();
     search::SearchOptions options;
     options.silent = true;
-    Position pos = game.start();
-    options.chess960 = pos.is_chess960();
+    const Position start = game.start();
+    options.chess960 = start.is_chess960();
     const int n = int(game.moves_before_null());  // a null move in the main line ends the game there
-    // Scores of every position of the main line, side to move's view (mated: VALUE_NONE for "no move").
+    // The first move judged: full move `from_move` (White's, or Black's when the game starts after it),
+    // with one side only that side's first move from there (the position before it is the first needed).
+    int first = std::clamp(2 * (budget.from_move - 1) - start.game_ply(), 0, n);
+    Position pos = start;
+    for (int i = 0; i < first; ++i) pos.do_move(game.moves[std::size_t(i)].move);
+    if (budget.side != COLOR_NB && first < n && pos.side_to_move() != budget.side)
+        pos.do_move(game.moves[std::size_t(first++)].move);
+    out->first_ply = first;
+    if (first > 0 && first == n) return true;  // no move left to judge: nothing is searched
+    const Position first_pos = pos;
+    // Scores of every position of the main line from `first` on, side to move's view (mated: VALUE_NONE
+    // for "no move").
     std::vector<Value> score(std::size_t(n) + 1, VALUE_NONE);
     std::vector<search::SearchResult> result(std::size_t(n) + 1);
     std::vector<int> material(std::size_t(n) + 1);
-    int scored = 0;  // positions with their score; an interrupt leaves the rest unscored
-    for (int i = 0; i <= n; ++i, scored = i) {
+    int scored = first;  // positions before it have their score; an interrupt leaves the rest unscored
+    for (int i = first; i <= n; ++i, scored = i) {
         if (interrupt && interrupt->load()) break;
-        if (on_position) on_position(i, n + 1);
+        if (on_position) on_position(i - first, n + 1 - first);
         material[std::size_t(i)] = eval::wdl_material(pos);
         if (!pos.has_legal_move()) {
             score[std::size_t(i)] = pos.in_check() ? mated_in(0) : VALUE_DRAW;
@@ -376,12 +405,12 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     // A move is judged from the scores before and after it: interrupted, the moves up to the last
     // position scored still are.
     out->complete = scored == n + 1;
-    if (scored > 0) out->start_score = score[0];
-    const int judged = std::max(0, scored - 1);
+    if (scored > first) out->start_score = score[std::size_t(first)];
+    const int judged = std::max(first, scored - 1);
 
-    pos = game.start();
+    pos = first_pos;
     std::vector<double>& white_win = out->white_win;
-    for (int i = 0; i < judged; ++i) {
+    for (int i = first; i < judged; ++i) {
         const game::PgnMove& pm = game.moves[std::size_t(i)];
         MoveVerdict v;
         v.move = pm.move;
@@ -421,18 +450,19 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         out->moves.push_back(std::move(v));
         pos.do_move(pm.move);
     }
-    if (judged > 0) {
+    if (judged > first) {
         const double last = winning_chances(budget.model, score[std::size_t(judged)], material[std::size_t(judged)]);
         white_win.push_back(50 + 50 * (pos.side_to_move() == WHITE ? last : -last));
     }
     std::vector<double> accuracies;
     for (const MoveVerdict& v : out->moves) accuracies.push_back(v.accuracy);
     double accuracy[COLOR_NB] = {0, 0};
-    game_accuracy(white_win, accuracies, game.start().side_to_move(), accuracy);
+    game_accuracy(white_win, accuracies, first_pos.side_to_move(), accuracy);
     for (Color c : {WHITE, BLACK}) {
         SideSummary& s = out->side[c];
         if (s.moves) s.acpl /= s.moves;
         s.accuracy = accuracy[c];
+        if (budget.side != COLOR_NB && c != budget.side) s = SideSummary{};  // its moves are not annotated
     }
     return out->complete;
 }
@@ -444,14 +474,20 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
     if (!game->moves.empty()) std::erase_if(game->moves[0].comments_before, not_read);
     std::erase_if(game->final_comments, not_read);
     Position pos = game->start();
-    for (std::size_t i = 0; i < game->moves.size() && i < analysis.moves.size(); ++i) {
+    const std::size_t first = std::size_t(analysis.first_ply);
+    for (std::size_t i = 0; i < first; ++i) pos.do_move(game->moves[i].move);
+    for (std::size_t i = first; i < game->moves.size() && i - first < analysis.moves.size(); ++i) {
         game::PgnMove& pm = game->moves[i];
-        const MoveVerdict& v = analysis.moves[i];
+        const MoveVerdict& v = analysis.moves[i - first];
+        Position next = pos;
+        next.do_move(pm.move);
+        if (analysis.annotated_side != COLOR_NB && pos.side_to_move() != analysis.annotated_side) {
+            pos = next;  // the other side's move: as the file has it
+            continue;
+        }
         std::vector<std::string> comments;
         for (const std::string& c : pm.comments)
             if (std::string kept = without_eval(c); !kept.empty()) comments.push_back(kept);
-        Position next = pos;
-        next.do_move(pm.move);
         std::vector<std::string> ours;
         if (v.score_after != VALUE_NONE && next.has_legal_move()) ours.push_back(eval_command(v.score_after, next.side_to_move()));
         if (v.judgement != Judgement::NONE) {
@@ -487,13 +523,13 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
     if (!analysis.complete) {
         // Said where readers of the game see it: a tag, and a comment where the analysis ends.
         const std::size_t k = analysis.moves.size();
-        game->set_tag("Analysis", "partial: " + std::to_string(k) + " of " + std::to_string(game->moves_before_null()) + " moves");
+        game->set_tag("Analysis", "partial: " + std::to_string(k) + " of " + std::to_string(game->moves_before_null() - first) + " moves");
         const std::string note = PARTIAL_NOTE;
         if (k == 0) {
-            if (game->moves.empty()) game->final_comments.push_back(note);
-            else game->moves[0].comments_before.push_back(note);
+            if (first == game->moves.size()) game->final_comments.push_back(note);
+            else game->moves[first].comments_before.push_back(note);
         } else {
-            game->moves[k - 1].comments.push_back(note);
+            game->moves[first + k - 1].comments.push_back(note);
         }
     }
     game->set_tag("Annotator", annotator);
@@ -539,13 +575,20 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
              ", \"blunders\": " + std::to_string(s.blunders) + "}";
     }
     Position pos = game.start();
+    for (int i = 0; i < analysis.first_ply; ++i) pos.do_move(game.moves[std::size_t(i)].move);
     r += "}, \"start_eval\": " + eval_json(analysis.start_score, pos) + ", \"moves\": [";
+    bool any = false;
     for (std::size_t i = 0; i < analysis.moves.size(); ++i) {
         const MoveVerdict& v = analysis.moves[i];
         Position next = pos;
         next.do_move(v.move);
-        r += i ? ", " : "";
-        r += "{\"ply\": " + std::to_string(i + 1) + ", \"color\": \"" + (pos.side_to_move() == WHITE ? "white" : "black") +
+        if (analysis.annotated_side != COLOR_NB && pos.side_to_move() != analysis.annotated_side) {
+            pos = next;
+            continue;
+        }
+        r += any ? ", " : "";
+        any = true;
+        r += "{\"ply\": " + std::to_string(analysis.first_ply + int(i) + 1) + ", \"color\": \"" + (pos.side_to_move() == WHITE ? "white" : "black") +
              "\", \"san\": " + json_string(v.san) + ", \"uci\": " + json_string(move_to_uci(v.move, pos.is_chess960())) +
              ", \"eval\": " + eval_json(v.score_after, next);
         r += ", \"cp_loss\": " + std::to_string(v.cp_loss) + ", \"chances_lost\": " + fixed(v.drop, 3) +
@@ -598,6 +641,19 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         else if (m == "lichess") budget.model = ChancesModel::LICHESS;
         else return usage_error(err, "analyse", "--model must be wdl or lichess, got '" + printable(m) + "'");
     }
+    // Which games, whose moves, from which move on.
+    long long first_game = 1, last_game = LLONG_MAX, from_move = 1;
+    if (a.has("game") && !parse_game_range(a.options.at("game"), &first_game, &last_game, &error))
+        return usage_error(err, "analyse", error);
+    if (a.has("side")) {
+        const std::string side = ascii_lower(a.options.at("side"));
+        if (side == "white") budget.side = WHITE;
+        else if (side == "black") budget.side = BLACK;
+        else return usage_error(err, "analyse", "--side must be white or black, got '" + printable(a.options.at("side")) + "'");
+    }
+    if (a.has("from-move") && !parse_number(a.options.at("from-move"), 1, MAX_FROM_MOVE, "--from-move", &from_move, &error))
+        return usage_error(err, "analyse", error);
+    budget.from_move = int(from_move);
     EngineSettings engine_settings;
     if (!read_engine_settings(a, &engine_settings, &error)) return usage_error(err, "analyse", error);
 
@@ -620,7 +676,18 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     std::vector<game::Game> games;
     game::ReadOptions read_options;
     read_options.null_moves_in_main_line = true;  // the game is analysed up to it
-    const std::vector<game::PgnError> pgn_errors = game::read_pgn_games(text, &games, read_options);
+    std::vector<game::PgnError> pgn_errors = game::read_pgn_games(text, &games, read_options);
+    const std::size_t games_in_file = games.size() + pgn_errors.size();
+    if (a.has("game")) {  // the others are left out, unread ones too
+        auto outside = [&](int number) { return number < first_game || number > last_game; };
+        std::erase_if(games, [&](const game::Game& g) { return outside(g.number); });
+        std::erase_if(pgn_errors, [&](const game::PgnError& e) { return outside(e.game); });
+        if (games.empty() && pgn_errors.empty()) {
+            err << "quince analyse: " << name << " holds " << games_in_file << (games_in_file == 1 ? " game" : " games")
+                << "; --game " << printable(a.options.at("game")) << " names none of them\n";
+            return EXIT_FAILED;
+        }
+    }
     const bool json = a.has("json");
     auto error_json = [](const game::PgnError& e) {
         return "{\"type\": \"error\", \"game\": " + std::to_string(e.game) + ", \"line\": " + std::to_string(e.line) +
@@ -678,25 +745,30 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
             if (settings.on_position) settings.on_position(games[g].number, i, n);
             if (!settings.progress) return;
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            err << "\r\033[Kanalysing game " << games[g].number << "/" << games.size() + pgn_errors.size() << ", position " << i + 1 << "/" << n << ", "
+            err << "\r\033[Kanalysing game " << games[g].number << "/" << games_in_file << ", position " << i + 1 << "/" << n << ", "
                 << fixed(secs, 0) << " s" << std::flush;
             progress_shown = true;
         };
         interrupted = !analyse_game(games[g], engine, budget, &analysis, progress, settings.interrupt);
         if (progress_shown) err << "\r\033[K" << std::flush, progress_shown = false;
+        const std::size_t first = std::size_t(analysis.first_ply);
         if (interrupted) {
             const std::size_t k = analysis.moves.size();
             partial_note = "interrupted in game " + std::to_string(games[g].number) + " after " + std::to_string(k) + " of " +
-                           std::to_string(games[g].moves_before_null()) + " moves";
+                           std::to_string(games[g].moves_before_null() - first) + " moves";
             if (k == 0) break;  // nothing of it analysed: not written
-            partial_note += "; it is written up to " + numbered_move(games[g], k) + ", marked partial";
+            partial_note += "; it is written up to " + numbered_move(games[g], first + k) + ", marked partial";
+        } else if (analysis.moves.empty() && first > 0) {
+            err << "quince analyse: " << name << ": game " << games[g].number << " has no move to analyse from move "
+                << from_move << (budget.side == COLOR_NB ? "" : budget.side == WHITE ? " by White" : " by Black")
+                << "; it is written without analysis\n";
         }
         write_errors_before(games[g].number);
         if (json) {
             dest << game_json(games[g], analysis, games[g].number, budget.model) << std::endl;
         } else {
             game::Game annotated = games[g];
-            annotate(&annotated, analysis, annotator);
+            if (!analysis.moves.empty() || first == 0) annotate(&annotated, analysis, annotator);  // else none in scope
             game::WriteOptions options;
             options.symbolic_nags = true;
             dest << game::write_pgn(annotated, options) << std::flush;

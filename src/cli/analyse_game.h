@@ -76,10 +76,13 @@ struct SideSummary {
 };
 
 struct GameAnalysis {
-    std::vector<MoveVerdict> moves;  // one per main-line move; fewer when interrupted
+    // One per main-line move from first_ply on (up to a null move), of both sides; fewer when interrupted.
+    std::vector<MoveVerdict> moves;
+    int first_ply = 0;      // index in the main line of moves[0]: the moves before it are not judged
+    Color annotated_side = COLOR_NB;  // whose moves are annotated (COLOR_NB: both); the other's summary is empty
     SideSummary side[COLOR_NB];
     bool complete = true;  // false: interrupted, `moves` holds the first moves only (those judged)
-    Value start_score = VALUE_NONE;  // of the start position, side to move's view (unscored: VALUE_NONE)
+    Value start_score = VALUE_NONE;  // of the position before moves[0], side to move's view (unscored: VALUE_NONE)
     std::vector<double> white_win;  // White's win % of each position judged from, the last one's too
 };
 
@@ -87,6 +90,10 @@ struct GameBudget {
     search::Limits limits;  // per position
     ChancesModel model = ChancesModel::WDL;
     int max_line_plies = 10;  // longest better line written as a variation
+    // The moves annotated: from full move `from_move` on (the positions before it are not searched), of
+    // one side or (COLOR_NB) both.
+    int from_move = 1;
+    Color side = COLOR_NB;
 };
 
 // Searches every position of the game's main line (up to its first null move, where the game ends for the

@@ -299,6 +299,129 @@ TEST(AnalyseGame, NullMovesInVariationsAndTheMainLine) {
     EXPECT_EQ(count_of(second, "\"ply\": "), 1 + 5) << second;
 }
 
+// The plies of a game's --json line, in order.
+std::vector<int> plies_of(const std::string& json_line) {
+    std::vector<int> plies;
+    for (std::size_t at = 0; (at = json_line.find("{\"ply\": ", at)) != std::string::npos; at += 8)
+        plies.push_back(std::stoi(json_line.substr(at + 8)));
+    return plies;
+}
+
+TEST(AnalyseGame, GameChoosesTheGamesOfTheFile) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
+    // constructs.pgn holds four games.
+    Analysed r = analyse({data("constructs.pgn"), "--game", "3", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count_of(r.out, "\n"), 1) << r.out;
+    EXPECT_EQ(r.out.rfind("{\"type\": \"game\", \"game\": 3,", 0), 0u) << r.out;
+    r = analyse({data("constructs.pgn"), "--game=2-3", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(count_of(r.out, "\n"), 2) << r.out;
+    EXPECT_EQ(r.out.rfind("{\"type\": \"game\", \"game\": 2,", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\n{\"type\": \"game\", \"game\": 3,"), std::string::npos) << r.out;
+    r = analyse({data("constructs.pgn"), "--game", "3-9"});  // as far as the file goes
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count_of(r.out, "[Event "), 2) << r.out;
+    r = analyse({data("constructs.pgn"), "--game", "5"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("constructs.pgn holds 4 games; --game 5 names none of them"), std::string::npos) << r.err;
+    // A game that cannot be read counts in the numbering; left out, it is not named.
+    r = analyse({data("second_game_illegal.pgn"), "--game", "1"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("game 2"), std::string::npos) << r.err;
+    EXPECT_EQ(count_of(r.out, "[Event "), 1) << r.out;
+    r = analyse({data("second_game_illegal.pgn"), "--game", "2"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("game 2, line 12: illegal move"), std::string::npos) << r.err;
+}
+
+TEST(AnalyseGame, SideAnnotatesOneSidesMoves) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
+    for (const Color side : {WHITE, BLACK}) {
+        const Analysed r = analyse({data("queen_blunder.pgn"), "--side", side == WHITE ? "white" : "Black"});
+        ASSERT_EQ(r.status, 0) << r.err;
+        std::vector<game::Game> games;
+        game::PgnError e;
+        ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+        const game::Game& g = games[0];
+        ASSERT_EQ(g.moves.size(), 14u);
+        for (std::size_t i = 0; i < g.moves.size(); ++i) {
+            const bool ours = Color(i % 2) == side;
+            EXPECT_EQ(!g.moves[i].comments.empty(), ours) << g.moves[i].san;
+            if (ours) {
+                EXPECT_EQ(g.moves[i].comments[0].rfind("[%eval ", 0), 0u) << g.moves[i].san;
+            }
+        }
+        // The blunder is Black's: judged only when Black's moves are.
+        EXPECT_EQ(r.out.find("Qh4??") != std::string::npos, side == BLACK) << r.out;
+        EXPECT_EQ(g.tag("WhiteACPL").empty(), side == BLACK);
+        EXPECT_EQ(g.tag("WhiteAccuracy").empty(), side == BLACK);
+        EXPECT_EQ(g.tag("BlackACPL").empty(), side == WHITE);
+        EXPECT_EQ(g.tag("BlackAccuracy").empty(), side == WHITE);
+        const Analysed j = analyse({data("queen_blunder.pgn"), "--side", side == WHITE ? "white" : "black", "--json"});
+        ASSERT_EQ(j.status, 0) << j.err;
+        EXPECT_EQ(plies_of(j.out), side == WHITE ? (std::vector<int>{1, 3, 5, 7, 9, 11, 13})
+                                                 : (std::vector<int>{2, 4, 6, 8, 10, 12, 14})) << j.out;
+        EXPECT_NE(j.out.find(side == WHITE ? "\"black\": {\"moves\": 0," : "\"white\": {\"moves\": 0,"), std::string::npos) << j.out;
+    }
+}
+
+TEST(AnalyseGame, FromMoveStartsTheAnnotation) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
+    Analysed r = analyse({data("queen_blunder.pgn"), "--from-move", "4"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+    for (std::size_t i = 0; i < 14; ++i) EXPECT_EQ(games[0].moves[i].comments.empty(), i < 6) << games[0].moves[i].san;
+    EXPECT_NE(r.out.find("4... Qh4??"), std::string::npos) << r.out;
+    r = analyse({data("queen_blunder.pgn"), "--from-move", "4", "--side", "black", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(plies_of(r.out), (std::vector<int>{8, 10, 12, 14})) << r.out;
+    // A game that starts later (40... Kd7 41. Kd2 Kd6): move numbers as the game has them.
+    r = analyse({data("constructs.pgn"), "--game", "3", "--from-move", "41", "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(plies_of(r.out), (std::vector<int>{2, 3})) << r.out;
+    r = analyse({data("constructs.pgn"), "--game", "3", "--from-move", "12", "--json"});
+    EXPECT_EQ(plies_of(r.out), (std::vector<int>{1, 2, 3})) << r.out;
+    // Past the game's end: written as it is, and said so.
+    r = analyse({data("queen_blunder.pgn"), "--from-move", "8"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count_of(r.out, "{"), 0) << r.out;
+    EXPECT_EQ(r.out.find("Annotator"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("queen_blunder.pgn: game 1 has no move to analyse from move 8; it is written without analysis"),
+              std::string::npos) << r.err;
+}
+
+TEST(AnalyseGame, BadValuesOfGameSideAndFromMoveAreUsageErrors) {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--game", "0"}, "--game must be a game's number N or a range A-B of them (from 1, A at most B), got '0'"},
+        {{"--game", "3-1"}, "got '3-1'"},
+        {{"--game", "two"}, "got 'two'"},
+        {{"--game", "1-"}, "got '1-'"},
+        {{"--game", "-2"}, "got '-2'"},
+        {{"--game", "1-2-3"}, "got '1-2-3'"},
+        {{"--side", "red"}, "--side must be white or black, got 'red'"},
+        {{"--from-move", "0"}, "--from-move must be a whole number from 1 to 10000, got '0'"},
+        {{"--from-move", "ten"}, "--from-move must be a whole number from 1 to 10000, got 'ten'"},
+    };
+    for (const auto& [options, message] : cases) {
+        std::vector<std::string> args = {data("queen_blunder.pgn")};
+        args.insert(args.end(), options.begin(), options.end());
+        const Analysed r = analyse(args);
+        EXPECT_EQ(r.status, cli::EXIT_USAGE) << options[1] << ": " << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    // For one position they mean nothing.
+    for (const char* option : {"--game", "--side", "--from-move"}) {
+        const Analysed r = analyse({"startpos", option, "1"});
+        EXPECT_EQ(r.status, cli::EXIT_USAGE) << option;
+        EXPECT_NE(r.err.find(std::string(option) + " is for games (a PGN file)"), std::string::npos) << r.err;
+    }
+}
+
 TEST(AnalyseGame, OptionsThatDoNotFitGames) {
     EXPECT_EQ(analyse({data("queen_blunder.pgn"), "--multipv", "2"}).status, cli::EXIT_USAGE);
     // One limit per position, as for one position (a usage error before anything is read or searched).
