@@ -136,11 +136,11 @@ struct Subcommand {
 // One line per subcommand: adding one is adding a line here.
 const Subcommand SUBCOMMANDS[] = {
     {"analyse", "[FEN|startpos] [moves ...] [--depth N|--movetime MS|--nodes N|--infinite] [--multipv K] "
-                "[--profile P] [--threads N] [--hash MB] [--json]",
+                "[--profile P] [--threads N] [--hash MB] [--json] [--wdl]",
      "search a position; lines in SAN, scores in pawns (White's view); default --depth 20",
      analyse, &cli::ANALYSE_DETAILS},
     {"analyse", "GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model wdl|lichess] "
-                "[--game N|A-B] [--side white|black] [--from-move N]",
+                "[--game N|A-B] [--side white|black] [--from-move N] [--wdl]",
      "annotate whole games: [%eval] per move, ?! ? ?? with the better line, accuracy tags", analyse,
      &cli::ANALYSE_DETAILS},
     {"analyze", "...", "the same as analyse", analyse, &cli::ANALYSE_DETAILS},

@@ -49,6 +49,17 @@ std::string seconds(std::int64_t ms) {
     return buf;
 }
 
+// Win/draw/loss per mille turned to White's view.
+eval::Wdl white_wdl(int win, int draw, int loss, Color stm) {
+    return stm == WHITE ? eval::Wdl{win, draw, loss} : eval::Wdl{loss, draw, win};
+}
+std::string wdl_text(const eval::Wdl& w) {
+    return std::to_string(w.win) + "/" + std::to_string(w.draw) + "/" + std::to_string(w.loss);
+}
+std::string wdl_json(const eval::Wdl& w) {
+    return "[" + std::to_string(w.win) + ", " + std::to_string(w.draw) + ", " + std::to_string(w.loss) + "]";
+}
+
 std::string json_score(const PvLine& l, Color stm) {
     const int white = stm == WHITE ? l.score : -l.score;
     return l.mate ? "{\"white_mate\": " + std::to_string(white) + "}" : "{\"white_cp\": " + std::to_string(white) + "}";
@@ -82,19 +93,24 @@ const char* const ANALYSE_DETAILS =
     "--infinite searches until Ctrl-C; Ctrl-C always stops the search and prints the result so far.\n"
     "--json: JSON Lines, one {\"type\": \"iteration\"} object per completed iteration and a final\n"
     "{\"type\": \"result\"} object. Defaults: --multipv 1, --threads 1, --hash 64, --profile quince (the default profile).\n"
+    "--wdl: White's win/draw/loss per mille beside every score (\"wdl\": [W, D, L] in JSON), from the\n"
+    "evaluation's WDL model (as UCI_ShowWDL).\n"
     "Moves may be pasted as a GUI shows them: 'startpos moves 1.e4 e5 2.Nf3' (SAN, numbers, or UCI).\n"
     "\n"
     "quince analyse GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model wdl|lichess]\n"
-    "                         [--game N|A-B] [--side white|black] [--from-move N]\n"
+    "                         [--game N|A-B] [--side white|black] [--from-move N] [--wdl]\n"
     "annotates every game of the file (\"-\": standard input): [%eval] after each move (pawns, White's view),\n"
     "?! ? ?? for a drop of the mover's winning chances by 0.1 / 0.2 / 0.3 (lichess's thresholds; chances from\n"
     "Quince's WDL model, or --model lichess for lichess's formula), the better line after a mistake or\n"
     "blunder, [WhiteACPL] [BlackACPL] [WhiteAccuracy] [BlackAccuracy] tags. Default budget: --nodes 400000\n"
-    "per position. --json: one {\"type\": \"game\"} line per game. A game that cannot be read is named on\n"
-    "stderr and written as it was, with a comment saying why; the others are analysed (exit status 1).\n"
-    "A null move (-- or Z0) in the main line ends the analysis there; in a variation it is kept.\n"
+    "per position (one limit at most). --json: one {\"type\": \"game\"} line per game.\n"
     "--game 3 or --game 2-5: only those games of the file (from 1). --side white|black: only that side's\n"
-    "moves are annotated. --from-move N: the annotation starts at move N (the moves before it are not searched).\n";
+    "moves are annotated. --from-move N: the annotation starts at move N (the moves before are not searched).\n"
+    "--wdl: White's win/draw/loss per mille in each eval's comment, { [%eval 0.34] [%wdl 449,247,304] },\n"
+    "and \"wdl\": [W, D, L] beside each eval in --json.\n"
+    "A game that cannot be read is named on stderr and written as it was, with a comment saying why; the\n"
+    "others are analysed (exit status 1). A null move (-- or Z0) in the main line ends the analysis there;\n"
+    "in a variation it is kept.\n";
 
 bool parse_info_line(const std::string& line, const Position& root, PvLine* out) {
     const std::vector<std::string> t = split(line);
@@ -112,6 +128,10 @@ bool parse_info_line(const std::string& line, const Position& root, PvLine* out)
         else if (k == "nodes") { if (!next_int(&l.nodes)) return false; }
         else if (k == "nps") { if (!next_int(&l.nps)) return false; }
         else if (k == "time") { if (!next_int(&l.time_ms)) return false; }
+        else if (k == "wdl") {
+            if (!next_int(&l.win) || !next_int(&l.draw) || !next_int(&l.loss)) return false;
+            l.has_wdl = true;
+        }
         else if (k == "lowerbound") l.bound = 1;
         else if (k == "upperbound") l.bound = -1;
         else if (k == "score") {
@@ -186,6 +206,7 @@ struct PositionRequest {
     search::Limits limits;
     long long multipv = 1;
     bool json = false;
+    bool wdl = false;  // win/draw/loss beside every score
     EngineSettings engine;
     std::string limit_text;  // "depth 20", "5000 nodes", ... for the header
 };
@@ -206,6 +227,7 @@ bool read_position_request(const ParsedArgs& a, PositionRequest* r, std::string*
     if (!read_engine_settings(a, &r->engine, error)) return false;
     if (!read_position(a.positional, &r->root, error)) return false;
     r->json = a.has("json");
+    r->wdl = a.has("wdl");
     r->limits.depth = int(depth);
     r->limits.movetime = movetime;
     r->limits.nodes = std::uint64_t(nodes);
@@ -234,8 +256,10 @@ void print_no_legal_move(const Position& root, bool json, std::ostream& out) {
 // on_info(); this thread status() and result(); a mutex orders their output.
 class AnalysisOutput {
 public:
-    AnalysisOutput(const Position& root, int lines_per_iteration, bool multi, bool json, std::ostream& out)
-        : root_(root), stm_(root.side_to_move()), multi_(multi), json_(json), out_(out),
+    // `wdl`: the model of the evaluation searching, for win/draw/loss beside the scores (null: none).
+    AnalysisOutput(const Position& root, int lines_per_iteration, bool multi, bool json, const eval::WdlModel* wdl,
+                   std::ostream& out)
+        : root_(root), stm_(root.side_to_move()), multi_(multi), json_(json), wdl_(wdl), out_(out),
           latest_(std::size_t(lines_per_iteration)) {}
 
     void header(const PositionRequest& r) {
@@ -245,9 +269,10 @@ public:
              << " to move)\n";
         out_ << "profile " << r.engine.profile << ", " << r.limit_text << ", " << threads
              << (threads > 1 ? " threads" : " thread") << ", hash " << r.engine.hash_mb
-             << " MB; scores in pawns from White's point of view (+M3: White mates in 3)\n"
-             << (multi_ ? "depth  #   score     time    nodes     nps  line" : "depth   score     time    nodes     nps  line")
-             << std::endl;
+             << " MB; scores in pawns from White's point of view (+M3: White mates in 3)"
+             << (wdl_ ? "; win/draw/loss per mille, White's" : "") << "\n"
+             << (multi_ ? "depth  #   score" : "depth   score") << (wdl_ ? " win/draw/loss" : "")
+             << "     time    nodes     nps  line" << std::endl;
     }
 
     // One UCI info line of the search. The search reports all lines together; an iteration is complete
@@ -308,17 +333,24 @@ public:
                                     ? std::max(r.depth, last_printed_.depth)
                                     : r.depth;
         const bool chess960 = root_.is_chess960();
+        eval::Wdl wdl;
+        if (wdl_) {
+            const eval::Wdl w = eval::score_to_wdl(r.score, eval::wdl_material(root_), *wdl_);
+            wdl = white_wdl(w.win, w.draw, w.loss, stm_);
+        }
         if (json_) {
             out_ << "{\"type\": \"result\", \"fen\": " << json_string(root_.fen()) << ", \"bestmove\": "
                  << json_string(move_to_uci(r.best, chess960)) << ", \"san\": " << json_string(move_to_san(root_, r.best))
                  << ", \"depth\": " << shown_depth << ", \"score\": " << json_score(best, stm_)
+                 << (wdl_ ? ", \"wdl\": " + wdl_json(wdl) : "")
                  << ", \"pv\": " << json_moves(root_, best.pv, false) << ", \"san_pv\": " << json_moves(root_, best.pv, true)
                  << ", \"nodes\": " << r.nodes << ", \"time_ms\": " << ms << ", \"stopped\": " << (interrupted ? "true" : "false")
                  << "}" << std::endl;
         } else {
             clear_status();
             out_ << (interrupted ? "stopped. " : "") << "best move " << move_to_san(root_, r.best) << " ("
-                 << move_to_uci(r.best, chess960) << "), " << white_score_text(best, stm_) << " at depth " << shown_depth
+                 << move_to_uci(r.best, chess960) << "), " << white_score_text(best, stm_)
+                 << (wdl_ ? " (win/draw/loss " + wdl_text(wdl) + ")" : "") << " at depth " << shown_depth
                  << ", " << human(r.nodes) << " nodes in " << seconds(ms) << ": " << san_line(root_, best.pv) << std::endl;
         }
     }
@@ -336,20 +368,28 @@ private:
                  << ", \"lines\": [";
             for (std::size_t i = 0; i < latest_.size(); ++i)
                 out_ << (i ? ", " : "") << "{\"multipv\": " << latest_[i].multipv
-                     << ", \"score\": " << json_score(latest_[i], stm_) << ", \"pv\": " << json_moves(root_, latest_[i].pv, false)
+                     << ", \"score\": " << json_score(latest_[i], stm_)
+                     << (latest_[i].has_wdl ? ", \"wdl\": " + wdl_json(white_wdl(latest_[i].win, latest_[i].draw, latest_[i].loss, stm_)) : "")
+                     << ", \"pv\": " << json_moves(root_, latest_[i].pv, false)
                      << ", \"san\": " << json_moves(root_, latest_[i].pv, true) << "}";
             out_ << "]}" << std::endl;
             return;
         }
         clear_status();
         for (const PvLine& l : latest_) {
-            char row[96];
+            char row[128];
+            std::string score = white_score_text(l, stm_);
+            if (wdl_) {  // a column of its own, "312/601/87"
+                char cell[32];
+                std::snprintf(cell, sizeof cell, "%7s %13s", score.c_str(),
+                              l.has_wdl ? wdl_text(white_wdl(l.win, l.draw, l.loss, stm_)).c_str() : "");
+                score = cell;
+            }
             if (multi_)
-                std::snprintf(row, sizeof row, "%5d %2d %7s %8s %8s %7s  ", l.depth, l.multipv,
-                              white_score_text(l, stm_).c_str(), seconds(l.time_ms).c_str(), human(l.nodes).c_str(),
-                              human(l.nps).c_str());
+                std::snprintf(row, sizeof row, "%5d %2d %7s %8s %8s %7s  ", l.depth, l.multipv, score.c_str(),
+                              seconds(l.time_ms).c_str(), human(l.nodes).c_str(), human(l.nps).c_str());
             else
-                std::snprintf(row, sizeof row, "%5d %7s %8s %8s %7s  ", l.depth, white_score_text(l, stm_).c_str(),
+                std::snprintf(row, sizeof row, "%5d %7s %8s %8s %7s  ", l.depth, score.c_str(),
                               seconds(l.time_ms).c_str(), human(l.nodes).c_str(), human(l.nps).c_str());
             out_ << row << san_line(root_, l.pv) << "\n";
         }
@@ -359,6 +399,7 @@ private:
     const Position& root_;
     const Color stm_;
     const bool multi_, json_;
+    const eval::WdlModel* wdl_;
     std::ostream& out_;
     std::mutex mutex_;
     std::vector<PvLine> latest_;
@@ -396,7 +437,7 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
                                            {"infinite", false}, {"multipv", true}, {"profile", true},
                                            {"threads", true}, {"hash", true},     {"json", false},
                                            {"out", true},     {"model", true},    {"game", true},
-                                           {"side", true},    {"from-move", true}};
+                                           {"side", true},    {"from-move", true}, {"wdl", false}};
     if (!parse_args(args, specs, &a, &error)) return usage_error(err, "analyse", error);
     if (!a.positional.empty() && is_games_argument(a.positional[0])) {
         GamesSettings games;
@@ -414,12 +455,14 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
         return EXIT_OK;
     }
 
-    AnalysisOutput output(r.root, std::min(int(r.multipv), legal), r.multipv > 1, r.json, out);  // outlives the engine
+    AnalysisOutput output(r.root, std::min(int(r.multipv), legal), r.multipv > 1, r.json,
+                          r.wdl ? &r.engine.evaluation->wdl : nullptr, out);  // outlives the engine
     search::Engine engine;
     if (!set_up_engine(engine, r.engine, err)) return EXIT_FAILED;
     search::SearchOptions options;
     options.multi_pv = int(r.multipv);
     options.chess960 = r.root.is_chess960();
+    options.show_wdl = r.wdl;
     engine.set_output([&output](const std::string& line) { output.on_info(line); });
     output.header(r);
     engine.go(r.root, r.limits, options);

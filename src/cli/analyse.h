@@ -23,6 +23,8 @@ struct PvLine {
     bool mate = false;  // score is "mate N" (moves) rather than centipawns
     int score = 0;      // side to move's view, as in UCI
     int bound = 0;      // +1 lowerbound (fail high), -1 upperbound (fail low), 0 exact
+    bool has_wdl = false;           // the line has `wdl W D L` (UCI_ShowWDL)
+    int win = 0, draw = 0, loss = 0;  // per mille, side to move's view
     std::uint64_t nodes = 0, nps = 0;
     std::int64_t time_ms = 0;
     std::vector<Move> pv;  // legal from the root, in order (stops at the first move that is not)

@@ -47,12 +47,14 @@ std::string fixed(double v, int decimals) {
     return buf;
 }
 
-// Takes `[%eval …]` commands out of a comment (a game analysed before); blanks around them go too.
+// Takes `[%eval …]` and `[%wdl …]` commands out of a comment (a game analysed before); blanks around them
+// go too.
 std::string without_eval(std::string c) {
-    for (std::size_t at; (at = c.find("[%eval")) != std::string::npos;) {
-        const std::size_t close = c.find(']', at);
-        c.erase(at, close == std::string::npos ? std::string::npos : close - at + 1);
-    }
+    for (const char* command : {"[%eval", "[%wdl"})
+        for (std::size_t at; (at = c.find(command)) != std::string::npos;) {
+            const std::size_t close = c.find(']', at);
+            c.erase(at, close == std::string::npos ? std::string::npos : close - at + 1);
+        }
     const std::size_t a = c.find_first_not_of(' '), b = c.find_last_not_of(' ');
     return a == std::string::npos ? "" : c.substr(a, b - a + 1);
 }
@@ -354,6 +356,10 @@ int white_mate_in_moves(Value v, Color stm) {
     return stm == WHITE ? n : -n;
 }
 
+std::string wdl_command(const eval::Wdl& white) {
+    return "[%wdl " + std::to_string(white.win) + "," + std::to_string(white.draw) + "," + std::to_string(white.loss) + "]";
+}
+
 std::string eval_command(Value v, Color stm) {
     const Value white = stm == WHITE ? v : Value(-v);
     if (is_mate(white)) return "[%eval #" + std::to_string(white_mate_in_moves(v, stm)) + "]";
@@ -387,25 +393,31 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     std::vector<Value> score(std::size_t(n) + 1, VALUE_NONE);
     std::vector<search::SearchResult> result(std::size_t(n) + 1);
     std::vector<int> material(std::size_t(n) + 1);
+    std::vector<eval::Wdl> wdl(std::size_t(n) + 1);  // White's view
+    const eval::WdlModel& wdl_model = engine.evaluation()->wdl;  // the model of the evaluation that scores them
     int scored = first;  // positions before it have their score; an interrupt leaves the rest unscored
     for (int i = first; i <= n; ++i, scored = i) {
         if (interrupt && interrupt->load()) break;
         if (on_position) on_position(i - first, n + 1 - first);
         material[std::size_t(i)] = eval::wdl_material(pos);
+        eval::Wdl w{0, 1000, 0};  // side to move's view; a draw by rule is certain, not the model's guess
         if (!pos.has_legal_move()) {
             score[std::size_t(i)] = pos.in_check() ? mated_in(0) : VALUE_DRAW;
+            if (pos.in_check()) w = {0, 0, 1000};
         } else if (pos.is_draw(0) || pos.has_insufficient_material()) {
             score[std::size_t(i)] = VALUE_DRAW;  // a draw by rule: nothing to search
         } else {  // the last position too: its score is the eval after the last move
             if (!search_position(engine, pos, budget.limits, options, interrupt, &result[std::size_t(i)])) break;
             score[std::size_t(i)] = result[std::size_t(i)].score;
+            w = eval::score_to_wdl(score[std::size_t(i)], material[std::size_t(i)], wdl_model);
         }
+        wdl[std::size_t(i)] = pos.side_to_move() == WHITE ? w : eval::Wdl{w.loss, w.draw, w.win};
         if (i < n) pos.do_move(game.moves[std::size_t(i)].move);
     }
     // A move is judged from the scores before and after it: interrupted, the moves up to the last
     // position scored still are.
     out->complete = scored == n + 1;
-    if (scored > first) out->start_score = score[std::size_t(first)];
+    if (scored > first) out->start_score = score[std::size_t(first)], out->start_wdl = wdl[std::size_t(first)];
     const int judged = std::max(first, scored - 1);
 
     pos = first_pos;
@@ -418,6 +430,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         const Color mover = pos.side_to_move();
         const Value after = Value(-score[std::size_t(i) + 1]);  // the mover's view
         v.score_after = score[std::size_t(i) + 1];
+        v.wdl_after = wdl[std::size_t(i) + 1];
         const search::SearchResult& r = result[std::size_t(i)];
         Value before = score[std::size_t(i)];
         v.best = r.best;
@@ -427,9 +440,8 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
         // thought (a deeper look after it) loses nothing either.
         if (pm.move == r.best || !r.best) before = std::min(before, after);
         v.best_score = before;
-        const eval::WdlModel& wdl = engine.evaluation()->wdl;  // the model of the evaluation that scored them
-        const double chances_before = winning_chances(budget.model, before, material[std::size_t(i)], wdl);
-        const double chances_after = winning_chances(budget.model, after, material[std::size_t(i) + 1], wdl);
+        const double chances_before = winning_chances(budget.model, before, material[std::size_t(i)], wdl_model);
+        const double chances_after = winning_chances(budget.model, after, material[std::size_t(i) + 1], wdl_model);
         v.drop = std::max(0.0, chances_before - chances_after);
         v.cp_loss = std::max(0, clamped_cp(before) - clamped_cp(after));
         v.win_before = 50 + 50 * chances_before;
@@ -467,7 +479,7 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     return out->complete;
 }
 
-void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator) {
+void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator, bool with_wdl) {
     if (game->tag("Annotator").rfind("Quince", 0) == 0) remove_our_annotations(game);
     // A game Quince could not read before (unread_game), mended since.
     auto not_read = [](const std::string& c) { return c.rfind(NOT_READ_WORDS, 0) == 0; };
@@ -489,7 +501,8 @@ void annotate(game::Game* game, const GameAnalysis& analysis, const std::string&
         for (const std::string& c : pm.comments)
             if (std::string kept = without_eval(c); !kept.empty()) comments.push_back(kept);
         std::vector<std::string> ours;
-        if (v.score_after != VALUE_NONE && next.has_legal_move()) ours.push_back(eval_command(v.score_after, next.side_to_move()));
+        if (v.score_after != VALUE_NONE && next.has_legal_move())
+            ours.push_back(eval_command(v.score_after, next.side_to_move()) + (with_wdl ? " " + wdl_command(v.wdl_after) : ""));
         if (v.judgement != Judgement::NONE) {
             // The file's own move assessment (`!`, `?`, `$1`…`$6`) stays, ours then only in words.
             if (std::none_of(pm.nags.begin(), pm.nags.end(), is_move_assessment))
@@ -557,7 +570,11 @@ std::string eval_json(Value v, const Position& pos) {
 
 }  // namespace
 
-std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model) {
+std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model,
+                      bool with_wdl) {
+    auto wdl_json = [](const eval::Wdl& w) {
+        return "[" + std::to_string(w.win) + ", " + std::to_string(w.draw) + ", " + std::to_string(w.loss) + "]";
+    };
     std::string r = "{\"type\": \"game\", \"game\": " + std::to_string(number) + ", \"tags\": {";
     for (std::size_t i = 0; i < game.tags.size(); ++i)
         r += (i ? ", " : "") + json_string(game.tags[i].first) + ": " + json_string(game.tags[i].second);
@@ -576,7 +593,9 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
     }
     Position pos = game.start();
     for (int i = 0; i < analysis.first_ply; ++i) pos.do_move(game.moves[std::size_t(i)].move);
-    r += "}, \"start_eval\": " + eval_json(analysis.start_score, pos) + ", \"moves\": [";
+    r += "}, \"start_eval\": " + eval_json(analysis.start_score, pos);
+    if (with_wdl && analysis.start_score != VALUE_NONE) r += ", \"start_wdl\": " + wdl_json(analysis.start_wdl);
+    r += ", \"moves\": [";
     bool any = false;
     for (std::size_t i = 0; i < analysis.moves.size(); ++i) {
         const MoveVerdict& v = analysis.moves[i];
@@ -591,6 +610,7 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
         r += "{\"ply\": " + std::to_string(analysis.first_ply + int(i) + 1) + ", \"color\": \"" + (pos.side_to_move() == WHITE ? "white" : "black") +
              "\", \"san\": " + json_string(v.san) + ", \"uci\": " + json_string(move_to_uci(v.move, pos.is_chess960())) +
              ", \"eval\": " + eval_json(v.score_after, next);
+        if (with_wdl) r += ", \"wdl\": " + wdl_json(v.wdl_after);
         r += ", \"cp_loss\": " + std::to_string(v.cp_loss) + ", \"chances_lost\": " + fixed(v.drop, 3) +
              ", \"accuracy\": " + fixed(v.accuracy, 1) + ", \"judgement\": ";
         r += v.judgement == Judgement::NONE ? "null" : json_string(judgement_name(v.judgement));
@@ -765,10 +785,10 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
         }
         write_errors_before(games[g].number);
         if (json) {
-            dest << game_json(games[g], analysis, games[g].number, budget.model) << std::endl;
+            dest << game_json(games[g], analysis, games[g].number, budget.model, a.has("wdl")) << std::endl;
         } else {
             game::Game annotated = games[g];
-            if (!analysis.moves.empty() || first == 0) annotate(&annotated, analysis, annotator);  // else none in scope
+            if (!analysis.moves.empty() || first == 0) annotate(&annotated, analysis, annotator, a.has("wdl"));  // else none in scope
             game::WriteOptions options;
             options.symbolic_nags = true;
             dest << game::write_pgn(annotated, options) << std::flush;

@@ -13,6 +13,7 @@
 
 #include "board/position.h"
 #include "cli/cli.h"
+#include "eval/wdl.h"
 #include "game/pgn.h"
 #include "search/search.h"
 
@@ -58,6 +59,7 @@ struct MoveVerdict {
     Move move = Move::none();
     std::string san;
     Value score_after = VALUE_NONE;  // of the position after the move, side to move there; VALUE_NONE: mated
+    eval::Wdl wdl_after;             // of the position after the move, White's view (the evaluation's model)
     Value best_score = VALUE_NONE;   // of the position before the move, the mover's view
     Move best = Move::none();        // the search's move there
     std::vector<Move> best_line;     // its line, from the position before the move
@@ -83,6 +85,7 @@ struct GameAnalysis {
     SideSummary side[COLOR_NB];
     bool complete = true;  // false: interrupted, `moves` holds the first moves only (those judged)
     Value start_score = VALUE_NONE;  // of the position before moves[0], side to move's view (unscored: VALUE_NONE)
+    eval::Wdl start_wdl;             // of the same position, White's view
     std::vector<double> white_win;  // White's win % of each position judged from, the last one's too
 };
 
@@ -105,19 +108,23 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
                   const std::function<void(int, int)>& on_position = {}, const std::atomic<bool>* interrupt = nullptr);
 
 // The game with the analysis written in: eval comments, NAGs, verdict comments and better lines, the
-// tags WhiteACPL, BlackACPL, WhiteAccuracy, BlackAccuracy and Annotator. Earlier [%eval] commands in
-// the game's comments are replaced. A partial analysis adds the tag Analysis ("partial: 14 of 40 moves")
-// and a comment after the last move analysed; so does a null move in the main line (the comment only).
-void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator);
+// tags WhiteACPL, BlackACPL, WhiteAccuracy, BlackAccuracy and Annotator. Earlier [%eval] and [%wdl]
+// commands in the comments of the moves annotated are replaced. A partial analysis adds the tag Analysis
+// ("partial: 14 of 40 moves") and a comment after the last move analysed; so does a null move in the main
+// line (the comment only). `with_wdl`: the eval comment has the win/draw/loss too, `[%wdl 312,601,87]`.
+void annotate(game::Game* game, const GameAnalysis& analysis, const std::string& annotator, bool with_wdl = false);
 
 // `[%eval 0.17]` / `[%eval #-3]`: a score of the side to move in `pos`, in pawns from White's view.
 std::string eval_command(Value v, Color side_to_move);
+// `[%wdl 312,601,87]`: White's win, draw and loss per mille, as ChessBase writes it beside [%eval].
+std::string wdl_command(const eval::Wdl& white);
 // A mate score of the side to move as lichess writes it: moves to mate, positive when White mates.
 int white_mate_in_moves(Value v, Color side_to_move);
 
 // One JSON object (one line) for a game: tags, the per-side summary, the start position's eval and every
-// move's verdict.
-std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model);
+// move's verdict; `with_wdl`: each position's win/draw/loss too ("wdl": [W, D, L], White's, per mille).
+std::string game_json(const game::Game& game, const GameAnalysis& analysis, int number, ChancesModel model,
+                      bool with_wdl = false);
 
 // `quince analyse` when its argument is a PGN file (or "-", standard input).
 struct GamesSettings {

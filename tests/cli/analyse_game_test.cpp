@@ -782,6 +782,97 @@ TEST(AnalyseArguments, PastedMovesWithNumbersAndTheAnalyzeAlias) {
     EXPECT_NE(r.out.find("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"), std::string::npos) << r.out;
 }
 
+// "[%eval 8.29] [%wdl 999,1,0]" -> {999, 1, 0}; false when the comment has no [%wdl].
+bool wdl_of(const std::string& comment, std::array<int, 3>* wdl) {
+    const std::size_t at = comment.find("[%wdl ");
+    return at != std::string::npos &&
+           std::sscanf(comment.c_str() + at, "[%%wdl %d,%d,%d]", &(*wdl)[0], &(*wdl)[1], &(*wdl)[2]) == 3;
+}
+
+TEST(AnalyseGame, WdlBesideTheEvalInPgnAndJson) {
+    if (test::thread_sanitizer) GTEST_SKIP() << SEARCH_THREADS;
+    const Analysed r = analyse({data("queen_blunder.pgn"), "--wdl"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<game::Game> games;
+    game::PgnError e;
+    ASSERT_TRUE(game::read_pgn(r.out, &games, &e)) << e.text() << "\n" << r.out;
+    for (const game::PgnMove& m : games[0].moves) {
+        // In the eval's comment, as ChessBase writes it: White's win, draw and loss per mille.
+        ASSERT_FALSE(m.comments.empty()) << m.san;
+        EXPECT_EQ(m.comments[0].rfind("[%eval ", 0), 0u) << m.comments[0];
+        std::array<int, 3> wdl{};
+        ASSERT_TRUE(wdl_of(m.comments[0], &wdl)) << m.comments[0];
+        EXPECT_EQ(m.comments[0].find("] [%wdl "), m.comments[0].find(']')) << m.comments[0];
+        EXPECT_EQ(wdl[0] + wdl[1] + wdl[2], 1000) << m.comments[0];
+        for (int x : wdl) EXPECT_GE(x, 0) << m.comments[0];
+    }
+    std::array<int, 3> after_blunder{};
+    ASSERT_TRUE(wdl_of(games[0].moves[7].comments[0], &after_blunder));
+    EXPECT_GT(after_blunder[0], 900) << "White, a queen up, wins: " << games[0].moves[7].comments[0];
+    // Without --wdl none; analysed again without it, the old ones go with the old evals.
+    EXPECT_EQ(analyse({data("queen_blunder.pgn")}).out.find("[%wdl"), std::string::npos);
+    const std::string path = testing::TempDir() + "quince_wdl_again.pgn";
+    std::ofstream(path, std::ios::binary) << r.out;
+    const Analysed again = analyse({path});
+    std::remove(path.c_str());
+    EXPECT_EQ(again.out.find("[%wdl"), std::string::npos) << again.out;
+    EXPECT_EQ(count_of(again.out, "[%eval"), 14) << again.out;
+    // Another program's eval and WDL on a move Quince annotates are replaced by Quince's.
+    std::ifstream in(data("queen_blunder.pgn"), std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("1. e4"), 5, "1. e4 { [%eval -1.06,29] [%wdl 1,444,555] Sharp }");
+    std::ofstream(path, std::ios::binary) << text;
+    const Analysed other = analyse({path, "--wdl"});
+    std::remove(path.c_str());
+    EXPECT_EQ(other.out.find("1,444,555"), std::string::npos) << other.out;
+    EXPECT_EQ(count_of(other.out, "[%wdl"), 14) << other.out;
+    EXPECT_NE(other.out.find("{ Sharp }"), std::string::npos) << other.out;
+    // --json: "wdl" beside every move's eval, "start_wdl" beside the start's.
+    const Analysed j = analyse({data("queen_blunder.pgn"), "--wdl", "--json"});
+    ASSERT_EQ(j.status, 0) << j.err;
+    EXPECT_EQ(count_of(j.out, "\"wdl\": ["), 14) << j.out;
+    EXPECT_NE(j.out.find("}, \"start_wdl\": ["), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"san\": \"Qh4\", \"uci\": \"d8h4\", \"eval\": {\"white_cp\": "), std::string::npos) << j.out;
+    const std::size_t qh4 = j.out.find("\"san\": \"Qh4\"");
+    std::array<int, 3> json_wdl{};
+    ASSERT_EQ(std::sscanf(j.out.c_str() + j.out.find("\"wdl\": [", qh4), "\"wdl\": [%d, %d, %d]", &json_wdl[0],
+                          &json_wdl[1], &json_wdl[2]), 3);
+    EXPECT_EQ(json_wdl, after_blunder);
+    EXPECT_EQ(analyse({data("queen_blunder.pgn"), "--json"}).out.find("wdl\": ["), std::string::npos);
+}
+
+TEST(AnalyseArguments, WdlBesideEveryScoreOfAPosition) {
+    // Black, a queen up, to move: White's view is a loss, whichever side moves.
+    const std::string fen = "4k3/8/8/8/3q4/8/8/4K3 b - - 0 1";
+    auto r = run_command(ENGINE, {"analyse", fen, "--depth", "4", "--wdl"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("; win/draw/loss per mille, White's\ndepth   score win/draw/loss     time"), std::string::npos) << r.out;
+    std::istringstream lines(r.out);
+    int rows = 0;
+    for (std::string line; std::getline(lines, line);) {
+        int depth = 0, win = -1, draw = -1, loss = -1;
+        char score[16];
+        if (std::sscanf(line.c_str(), "%d %15s %d/%d/%d", &depth, score, &win, &draw, &loss) != 5) continue;
+        ++rows;
+        EXPECT_EQ(win + draw + loss, 1000) << line;
+        EXPECT_GT(loss, 800) << line;
+        EXPECT_LT(win, 50) << line;
+    }
+    EXPECT_EQ(rows, 4) << r.out;
+    EXPECT_NE(r.out.find(" (win/draw/loss "), std::string::npos) << r.out;
+    r = run_command(ENGINE, {"analyse", fen, "--depth", "3", "--wdl", "--json", "--multipv", "2"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count_of(r.out, "\"wdl\": ["), 3 * 2 + 1) << r.out;
+    const std::size_t result = r.out.find("{\"type\": \"result\"");
+    ASSERT_NE(result, std::string::npos) << r.out;
+    std::array<int, 3> wdl{};
+    ASSERT_EQ(std::sscanf(r.out.c_str() + r.out.find("\"wdl\": [", result), "\"wdl\": [%d, %d, %d]", &wdl[0], &wdl[1], &wdl[2]), 3);
+    EXPECT_GT(wdl[2], 800) << r.out;
+    // Without --wdl: as before.
+    r = run_command(ENGINE, {"analyse", fen, "--depth", "3"});
+    EXPECT_EQ(r.out.find("win/draw/loss"), std::string::npos) << r.out;
+}
+
 TEST(AnalyseArguments, AnEmptyArgumentIsAnError) {
     auto r = run_command(ENGINE, {"analyse", ""});
     EXPECT_EQ(r.status, 2);

@@ -429,6 +429,15 @@ TEST(CliFormat, InfoLinesParsed) {
     EXPECT_FALSE(cli::parse_info_line("info string hello", p, &l));
     EXPECT_FALSE(cli::parse_info_line("bestmove e2e4", p, &l));
     EXPECT_FALSE(cli::parse_info_line("info depth 3 score cp 5 pv e2e5", p, &l));  // no legal move in the pv
+    // UCI_ShowWDL's `wdl W D L` after the score.
+    EXPECT_FALSE(l.has_wdl);
+    ASSERT_TRUE(cli::parse_info_line("info depth 5 multipv 1 score cp 31 wdl 512 380 108 nodes 900 time 3 pv d2d4", p, &l));
+    EXPECT_TRUE(l.has_wdl);
+    EXPECT_EQ(l.win, 512);
+    EXPECT_EQ(l.draw, 380);
+    EXPECT_EQ(l.loss, 108);
+    EXPECT_EQ(l.score, 31);
+    EXPECT_FALSE(cli::parse_info_line("info depth 5 score cp 31 wdl 512 380 nodes 900 pv d2d4", p, &l));
 }
 
 TEST(CliArgs, OptionsInBothFormsAndPositionalWords) {
