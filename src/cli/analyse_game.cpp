@@ -722,7 +722,10 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     if (games.empty()) {
         if (json)
             for (const game::PgnError& e : pgn_errors) out << error_json(e) << std::endl;
-        err << "quince analyse: " << name << (pgn_errors.empty() ? " holds no game\n" : " holds no game without errors\n");
+        if (a.has("game"))
+            err << "quince analyse: " << name << ": --game " << printable(a.options.at("game")) << " names no game without errors\n";
+        else
+            err << "quince analyse: " << name << (pgn_errors.empty() ? " holds no game\n" : " holds no game without errors\n");
         return EXIT_FAILED;
     }
 

@@ -334,6 +334,7 @@ TEST(AnalyseGame, GameChoosesTheGamesOfTheFile) {
     r = analyse({data("second_game_illegal.pgn"), "--game", "2"});
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("game 2, line 12: illegal move"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("second_game_illegal.pgn: --game 2 names no game without errors"), std::string::npos) << r.err;
 }
 
 TEST(AnalyseGame, SideAnnotatesOneSidesMoves) {
