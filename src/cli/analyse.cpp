@@ -310,16 +310,6 @@ public:
     // The search's result: best move, score, the depth shown for it, nodes and time.
     void result(const search::SearchResult& r, std::int64_t ms, bool interrupted) {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (r.depth == 0) {  // stopped before the first iteration ended: a move, but no score to show
-            if (json_)
-                out_ << "{\"type\": \"result\", \"fen\": " << json_string(root_.fen()) << ", \"bestmove\": "
-                     << json_string(move_to_uci(r.best, root_.is_chess960())) << ", \"depth\": 0, \"stopped\": true}"
-                     << std::endl;
-            else
-                clear_status(), out_ << "stopped before the first iteration ended; first legal move "
-                                     << move_to_san(root_, r.best) << "\n";
-            return;
-        }
         PvLine best;
         best.depth = r.depth;
         const std::vector<std::string> score = split(search::format_score(r.score));

@@ -71,17 +71,8 @@ bool search_position(search::Engine& engine, const Position& pos, const search::
     if (interrupt && interrupt->load()) engine.stop();
     engine.wait();
     *out = engine.last_result();
-    if (interrupt && interrupt->load()) return false;
-    if (out->depth < 1 || std::abs(int(out->score)) >= VALUE_INFINITE) {
-        // A budget too small to finish even the first iteration (`--nodes 1`): one iteration, so that
-        // every position has a score and a move.
-        search::Limits one;
-        one.depth = 1;
-        engine.go(pos, one, options);
-        engine.wait();
-        *out = engine.last_result();
-    }
-    return true;
+    // Even a budget too small for it (`--nodes 1`) gives a completed first iteration: a score and a move.
+    return !(interrupt && interrupt->load());
 }
 
 bool is_move_assessment(int nag) { return nag >= 1 && nag <= 6; }

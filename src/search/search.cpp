@@ -143,12 +143,12 @@ void Worker::count_node() {
     if (lim.nodes) {
         // With one thread the node limit is exact, which makes node-limited searches reproducible.
         std::uint64_t total = engine_.workers_.size() == 1 ? n : check_now ? engine_.nodes_searched() : 0;
-        if (total >= lim.nodes) engine_.stop_.store(true, std::memory_order_relaxed);
+        if (total >= lim.nodes && !engine_.stop_requested_.load(std::memory_order_relaxed)) engine_.stop();
     }
     if (!check_now) return;
     if (engine_.use_time_ && !engine_.pondering_.load(std::memory_order_relaxed) &&
         engine_.elapsed_ms() >= engine_.budget_.hard)
-        engine_.stop_.store(true, std::memory_order_relaxed);
+        engine_.stop();
 }
 
 void Worker::update_pv(int ply, Move m) {
@@ -791,6 +791,7 @@ void Worker::iterative_deepening() {
         pv_idx_ = 0;
         if (engine_.stop_.load()) break;
         completed_depth = root_depth_;
+        if (id_ == 0) engine_.root_searched();  // a stop held until now takes effect
         // Rybka feeds lazy evaluation with the root score of iterations of at least 6 plies; a mate
         // score says nothing about material, so it switches the window off.
         if (completed_depth >= LAZY_EVAL_MIN_DEPTH) {
@@ -802,7 +803,7 @@ void Worker::iterative_deepening() {
         const Value best_value = root_moves[0].score;
         // go mate N: done once a mate in at most N moves is proven.
         if (limits.mate && best_value >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - best_value <= 2 * limits.mate - 1)
-            engine_.stop_.store(true);
+            engine_.stop();
 
         if (root_moves[0].move == last_best) ++best_stable_for;
         else best_stable_for = 0;
@@ -827,10 +828,10 @@ void Worker::iterative_deepening() {
             // count_node) counts our clock only. Otherwise a ponderhit would restart the budget in the
             // middle of a deep iteration, which then runs to the hard limit move after move.
             if (forced || double(engine_.thinking_ms()) >= limit) {
-                if (!engine_.pondering_.load()) engine_.stop_.store(true);
+                if (!engine_.pondering_.load()) engine_.stop();
                 else {
                     engine_.stop_on_ponderhit_.store(true);
-                    if (!engine_.pondering_.load()) engine_.stop_.store(true);  // ponderhit came meanwhile
+                    if (!engine_.pondering_.load()) engine_.stop();  // ponderhit came meanwhile
                 }
             }
         }
@@ -971,6 +972,8 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
         options_.multi_pv = std::max(options_.multi_pv, SKILL_LINES);
     }
     stop_.store(false);
+    stop_requested_.store(false);
+    root_searched_.store(false);
     pondering_.store(limits.ponder);
     Color us = pos.side_to_move();
     use_time_ = limits.uses_clock();
@@ -997,14 +1000,22 @@ void Engine::go(const Position& pos, const Limits& limits, const SearchOptions& 
 #endif
 }
 
-void Engine::stop() { stop_.store(true); }
+void Engine::stop() {
+    stop_requested_.store(true);
+    if (root_searched_.load()) stop_.store(true);
+}
+
+void Engine::root_searched() {
+    root_searched_.store(true);
+    if (stop_requested_.load()) stop_.store(true);
+}
 
 void Engine::ponderhit() {
     if (!searching_.load()) return;
     // The opponent played the expected move: our clock starts now.
     start_ns_.store(now_ns());
     pondering_.store(false);
-    if (stop_on_ponderhit_.load()) stop_.store(true);
+    if (stop_on_ponderhit_.load()) stop();
 }
 
 void Engine::wait() {
@@ -1024,6 +1035,8 @@ Value Engine::quiescence(const Position& pos) {
     limits_ = Limits{};
     use_time_ = false;
     stop_.store(false);
+    stop_requested_.store(false);
+    root_searched_.store(true);  // no root here: a stop (none is expected) would end the probe at once
     return workers_[0]->quiescence(pos);
 }
 
@@ -1091,6 +1104,7 @@ void Engine::run_main() {
 
     if (root_moves.empty()) {
         emit(std::string("info depth 0 score ") + (root_pos_.in_check() ? "mate 0" : "cp 0"));
+        root_searched();  // nothing to search: a stop ends the wait below at once
     } else {
         for (std::size_t i = 1; i < workers_.size(); ++i) {
             if (!helpers_[i - 1]) helpers_[i - 1] = std::make_unique<SearchThread>();
@@ -1098,9 +1112,10 @@ void Engine::run_main() {
         }
         workers_[0]->iterative_deepening();
         // After go infinite / go ponder the answer waits for stop or ponderhit.
+        root_searched();  // it completed at least one iteration: a stop from now on is answered at once
         while (!stop_.load() && (limits_.infinite || pondering_.load()))
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        stop_.store(true);
+        stop();
         for (std::size_t i = 1; i < workers_.size(); ++i) helpers_[i - 1]->wait();
     }
     while (!stop_.load() && (limits_.infinite || pondering_.load()))

@@ -212,6 +212,9 @@ public:
 
     // Starts searching in the background; returns at once. bestmove is sent through the output.
     void go(const Position& pos, const Limits& limits, const SearchOptions& options);
+    // Ends the search: at once once the main thread has completed its first iteration, else as soon as it
+    // has, so that every answer is a searched move with its info line (a stop, node or time limit that
+    // comes earlier waits for it, as in Stockfish and Ethereal).
     void stop();
     void ponderhit();
     void wait();  // until the running search (if any) has sent bestmove
@@ -248,7 +251,12 @@ private:
     std::unique_ptr<SearchThread> main_thread_;           // made at the first search
     std::vector<std::unique_ptr<SearchThread>> helpers_;  // of workers 1..n-1 (set_threads), made at first use
     std::atomic<bool> searching_{false};
-    std::atomic<bool> stop_{false};
+    std::atomic<bool> stop_{false};  // what the search threads read: end now
+    // A stop asked for before the root's first iteration is complete is held here until it is
+    // (root_searched()); both flags are sequentially consistent, so one of the two sides sees the other.
+    std::atomic<bool> stop_requested_{false};
+    std::atomic<bool> root_searched_{false};
+    void root_searched();
     std::atomic<bool> pondering_{false};
     std::atomic<std::int64_t> start_ns_{0};  // reset by ponderhit: the clock starts then
     std::atomic<std::int64_t> go_ns_{0};     // not reset: thought spent on this move, pondering included

@@ -8,7 +8,8 @@
 //                                             command is applied. An invalid one leaves the search
 //                                             running and only prints the error line.
 //   quit                                      stops the search and exits.
-// End of input acts like quit. `go perft N` and `bench` run in their own thread too and end on `stop`
+// A search ends only once it has completed its first iteration (search::Engine::stop): every bestmove
+// is a searched move, after the info line of that iteration. End of input acts like quit. `go perft N` and `bench` run in their own thread too and end on `stop`
 // (or any command that changes the state, or quit). A bare `go` (no depth/nodes/time/mate limit)
 // searches until `stop`.
 #pragma once

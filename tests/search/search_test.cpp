@@ -8,6 +8,7 @@
 #include "search/search.h"
 #include "search/timeman.h"
 #include "search/tt.h"
+#include "support/test_positions.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -144,6 +145,39 @@ TEST(Search, SearchmovesRestrictsTheRoot) {
     l.searchmoves = {uci_to_move(p, "g1f1")};
     SearchResult r = run(fen, l);
     EXPECT_EQ(uci(fen, r.best), "g1f1");
+}
+
+// A stop, a node limit or a time limit that comes before the main thread has completed its first iteration
+// waits for it: the answer is a searched move, here the mate in one of each position (an unsearched answer is
+// the first move generated). Stopped right after go, the search has not even started.
+TEST(Search, NothingStopsTheFirstIteration) {
+    const std::vector<std::string> fens = test::mate_in_one_fens(61, 100);
+    ASSERT_EQ(fens.size(), 100u);
+    Engine engine;
+    SearchOptions options;
+    options.silent = true;
+    std::vector<Limits> limits(6);
+    limits[0].infinite = true;  // ended by the stop
+    limits[1].nodes = 1;
+    limits[2].movetime = 1;
+    limits[3].time[WHITE] = limits[3].time[BLACK] = 0;
+    limits[4].depth = 1;
+    limits[5].ponder = true;  // ended by the stop
+    for (int threads : {1, 3}) {
+        engine.set_threads(threads);
+        for (std::size_t i = 0; i < fens.size(); ++i) {
+            const Position pos = from_fen(fens[i]);
+            const Limits& l = limits[i % limits.size()];
+            engine.go(pos, l, options);
+            engine.stop();
+            engine.wait();
+            const SearchResult& r = engine.last_result();
+            EXPECT_GE(r.depth, 1) << fens[i] << " threads " << threads << " limits " << i % limits.size();
+            EXPECT_TRUE(test::checkmates(pos, r.best)) << fens[i] << " threads " << threads << " limits "
+                                                       << i % limits.size() << ": " << uci(fens[i], r.best);
+            EXPECT_EQ(r.score, mate_in(1)) << fens[i];
+        }
+    }
 }
 
 // The mate in 3 (five plies, a quiet queen sacrifice first) takes depth 10 from one thread. With three threads

@@ -59,6 +59,32 @@ inline std::vector<Position> random_game_positions(std::uint64_t seed, int games
     return out;
 }
 
+// Whether `move` is legal in `pos` and checkmates.
+inline bool checkmates(const Position& pos, Move move) {
+    if (!move || !pos.pseudo_legal(move) || !pos.legal(move)) return false;
+    Position after = pos;
+    after.do_move(move);
+    return after.in_check() && MoveList<LEGAL>(after).size() == 0;
+}
+
+// `count` positions of seeded random games in which the side to move has a mate in one (random play
+// leaves many: a few in every hundred positions), far from the fifty-move rule, as FENs. The mating move
+// is often not the first move generated, which is what an unsearched answer would be.
+inline std::vector<std::string> mate_in_one_fens(std::uint64_t seed, std::size_t count) {
+    std::vector<std::string> out;
+    for (std::uint64_t game = 0; out.size() < count && game < 100000; ++game)
+        for (const Position& pos : random_game_positions(seed * 1000003 + game, 1, 200, 200)) {
+            if (out.size() == count) break;
+            if (pos.rule50() > 80) continue;
+            for (const ScoredMove& m : MoveList<LEGAL>(pos))
+                if (checkmates(pos, m.move)) {
+                    out.push_back(pos.fen());
+                    break;
+                }
+        }
+    return out;
+}
+
 // The evaluation tests' shared set: tests/data (perft.epd, the Chess960 perft suite), the eval tests' reference
 // and profile positions, and positions of seeded random games (endings included).
 inline std::vector<Position> eval_test_positions() {

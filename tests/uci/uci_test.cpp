@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <set>
@@ -16,6 +17,7 @@
 #include "search/skill.h"
 #include "uci/uci.h"
 #include "support/sanitized.h"
+#include "support/test_positions.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -506,6 +508,112 @@ TEST(Uci, BestmoveLegalWithTinyLimits) {
             ASSERT_TRUE(lines) << fen << " " << go;
             EXPECT_TRUE(is_legal(fen, best_of(*lines))) << fen << " " << go << " -> " << lines->back();
         }
+}
+
+// Whether `move` (UCI notation) mates in the position of `fen`.
+bool mates(const std::string& fen, const std::string& move) {
+    Position p;
+    return p.set_fen(fen) && test::checkmates(p, uci_to_move(p, move));
+}
+
+// The search's answer ends with the info line of a completed iteration: the one before bestmove scores the mate.
+void expect_mate_reported(const std::vector<std::string>& lines, const std::string& fen, const std::string& what) {
+    ASSERT_GE(lines.size(), 2u) << fen << " / " << what << ": no info line before " << lines.back();
+    const std::string& info = lines[lines.size() - 2];
+    EXPECT_EQ(info.rfind("info depth ", 0), 0u) << fen << " / " << what << ": " << info;
+    EXPECT_NE(info.find(" score mate 1 "), std::string::npos) << fen << " / " << what << ": " << info;
+    EXPECT_NE(info.find(" pv " + best_of(lines)), std::string::npos) << fen << " / " << what << ": " << info;
+}
+
+// A stop right after go (read by the engine before its search has even started) waits for the first
+// iteration: on 300 positions with a mate in one, the answer is a mating move, after its info line. An
+// unsearched answer (the first move generated) is almost never the mate.
+TEST(Uci, StopRightAfterGoAnswersTheMateInOne) {
+    EngineProcess e;
+    handshake(e);
+    const std::vector<std::string> fens = test::mate_in_one_fens(7, 300);
+    ASSERT_EQ(fens.size(), 300u);
+    for (const std::string& fen : fens) {
+        e.write_all("position fen " + fen + "\ngo infinite\nstop\n");  // one write: read together
+        auto lines = e.read_until("bestmove", HANG_MS);
+        ASSERT_TRUE(lines) << fen;
+        EXPECT_TRUE(mates(fen, best_of(*lines))) << fen << " -> " << lines->back();
+        expect_mate_reported(*lines, fen, "go infinite, stop");
+    }
+}
+
+// The same for every way a search can be ended before its first iteration is complete, with one and two
+// threads: its own limits (nodes, movetime, clocks, depth), stop, ponder and stop, and the commands that
+// stop a running search first (a second go, setoption, position, ucinewgame). Each answers the mate in
+// one; a second go then searches too.
+TEST(Uci, NothingEndsASearchBeforeItsFirstIteration) {
+    EngineProcess e;
+    handshake(e);
+    const std::vector<std::string> fens = test::mate_in_one_fens(8, 200);
+    ASSERT_EQ(fens.size(), 200u);
+    const std::vector<std::string> gos = {"go infinite", "go", "go ponder", "go nodes 1", "go movetime 1",
+                                          "go movetime 0", "go wtime 1 btime 1", "go wtime 0 btime 0",
+                                          "go depth 1", "go mate 1"};
+    const std::vector<std::string> interrupts = {"stop", "go depth 1", "go nodes 1", "setoption name Clear Hash",
+                                                 "setoption name Hash value 2", "position startpos", "ucinewgame",
+                                                 "isready"};
+    std::size_t next = 0;
+    for (const char* threads : {"1", "2"}) {
+        e.send(std::string("setoption name Threads value ") + threads);
+        for (const std::string& go : gos)
+            for (const std::string& interrupt : interrupts) {
+                const std::string& fen = fens[next++ % fens.size()];
+                const std::string what = go + ", " + interrupt + ", Threads " + threads;
+                e.write_all("position fen " + fen + "\n" + go + "\n" + interrupt + "\n");
+                // isready does not end a search: go infinite, a bare go and go ponder go on until a stop.
+                std::vector<std::string> lines;
+                if (interrupt == "isready") {
+                    auto until_ready = e.read_until("readyok", HANG_MS);
+                    ASSERT_TRUE(until_ready) << what;
+                    until_ready->pop_back();
+                    lines = *until_ready;
+                }
+                if (lines.empty() || lines.back().rfind("bestmove", 0) != 0) {
+                    if (interrupt == "isready") e.send("stop");
+                    auto until_best = e.read_until("bestmove", HANG_MS);
+                    ASSERT_TRUE(until_best) << what;
+                    lines.insert(lines.end(), until_best->begin(), until_best->end());
+                }
+                ASSERT_EQ(std::count_if(lines.begin(), lines.end(),
+                                        [](const std::string& l) { return l.rfind("bestmove", 0) == 0; }),
+                          1)
+                    << what;
+                EXPECT_TRUE(mates(fen, best_of(lines))) << fen << " / " << what << " -> " << lines.back();
+                expect_mate_reported(lines, fen, what);
+                if (interrupt.rfind("go ", 0) == 0) {
+                    ASSERT_TRUE(e.read_until("bestmove", HANG_MS)) << what;
+                }
+                e.send("isready");
+                auto rest = e.read_until("readyok", HANG_MS);
+                ASSERT_TRUE(rest) << what;
+                for (const std::string& l : *rest) EXPECT_EQ(l.rfind("bestmove", 0), std::string::npos) << what << ": " << l;
+            }
+    }
+}
+
+// quit right after go: the search still completes its first iteration, prints its bestmove (the mate),
+// and the engine exits with status 0.
+TEST(Uci, QuitRightAfterGoAnswersAndExits) {
+    const std::vector<std::string> fens = test::mate_in_one_fens(9, 6);
+    ASSERT_EQ(fens.size(), 6u);
+    for (std::size_t i = 0; i < fens.size(); ++i) {
+        EngineProcess e;
+        const std::string threads = i % 2 ? "2" : "1";
+        e.send("setoption name Threads value " + threads);
+        e.write_all("position fen " + fens[i] + "\n" + (i < 3 ? "go infinite" : "go nodes 1") + "\nquit\n");
+        auto lines = e.read_until("bestmove", HANG_MS);
+        ASSERT_TRUE(lines) << fens[i];
+        EXPECT_TRUE(mates(fens[i], best_of(*lines))) << fens[i] << " -> " << lines->back();
+        expect_mate_reported(*lines, fens[i], "quit, Threads " + threads);
+        EXPECT_TRUE(e.wait_exit(HANG_MS)) << fens[i];
+        EXPECT_TRUE(WIFEXITED(e.exit_status()) && WEXITSTATUS(e.exit_status()) == 0) << fens[i];
+        EXPECT_TRUE(e.drain(100).empty());
+    }
 }
 
 TEST(Uci, MatedAndStalematedRoots) {
