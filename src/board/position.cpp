@@ -140,10 +140,11 @@ void Position::set_castling_right(Color c, Square rook_from) {
         (between_bb(rook_from, rook_to) | between_bb(king_from, king_to)) & ~(square_bb(king_from) | rook_from);
 }
 
-bool Position::set_fen(const std::string& fen, bool chess960, std::string* error) {
+bool Position::set_fen(const std::string& fen, bool chess960, std::string* error, std::vector<std::string>* dropped) {
     attacks::init();
     zobrist::init();
     Position saved(*this);
+    if (dropped) dropped->clear();
     std::istringstream in(fen);
     std::string board, side, castling, ep, half = "0", full = "1";
     if (!(in >> board >> side >> castling >> ep)) return fail(error, "FEN needs at least 4 fields");
@@ -185,6 +186,13 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
         if (count(W_KING) != 1 || count(B_KING) != 1) return fail(error, "FEN must have exactly one king per side");
 
         // 3. Castling: KQkq (X-FEN: outermost rook), or file letters (Shredder-FEN)
+        // A right (or en-passant square) that cannot be: refused (`strict`, the message of a strict read), or
+        // left out and described (`lenient`).
+        auto impossible = [&](const std::string& strict, const std::string& lenient) {
+            if (!dropped) return fail(error, strict);
+            dropped->push_back(lenient);
+            return true;
+        };
         if (castling != "-") {
             for (std::size_t i = 0; i < castling.size(); ++i) {
                 const char c = castling[i];
@@ -195,8 +203,14 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
                 char u = char(std::toupper(static_cast<unsigned char>(c)));
                 Piece rook = make_piece(col, ROOK);
                 Square ksq = king_square(col);
-                if (relative_rank(col, ksq) != RANK_1)
-                    return fail(error, std::string("FEN castling '") + c + "' but the king is not on its first rank");
+                const std::string right = std::string("castling '") + c + "'";
+                const std::string whose = col == WHITE ? "White" : "Black";
+                if (relative_rank(col, ksq) != RANK_1) {
+                    if (!impossible("FEN " + right + " but the king is not on its first rank",
+                                    right + " (" + whose + "'s king is not on its first rank)"))
+                        return false;
+                    continue;
+                }
                 Square rsq = SQ_NONE;
                 if (u == 'K') {
                     for (Square s = relative_square(col, SQ_H1); s > ksq; --s)
@@ -209,31 +223,52 @@ bool Position::set_fen(const std::string& fen, bool chess960, std::string* error
                     if (piece_on(s) == rook) rsq = s;
                 } else
                     return fail(error, "FEN has an invalid castling character " + describe_character(castling, i));
-                if (rsq == SQ_NONE)
-                    return fail(error, std::string("FEN castling '") + c + "' has no rook to castle with");
-                if (!chess960_ && (file_of(ksq) != FILE_E || (file_of(rsq) != FILE_A && file_of(rsq) != FILE_H)))
-                    return fail(error, std::string("FEN castling '") + c +
-                                           "' needs king on e-file and rook in the corner (set UCI_Chess960 for Chess960)");
+                if (rsq == SQ_NONE) {
+                    if (!impossible("FEN " + right + " has no rook to castle with",
+                                    right + " (" + whose + " has no rook to castle with on that side)"))
+                        return false;
+                    continue;
+                }
+                if (!chess960_ && (file_of(ksq) != FILE_E || (file_of(rsq) != FILE_A && file_of(rsq) != FILE_H))) {
+                    if (!impossible("FEN " + right + " needs king on e-file and rook in the corner (set UCI_Chess960 for Chess960)",
+                                    right + " (in standard chess it needs " + whose +
+                                        "'s king on the e-file and the rook in the corner: set UCI_Chess960 for Chess960)"))
+                        return false;
+                    continue;
+                }
                 int side_bit = (col == WHITE ? WHITE_CASTLING : BLACK_CASTLING) &
                                (ksq < rsq ? (WHITE_OO | BLACK_OO) : (WHITE_OOO | BLACK_OOO));
-                if (st().castling_rights & side_bit)
-                    return fail(error, std::string("FEN castling right '") + c + "' given twice");
+                if (st().castling_rights & side_bit) {
+                    if (!impossible(std::string("FEN castling right '") + c + "' given twice", right + " (given twice)"))
+                        return false;
+                    continue;
+                }
                 set_castling_right(col, rsq);
             }
         }
 
         // 4. En passant: kept only if a pawn of the side to move could capture (the key then depends on it).
         if (ep != "-") {
-            if (ep.size() != 2 || ep[0] < 'a' || ep[0] > 'h' || (ep[1] != '3' && ep[1] != '6'))
+            const bool square_name = ep.size() == 2 && ep[0] >= 'a' && ep[0] <= 'h' && ep[1] >= '1' && ep[1] <= '8';
+            if (!square_name || (!dropped && ep[1] != '3' && ep[1] != '6'))
                 return fail(error, "FEN en-passant square '" + printable(ep) + "' is invalid");
             Square s = make_square(File(ep[0] - 'a'), Rank(ep[1] - '1'));
-            if (relative_rank(side_, s) != RANK_6)
-                return fail(error, "FEN en-passant square '" + printable(ep) + "' is on the wrong rank for the side to move");
-            Square pushed = s - pawn_push(side_);
-            Square origin = s + pawn_push(side_);
-            if (piece_on(pushed) != make_piece(~side_, PAWN) || !empty(s) || !empty(origin))
-                return fail(error, "FEN en-passant square '" + printable(ep) + "' is impossible: no pawn just pushed there");
-            if (pawn_attacks(~side_, s) & pieces(side_, PAWN)) st().ep_square = s;
+            const std::string square = "en-passant square '" + ep + "'";
+            if (relative_rank(side_, s) != RANK_6) {
+                if (!impossible("FEN " + square + " is on the wrong rank for the side to move",
+                                square + " (on the wrong rank for the side to move)"))
+                    return false;
+            } else {
+                Square pushed = s - pawn_push(side_);
+                Square origin = s + pawn_push(side_);
+                if (piece_on(pushed) != make_piece(~side_, PAWN) || !empty(s) || !empty(origin)) {
+                    if (!impossible("FEN " + square + " is impossible: no pawn just pushed there",
+                                    square + " (no pawn has just made a double step there)"))
+                        return false;
+                } else if (pawn_attacks(~side_, s) & pieces(side_, PAWN)) {
+                    st().ep_square = s;
+                }
+            }
         }
 
         // 5. Counters

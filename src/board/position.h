@@ -48,7 +48,12 @@ public:
 
     // Parses FEN (also X-FEN and Shredder-FEN castling letters). Counters may be omitted (EPD).
     // On failure returns false, fills *error, and leaves the position unchanged.
-    bool set_fen(const std::string& fen, bool chess960 = false, std::string* error = nullptr);
+    // Strict without `dropped`: a castling right or an en-passant square that cannot be (no king or rook
+    // in place for it, a right given twice, no pawn that has just made a double step) refuses the FEN.
+    // With `dropped` (what a GUI's `position` needs, as Toga II and Glaurung read it) each is left out
+    // instead and described by one entry of *dropped; what is malformed is still refused.
+    bool set_fen(const std::string& fen, bool chess960 = false, std::string* error = nullptr,
+                 std::vector<std::string>* dropped = nullptr);
     std::string fen() const;
     std::string pretty() const;  // ASCII board, FEN and keys (the UCI `d` command)
 

@@ -424,6 +424,9 @@ void Uci::cmd_position(const std::vector<std::string>& t) {
     Position next;
     std::size_t i;
     bool chess960 = option_check("UCI_Chess960");
+    // Castling rights and an en-passant square that cannot be are left out of a FEN (as Toga II and
+    // Glaurung read it), and said so; only what is malformed or illegal refuses it.
+    std::vector<std::string> dropped;
     if (t[1] == "startpos") {
         next.set_chess960(chess960);
         i = 2;
@@ -435,7 +438,7 @@ void Uci::cmd_position(const std::vector<std::string>& t) {
             return;
         }
         std::string why;
-        if (!next.set_fen(fen, chess960, &why)) {
+        if (!next.set_fen(fen, chess960, &why, &dropped)) {
             error("position: invalid FEN (" + why + ")");
             return;
         }
@@ -459,6 +462,11 @@ void Uci::cmd_position(const std::vector<std::string>& t) {
     }
     stop_search();
     pos_ = next;
+    if (!dropped.empty()) {
+        std::string line = "info string position: FEN accepted without ";
+        for (std::size_t k = 0; k < dropped.size(); ++k) line += (k ? ", " : "") + dropped[k];
+        send(line);
+    }
 }
 
 void Uci::cmd_go(const std::vector<std::string>& t) {

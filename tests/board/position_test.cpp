@@ -109,6 +109,57 @@ TEST(Fen, RejectionsKeepThePreviousPosition) {
     EXPECT_EQ(rejected, int(std::size(bad)));
 }
 
+// What a GUI's `position` reads: castling rights and en-passant squares that cannot be are left out, one
+// description each, where a strict read refuses the FEN; a malformed FEN is refused by both.
+TEST(Fen, LenientReadDropsRightsAndSquaresThatCannotBe) {
+    struct Case {
+        const char* fen;
+        const char* read;  // the position's FEN after the lenient read
+        std::size_t dropped;
+    };
+    const Case cases[] = {
+        {"4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", 3},  // no rook but h1's
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1", 1},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKq - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1", 1},
+        {"4k3/8/8/8/8/8/4K3/R6R w KQ - 0 1", "4k3/8/8/8/8/8/4K3/R6R w - - 0 1", 2},  // king off its first rank
+        {"1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1", "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w - - 0 1", 4},  // Chess960 rights
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1},
+        {"4k2r/8/8/8/8/8/8/R3K3 b Qkq d3 5 9", "4k2r/8/8/8/8/8/8/R3K3 b Qk - 5 9", 2},
+        {Position::START_FEN, Position::START_FEN, 0},
+    };
+    for (const Case& c : cases) {
+        Position strict;
+        std::string error;
+        EXPECT_EQ(strict.set_fen(c.fen, false, &error), c.dropped == 0) << c.fen;
+        Position lenient;
+        std::vector<std::string> dropped = {"left from before"};
+        ASSERT_TRUE(lenient.set_fen(c.fen, false, &error, &dropped)) << c.fen << ": " << error;
+        EXPECT_EQ(lenient.fen(), c.read);
+        EXPECT_EQ(dropped.size(), c.dropped) << c.fen;
+        for (const std::string& d : dropped)
+            EXPECT_TRUE(d.rfind("castling '", 0) == 0 || d.rfind("en-passant square '", 0) == 0) << d;
+        // The same position as one set up without them: keys and legality agree.
+        Position clean;
+        ASSERT_TRUE(clean.set_fen(c.read));
+        EXPECT_EQ(lenient.key(), clean.key()) << c.fen;
+        EXPECT_EQ(perft(lenient, 3), perft(clean, 3)) << c.fen;
+    }
+    for (const char* malformed : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1",
+                                  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+                                  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 33 0 1",
+                                  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                                  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1",
+                                  "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"}) {
+        Position pos;
+        std::string error;
+        std::vector<std::string> dropped;
+        EXPECT_FALSE(pos.set_fen(malformed, false, &error, &dropped)) << malformed;
+        EXPECT_FALSE(error.empty()) << malformed;
+    }
+}
+
 TEST(Fen, TripleCheckRejectedDoubleCheckAccepted) {
     Position pos;
     EXPECT_TRUE(pos.set_fen("4k3/8/5N2/1B6/8/8/8/4K3 b - - 0 1"));  // double check (N, B)

@@ -616,6 +616,46 @@ TEST(Uci, QuitRightAfterGoAnswersAndExits) {
     }
 }
 
+// A FEN with castling rights or an en-passant square that cannot be is accepted without them, and one
+// info string line names what was left out; the position is the one without them.
+TEST(Uci, PositionLeavesOutCastlingAndEnPassantThatCannotBe) {
+    EngineProcess e;
+    handshake(e);
+    e.send("position fen 4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1");
+    e.send("isready");
+    auto lines = e.read_until("readyok", HANG_MS);
+    ASSERT_TRUE(lines);
+    ASSERT_EQ(lines->size(), 2u);
+    const std::string& info = (*lines)[0];
+    EXPECT_EQ(info.rfind("info string position: FEN accepted without castling 'Q' (", 0), 0u) << info;
+    EXPECT_NE(info.find(", castling 'k' ("), std::string::npos) << info;
+    EXPECT_NE(info.find(", castling 'q' ("), std::string::npos) << info;
+    EXPECT_EQ(info.find("'K'"), std::string::npos) << info;
+    EXPECT_EQ(fen_of(e), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    e.send("position fen 4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1 moves e1g1");  // the right that can be is kept
+    EXPECT_EQ(fen_of(e), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+
+    e.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1 moves e2e4");
+    e.send("isready");
+    lines = e.read_until("readyok", HANG_MS);
+    ASSERT_TRUE(lines);
+    ASSERT_EQ(lines->size(), 2u);
+    EXPECT_EQ((*lines)[0].rfind("info string position: FEN accepted without en-passant square 'e6' (", 0), 0u)
+        << (*lines)[0];
+    EXPECT_EQ(fen_of(e), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    e.send("go depth 2");
+    lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", best_of(*lines)));
+
+    // Nothing to leave out: no line.
+    e.send("position fen " + std::string(START));
+    e.send("isready");
+    lines = e.read_until("readyok", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->size(), 1u) << (*lines)[0];
+}
+
 TEST(Uci, MatedAndStalematedRoots) {
     EngineProcess e;
     handshake(e);
