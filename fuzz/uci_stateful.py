@@ -5,7 +5,8 @@ process (normally the binary of an AddressSanitizer build), checking the protoco
   * every `isready` is answered with `readyok` (the fuzzer sends one after every command);
   * every `go` that was accepted ends in exactly one `bestmove`, and `stop` ends any search at once;
   * every bestmove (and its ponder move) is legal in the position of its `go`, is one of the
-    searchmoves when they were given, and `0000` only when there is no legal move;
+    searchmoves when they were given, and `0000` only when there is no legal move; after a refused
+    `position` there is no position (never the one before it) and every bestmove is `0000`;
   * the engine never dies, and exits with status 0 after `quit` (sanitizer reports abort it).
 
 Legality is judged by the engine's own library through a second engine process (--checker, by default
@@ -148,7 +149,7 @@ class Fuzzer:
         self.engine = uci_engine.Engine(args.engine, "engine", stderr="pipe")
         self.checker = Checker(args.checker or args.engine, self.timeout)
         self.log = open(args.log, "w") if args.log else None
-        # What the engine holds: the last accepted position, UCI_Chess960.
+        # What the engine holds: the last accepted position (None after a refused one), UCI_Chess960.
         self.position = "position startpos"
         self.chess960 = False
         # UCI_Chess960 when that position was set: its FEN is read in that mode. (Switching the option
@@ -208,6 +209,10 @@ class Fuzzer:
         if len(words) not in (2, 4) or (len(words) == 4 and words[2] != "ponder"):
             raise Broken(f"malformed bestmove line '{line}'")
         move = words[1]
+        if s["position"] is None:
+            if move != "0000":
+                raise Broken(f"bestmove {move} after a refused position (there is none) / {s['go']}")
+            return
         if move == "0000":
             if self.checker.legal_moves(s["position"], s["chess960"]):
                 raise Broken(f"bestmove 0000 with legal moves: {s['position']} / {s['go']}")
@@ -261,7 +266,7 @@ class Fuzzer:
             return "go"
         if kind == "perft":
             return f"go perft {r.randint(1, 4)}"
-        legal = self.checker.legal_moves(self.position, self.position_chess960)
+        legal = self.checker.legal_moves(self.position, self.position_chess960) if self.position else []
         chosen = r.sample(legal, min(len(legal), r.randint(1, 3))) if legal else ["e2e4"]
         return f"go depth {r.randint(1, 6)} searchmoves " + " ".join(chosen)
 
@@ -352,6 +357,8 @@ class Fuzzer:
         window = self.sync(line)
         rejected = any(l.startswith("info string error") for l in window)
         self.stats["rejected"] += rejected
+        if rejected and cmd == "position":
+            self.position = None
         if is_go and not is_perft:
             if rejected:
                 if s in self.searches:

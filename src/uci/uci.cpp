@@ -172,6 +172,7 @@ Uci::Uci(std::ostream& out) : out_(out) {
                 error("eval compare: " + why);
                 return;
             }
+            if (!need_position("eval compare")) return;
             std::string table = workbench::compare_text(workbench::compare(pos_, columns));
             while (!table.empty() && table.back() == '\n') table.pop_back();
             send(table);
@@ -183,6 +184,7 @@ Uci::Uci(std::ostream& out) : out_(out) {
                   sanitize(t[1]) + "'");
             return;
         }
+        if (!need_position("eval")) return;
         std::string table = eval::trace_text(pos_, *eval_settings_.evaluation());
         while (!table.empty() && table.back() == '\n') table.pop_back();
         send(table);
@@ -254,6 +256,7 @@ bool Uci::option_check(const std::string& name) { return find_option(name)->valu
 std::int64_t Uci::option_spin(const std::string& name) { return std::stoll(find_option(name)->value); }
 
 void Uci::stop_search() {
+    answer_no_position_search();
     engine_.stop();
     task_stop_.store(true);
     engine_.wait();
@@ -293,10 +296,14 @@ bool Uci::execute(const std::string& raw) {
     if (cmd == "uci") cmd_uci();
     else if (cmd == "isready") send("readyok");
     else if (cmd == "stop") {
+        answer_no_position_search();
         engine_.stop();
         task_stop_.store(true);
     }
-    else if (cmd == "ponderhit") engine_.ponderhit();
+    else if (cmd == "ponderhit") {
+        if (!owed_until_stop_) answer_no_position_search();
+        engine_.ponderhit();
+    }
     else if (cmd == "ucinewgame") {
         stop_search();
         engine_.new_game();
@@ -304,6 +311,7 @@ bool Uci::execute(const std::string& raw) {
     else if (cmd == "position") cmd_position(t);
     else if (cmd == "go") cmd_go(t);
     else if (cmd == "d") {
+        if (!need_position("d")) return true;
         std::string board = pos_.pretty();
         while (!board.empty() && board.back() == '\n') board.pop_back();
         send(board);
@@ -313,6 +321,19 @@ bool Uci::execute(const std::string& raw) {
     else if (auto it = commands_.find(ascii_lower(cmd)); it != commands_.end()) it->second(t);
     else error("unknown command '" + sanitize(cmd) + "'");
     return true;
+}
+
+// False, with the reason, when a refused `position` left none for `command` to look at.
+bool Uci::need_position(const std::string& command) {
+    if (!has_position_) send("info string no position for '" + command + "': " + refused_because_);
+    return has_position_;
+}
+
+// The bestmove owed by a search without a position (go infinite / go ponder), if any.
+void Uci::answer_no_position_search() {
+    if (!owes_null_move_) return;
+    owes_null_move_ = owed_until_stop_ = false;
+    send("bestmove 0000");
 }
 
 void Uci::cmd_uci() {
@@ -417,8 +438,14 @@ void Uci::cmd_setoption(const std::vector<std::string>& t) {
 }
 
 void Uci::cmd_position(const std::vector<std::string>& t) {
+    // Refused: no position at all, so that no later go answers with a move of the one the GUI has left.
+    auto refuse = [this](const std::string& why) {
+        error("position: " + why);
+        has_position_ = false;
+        refused_because_ = "the last 'position' was refused (" + why + ")";
+    };
     if (t.size() < 2) {
-        error("position: expected 'startpos' or 'fen'");
+        refuse("expected 'startpos' or 'fen'");
         return;
     }
     Position next;
@@ -434,27 +461,27 @@ void Uci::cmd_position(const std::vector<std::string>& t) {
         std::string fen;
         for (i = 2; i < t.size() && t[i] != "moves"; ++i) fen += (fen.empty() ? "" : " ") + t[i];
         if (fen.empty()) {
-            error("position: missing FEN");
+            refuse("missing FEN");
             return;
         }
         std::string why;
         if (!next.set_fen(fen, chess960, &why, &dropped)) {
-            error("position: invalid FEN (" + why + ")");
+            refuse("invalid FEN (" + why + ")");
             return;
         }
     } else {
-        error("position: expected 'startpos' or 'fen', got '" + sanitize(t[1]) + "'");
+        refuse("expected 'startpos' or 'fen', got '" + sanitize(t[1]) + "'");
         return;
     }
     if (i < t.size()) {
         if (t[i] != "moves") {
-            error("position: unexpected '" + sanitize(t[i]) + "'");
+            refuse("unexpected '" + sanitize(t[i]) + "'");
             return;
         }
         for (++i; i < t.size(); ++i) {
             Move m = uci_to_move(next, t[i]);
             if (!m) {
-                error("position: illegal move '" + sanitize(t[i]) + "'");
+                refuse("illegal move '" + sanitize(t[i]) + "'");
                 return;
             }
             next.do_move(m);
@@ -462,6 +489,7 @@ void Uci::cmd_position(const std::vector<std::string>& t) {
     }
     stop_search();
     pos_ = next;
+    has_position_ = true;
     if (!dropped.empty()) {
         std::string line = "info string position: FEN accepted without ";
         for (std::size_t k = 0; k < dropped.size(); ++k) line += (k ? ", " : "") + dropped[k];
@@ -531,6 +559,7 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
         } else if (k == "searchmoves") {
             std::size_t j = i + 1;
             for (; j < t.size() && std::find(keywords.begin(), keywords.end(), t[j]) == keywords.end(); ++j) {
+                if (!has_position_) continue;  // nothing to check them against: the search answers 0000
                 Move m = uci_to_move(pos_, t[j]);
                 if (!m) {
                     error("go: searchmoves: illegal move '" + sanitize(t[j]) + "'");
@@ -549,11 +578,23 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
         }
     }
     if (perft_depth) {
+        if (!need_position("go perft")) return;
         cmd_perft(perft_depth);
         return;
     }
     // A bare `go` (or one with only searchmoves / ponder) searches until `stop`.
     if (!any_limit) limits.infinite = true;
+    if (!has_position_) {
+        stop_search();  // a running search (of an earlier position) answers first
+        send("info string no position: " + refused_because_);
+        if (limits.infinite || limits.ponder) {
+            owes_null_move_ = true;
+            owed_until_stop_ = limits.infinite;
+        } else {
+            send("bestmove 0000");
+        }
+        return;
+    }
     if (play_book_move(limits)) return;
 
     search::SearchOptions options;

@@ -1,5 +1,6 @@
 // UCI protocol front end: reads commands, validates them completely before acting (so a bad
-// command never changes state), and drives the search Engine, which runs in its own thread.
+// command never changes state, but for a refused `position`, which leaves none), and drives the search
+// Engine, which runs in its own thread.
 //
 // Commands arriving while a search runs:
 //   isready, stop, ponderhit, d, uci          answered at once, the search continues (or stops);
@@ -8,6 +9,7 @@
 //                                             command is applied. An invalid one leaves the search
 //                                             running and only prints the error line.
 //   quit                                      stops the search and exits.
+// A refused `position` leaves no position (not the previous one): `go` answers `bestmove 0000`.
 // A search ends only once it has completed its first iteration (search::Engine::stop): every bestmove
 // is a searched move, after the info line of that iteration. End of input acts like quit. `go perft N` and `bench` run in their own thread too and end on `stop`
 // (or any command that changes the state, or quit). A bare `go` (no depth/nodes/time/mate limit)
@@ -82,6 +84,8 @@ public:
     void add_command(const std::string& name, Command handler);
     // Whether `word` starts a command this loop knows (the UCI ones, Quince's, and those added).
     bool knows_command(const std::string& word) const;
+    // The position of the last `position` command (the start position before any); none after a refused one.
+    bool has_position() const { return has_position_; }
     const Position& position() const { return pos_; }
     search::Engine& engine() { return engine_; }
     // Thread-safe line output (shared with the search thread).
@@ -104,11 +108,21 @@ private:
     bool option_check(const std::string& name);
     std::int64_t option_spin(const std::string& name);
     void stop_search();
+    bool need_position(const std::string& command);
+    void answer_no_position_search();
 
     std::ostream& out_;
     std::mutex out_mutex_;
     search::Engine engine_;
     Position pos_;
+    // A refused `position` leaves none, rather than the previous one: a `go` then answers
+    // `info string no position: …` and `bestmove 0000`, never a move of a position the GUI has left.
+    bool has_position_ = true;
+    std::string refused_because_;
+    // A `go infinite` or `go ponder` without a position owes its `bestmove 0000` until `stop` (or
+    // `ponderhit` of a ponder search with a limit, or a command that stops searches), like a search.
+    bool owes_null_move_ = false;
+    bool owed_until_stop_ = false;  // go infinite, or a bare go: ponderhit does not end it
     std::vector<Option> options_;
     search::SearchFeatures search_features_;  // SearchDisable
     // `go perft` and `bench` run beside the UCI loop so that `stop`, `isready` and `quit` are answered

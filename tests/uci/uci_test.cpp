@@ -435,6 +435,15 @@ TEST(Uci, BadInputGivesOneErrorLineAndKeepsState) {
         ASSERT_TRUE(lines) << "no readyok after: " << cmd.substr(0, 60);
         ASSERT_EQ(lines->size(), 2u) << "after: " << cmd.substr(0, 60) << " got: " << (*lines)[0];
         EXPECT_EQ((*lines)[0].rfind("info string error: ", 0), 0u) << cmd.substr(0, 60) << " -> " << (*lines)[0];
+        // A refused position is the one exception: it leaves none (Uci.RefusedPositionLeavesNoPosition).
+        if (cmd.rfind("position ", 0) == 0 || cmd == "position") {
+            e.send("d");
+            auto d = e.read_line(HANG_MS);
+            ASSERT_TRUE(d);
+            EXPECT_EQ(d->rfind("info string no position for 'd': the last 'position' was refused (", 0), 0u)
+                << cmd.substr(0, 60) << " -> " << *d;
+            e.send("position startpos moves d2d4 g8f6");
+        }
         EXPECT_EQ(fen_of(e), before) << "state changed by: " << cmd.substr(0, 60);
     }
     // Options are unchanged too: MultiPV still 1 (a single PV line at depth 3).
@@ -443,6 +452,87 @@ TEST(Uci, BadInputGivesOneErrorLineAndKeepsState) {
     ASSERT_TRUE(lines);
     for (auto& l : *lines) EXPECT_EQ(l.find("multipv 2"), std::string::npos);
     EXPECT_TRUE(is_legal(before, best_of(*lines)));
+}
+
+// A refused position (an illegal FEN, an illegal move of the list, a malformed command) leaves no position:
+// go answers why and bestmove 0000, never a move of the position set before it; d, eval and go perft say
+// why. go infinite and go ponder still wait for stop (or ponderhit) like any search. A position accepted
+// later is searched as usual.
+TEST(Uci, RefusedPositionLeavesNoPosition) {
+    EngineProcess e;
+    handshake(e);
+    const std::vector<std::string> refused = {"position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+                                              "position startpos moves e2e4 e7e5 e1e3", "position fen",
+                                              "position xyz"};
+    for (const std::string& cmd : refused) {
+        e.send("position startpos moves e2e4");
+        e.send(cmd);
+        e.send("go depth 5");
+        auto lines = e.read_until("bestmove", HANG_MS);
+        ASSERT_TRUE(lines) << cmd;
+        ASSERT_EQ(lines->size(), 3u) << cmd << ": " << lines->back();
+        EXPECT_EQ((*lines)[0].rfind("info string error: position: ", 0), 0u) << (*lines)[0];
+        EXPECT_EQ((*lines)[1].rfind("info string no position: the last 'position' was refused (", 0), 0u) << (*lines)[1];
+        EXPECT_EQ((*lines)[2], "bestmove 0000") << cmd;
+    }
+    for (const char* cmd : {"d", "eval", "go perft 3"}) {
+        e.send(cmd);
+        e.send("isready");
+        auto lines = e.read_until("readyok", HANG_MS);
+        ASSERT_TRUE(lines);
+        ASSERT_EQ(lines->size(), 2u) << cmd << ": " << (*lines)[0];
+        EXPECT_EQ((*lines)[0].rfind(std::string("info string no position for '") + (cmd[0] == 'g' ? "go perft" : cmd) + "'", 0), 0u)
+            << (*lines)[0];
+    }
+    // go searchmoves: nothing to check the moves against; the answer is the same.
+    e.send("go depth 3 searchmoves e2e4");
+    auto lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+    // go infinite waits for stop; go ponder for ponderhit (or stop); a command that stops searches answers too.
+    e.send("go infinite");
+    EXPECT_FALSE(e.read_until("bestmove", 300));
+    e.send("ponderhit");
+    EXPECT_FALSE(e.read_until("bestmove", 300));
+    e.send("stop");
+    lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+    e.send("go ponder wtime 1000 btime 1000");
+    EXPECT_FALSE(e.read_until("bestmove", 300));
+    e.send("ponderhit");
+    lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+    e.send("go infinite");
+    e.send("position startpos moves g1f3");  // accepted: the owed answer comes first
+    lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+    e.send("go depth 3");
+    lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1", best_of(*lines)));
+    // A search running when a position is refused goes on (a search of the position of its go) and
+    // answers for it; the next go has no position.
+    e.send("go infinite");
+    e.send("position startpos moves e2e5");
+    ASSERT_TRUE(e.read_until("info string error: position: illegal move 'e2e5'", HANG_MS));
+    EXPECT_FALSE(e.read_until("bestmove", 300));
+    e.send("go depth 2");
+    lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_TRUE(is_legal("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1", best_of(*lines)));
+    lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+    // quit answers what is owed, then exits.
+    e.send("go infinite");
+    e.send("quit");
+    lines = e.read_until("bestmove", HANG_MS);
+    ASSERT_TRUE(lines);
+    EXPECT_EQ(lines->back(), "bestmove 0000");
+    EXPECT_TRUE(e.wait_exit(HANG_MS));
 }
 
 TEST(Uci, EmptyLinesAreIgnored) {
