@@ -218,7 +218,10 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     const bool several = a.has("epd");
     if (!evaluation->profile) {  // a network: its score, beside the terms of a hand-crafted profile
         if (a.has("svg")) {
-            err << "quince eval: " << evaluation->source << " is a network: it has no terms to draw for --svg\n";
+            // A built-in net has no file: name the profile it was asked for by.
+            err << "quince eval: " << (evaluation->source.empty() ? "profile " + name : evaluation->source)
+                << " is a network: it has no terms to draw for --svg (a hand-crafted profile has, e.g. --profile "
+                << eval::default_handcrafted_profile() << ")\n";
             return EXIT_FAILED;
         }
         // The profile named by --profile when it is hand-crafted, else the hand-crafted default.

@@ -12,6 +12,7 @@
 #include "board/notation.h"
 #include "cli/analyse.h"
 #include "cli/cli.h"
+#include "eval/evaluate.h"
 #include "search/params.h"
 #include "core/text.h"
 #include "quince_version.h"
@@ -233,6 +234,26 @@ TEST(Cli, EvalEpdGivesEveryPositionAsEvalOfItsFenDoes) {
         EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
     }
     std::remove(path.c_str());
+}
+
+// A network has no terms to draw: --svg of one says so, naming it (the built-in net by its profile) and a
+// profile that can be drawn.
+TEST(Cli, EvalSvgOfANetworkNamesIt) {
+    auto r = run_command(ENGINE, {"eval", "--svg", "--profile", "nnue"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(r.err, "quince eval: profile nnue is a network: it has no terms to draw for --svg (a hand-crafted "
+                     "profile has, e.g. --profile " +
+                         eval::default_handcrafted_profile() + ")\n");
+}
+
+// analyse --help names the profile analyse uses when none is given: the default one, EvalProfile's.
+TEST(Cli, AnalyseHelpNamesTheDefaultProfile) {
+    auto r = run_command(ENGINE, {"analyse", "--help"});
+    EXPECT_EQ(r.status, 0);
+    const std::string named = eval::default_profile() == "nnue" ? "--profile nnue\n(the default profile;"
+                                                                : "quince in a build without a network";
+    EXPECT_NE(r.out.find(named), std::string::npos) << r.out;
 }
 
 TEST(Cli, OtherFirstWordsAreUciCommandLinesRunInOrder) {
