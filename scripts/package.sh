@@ -3,7 +3,7 @@
 # (x86-64: any 64-bit x86 CPU; x86-64-popcnt; x86-64-bmi2), each holding the engine, README.md, LICENSE,
 # the manual page (quince.6) and the polyglot ini, in a folder of the archive's name:
 #     quince-VERSION-PLATFORM-VARIANT-benchSIGNATURE.tar.xz / .zip
-# e.g. quince-0.2-linux-x86-64-bmi2-bench3018413.tar.xz. Version, variant and signature come from the
+# e.g. quince-0.2-linux-x86-64-bmi2-bench2997302.tar.xz. Version, variant and signature come from the
 # binary's own `--version` (the Windows binary's through wine); every archive must carry the same
 # bench signature (the variants and platforms search identically), or the script fails. An engine
 # without tablebases is refused, and so is a Linux engine needing a shared library other than the C
