@@ -116,5 +116,21 @@ TEST(DataCli, DamagedShardsAndBadArgumentsAreNamed) {
     fs::remove_all(set);
 }
 
+// The default set, data/training, is named relative to the current folder: run elsewhere, the error says
+// there is none here and how to name one.
+TEST(DataCli, NoDefaultSetHereSaysHowToNameOne) {
+    const fs::path empty = fs::temp_directory_path() / ("quince_data_cli_" + std::to_string(::getpid()) + "_empty");
+    fs::create_directories(empty);
+    for (const char* what : {"info", "dump"}) {
+        test::CommandResult r = test::run_command(
+            "/bin/sh", {"-c", "cd \"$1\" && exec \"$0\" data " + std::string(what), QUINCE_ENGINE_PATH, empty.string()});
+        EXPECT_EQ(r.status, 1) << what;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+        EXPECT_NE(r.err.find("error: no data/training folder here"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("quince data " + std::string(what) + " DIR|FILE..."), std::string::npos) << r.err;
+    }
+    fs::remove_all(empty);
+}
+
 }  // namespace QUINCE_TEST_FILE
 }  // namespace

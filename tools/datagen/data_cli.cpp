@@ -242,7 +242,17 @@ int run_data_cli(int argc, char** argv) {
             return 2;
         } else paths.push_back(a);
     }
-    if (paths.empty()) paths.push_back("data/training");
+    if (paths.empty() && (what == "info" || what == "dump")) {
+        // The default set is a folder of the repository, named relative to the current folder.
+        std::error_code ec;
+        if (!fs::is_directory("data/training", ec)) {
+            std::cerr << "error: no data/training folder here (the default training set is the repository's: run this "
+                         "in the repository's root, or name a folder or shard files: quince data "
+                      << what << " DIR|FILE...)\n";
+            return 1;
+        }
+        paths.push_back("data/training");
+    }
     if (what == "info") return info(paths, json);
     if (what == "dump") return dump(paths, json, limit, plies);
     std::cerr << "error: unknown 'data' command '" << what << "'\n" << DATA_USAGE;
