@@ -420,7 +420,10 @@ void Uci::cmd_setoption(const std::vector<std::string>& t) {
         auto it = std::find_if(opt->choices.begin(), opt->choices.end(),
                                [&](const std::string& c) { return ascii_lower(c) == ascii_lower(value); });
         if (!has_value || it == opt->choices.end()) {
-            error("setoption: invalid value for " + opt->name);
+            std::string valid;
+            for (const std::string& c : opt->choices) valid += (valid.empty() ? "" : ", ") + c;
+            error("setoption: " + opt->name + (has_value ? " has no value '" + sanitize(value) + "'" : " needs a value") +
+                  "; valid: " + valid);
             return;
         }
         normalized = *it;

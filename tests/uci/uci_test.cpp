@@ -254,7 +254,10 @@ TEST(Uci, EvalProfileAndLazyEvalOptions) {
     e.send("setoption name EvalProfile value bogus");
     auto err = e.read_line();
     ASSERT_TRUE(err);
-    EXPECT_EQ(err->rfind("info string error: ", 0), 0u) << *err;
+    EXPECT_EQ(err->rfind("info string error: setoption: EvalProfile has no value 'bogus'; valid: ", 0), 0u) << *err;
+    for (const std::string& name : eval::profile_names())  // the line names every value there is
+        EXPECT_NE(err->find(" " + name + (name == eval::profile_names().back() ? "" : ",")), std::string::npos)
+            << name << ": " << *err;
     e.send("eval");
     auto rybka = e.read_until("final score:");
     ASSERT_TRUE(rybka);
