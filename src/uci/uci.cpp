@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
@@ -42,6 +43,13 @@ std::vector<std::string> tokenize(const std::string& line) {
 }
 
 bool parse_int(const std::string& s, std::int64_t* out) { return parse_integer(s, out); }
+
+// Whether `s` has the shape of a move in UCI notation (two squares, an optional promotion piece): all
+// that can be checked of a move without a position.
+bool move_shaped(const std::string& s) {
+    auto square = [&](std::size_t i) { return s[i] >= 'a' && s[i] <= 'h' && s[i + 1] >= '1' && s[i + 1] <= '8'; };
+    return (s.size() == 4 || (s.size() == 5 && std::strchr("qrbn", s[4]))) && square(0) && square(2);
+}
 
 }  // namespace
 
@@ -562,7 +570,13 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
         } else if (k == "searchmoves") {
             std::size_t j = i + 1;
             for (; j < t.size() && std::find(keywords.begin(), keywords.end(), t[j]) == keywords.end(); ++j) {
-                if (!has_position_) continue;  // nothing to check them against: the search answers 0000
+                if (!has_position_) {  // no position to check them against (the search answers 0000)
+                    if (!move_shaped(t[j])) {
+                        error("go: searchmoves: '" + sanitize(t[j]) + "' is not a move");
+                        return;
+                    }
+                    continue;
+                }
                 Move m = uci_to_move(pos_, t[j]);
                 if (!m) {
                     error("go: searchmoves: illegal move '" + sanitize(t[j]) + "'");

@@ -487,11 +487,17 @@ TEST(Uci, RefusedPositionLeavesNoPosition) {
         EXPECT_EQ((*lines)[0].rfind(std::string("info string no position for '") + (cmd[0] == 'g' ? "go perft" : cmd) + "'", 0), 0u)
             << (*lines)[0];
     }
-    // go searchmoves: nothing to check the moves against; the answer is the same.
+    // go searchmoves: no position to check the moves against, only their shape; the answer is the same.
     e.send("go depth 3 searchmoves e2e4");
     auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(lines->back(), "bestmove 0000");
+    e.send("go depth 3 searchmoves e2e4 e9e4");
+    e.send("isready");
+    lines = e.read_until("readyok", HANG_MS);
+    ASSERT_TRUE(lines);
+    ASSERT_EQ(lines->size(), 2u) << (*lines)[0];
+    EXPECT_EQ((*lines)[0], "info string error: go: searchmoves: 'e9e4' is not a move");
     // go infinite waits for stop; go ponder for ponderhit (or stop); a command that stops searches answers too.
     e.send("go infinite");
     EXPECT_FALSE(e.read_until("bestmove", 300));
