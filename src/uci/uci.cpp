@@ -132,10 +132,14 @@ Uci::Uci(std::ostream& out) : out_(out) {
     add_option(Option::string("SearchDisable", [this](const std::string& v, std::string* err) {
         return search_features_.parse_disabled(v, err);
     }));
-    // Trial rules to switch on, to measure one against the search as it is (see search/features.h).
-    add_option(Option::string("SearchEnable", [this](const std::string& v, std::string* err) {
+    // Trial rules to switch on, to measure one against the search as it is (see search/features.h). Hidden:
+    // with no trial rule in the search a GUI would offer a field that takes no value; the match scripts
+    // (strength/feature_sprt.sh, sprt.sh's NEW_OPTIONS) still set it.
+    Option search_enable = Option::string("SearchEnable", [this](const std::string& v, std::string* err) {
         return search_features_.parse_enabled(v, err);
-    }));
+    });
+    search_enable.hidden = true;
+    add_option(std::move(search_enable));
     // Syzygy tablebases: directories separated by ':'. A wrong path is reported and changes nothing.
     add_option(Option::string("SyzygyPath", [this](const std::string& v, std::string* err) {
         const std::string message = syzygy::init(v);
@@ -348,6 +352,7 @@ void Uci::cmd_uci() {
     send(std::string("id name Quince ") + QUINCE_VERSION);
     send("id author the Quince team");
     for (const Option& o : options_) {
+        if (o.hidden) continue;
         std::string line = "option name " + o.name + " type ";
         switch (o.type) {
         case Option::SPIN:

@@ -48,6 +48,8 @@ struct Option {
     std::vector<std::string> choices{};  // COMBO
     std::string value{};                 // current value (as text)
     OnChange on_change{};
+    // Left out of the `uci` answer but settable: an option for measuring scripts, not for a GUI's dialog.
+    bool hidden = false;
 
     static Option spin(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max,
                        OnChange on_change = nullptr);
