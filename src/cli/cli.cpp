@@ -216,7 +216,7 @@ int run_eval(const Args& args, std::ostream& out, std::ostream& err) {
     // Several positions: JSON as one array of the objects, text as one table after another, each under
     // its FEN.
     const bool several = a.has("epd");
-    if (!evaluation->profile) {  // a network: its score, beside the terms of a hand-crafted profile
+    if (evaluation->kind == eval::EvalKind::Network) {  // its score, beside the terms of a hand-crafted profile
         if (a.has("svg")) {
             // A built-in net has no file: name the profile it was asked for by.
             err << "quince eval: " << (evaluation->source.empty() ? "profile " + name : evaluation->source)

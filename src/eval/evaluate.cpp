@@ -11,7 +11,6 @@
 #include <cstdlib>
 
 #include "eval/king.h"
-#include "eval/nnue/network.h"
 #include "eval/material_table.h"
 #include "eval/weights.h"
 #include "eval/passers.h"
@@ -49,11 +48,14 @@ struct Evaluator::Impl {
     bool cache_on = true;
 
     void set_mode() {
-        if (network) mode = Mode::Network;
-        else if (prof->simple) mode = Mode::Simple;
+        if (eval->kind == EvalKind::Network) mode = Mode::Network;
+        else if (eval->kind == EvalKind::Simple) mode = Mode::Simple;
         else if (prof->path == Path::General) mode = cache_on ? Mode::General : Mode::GeneralUncached;
         else mode = cache_on ? Mode::Fast : Mode::FastUncached;
     }
+    // The baseline and a network have no terms to trace: their score is all there is.
+    bool termless() const { return mode == Mode::Simple || mode == Mode::Network; }
+    Value termless_score(const Position& pos) { return mode == Mode::Simple ? simple_evaluate(pos) : network->evaluate(pos); }
 
     // Lazy bounds in D units, cached for the last White-view window (it changes once per iteration).
     Value cached_lower = 0, cached_upper = 0;
@@ -270,7 +272,10 @@ Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
     return VALUE_ZERO;  // not reached: every mode is a case
 }
 
-Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
+namespace {
+
+// An empty trace for a new evaluation; the caller's coefficient and square recorders stay attached, emptied.
+void reset_trace(Trace& trace) {
     CoefTrace* coef = trace.coef;
     SquareTrace* squares = trace.squares;
     trace = Trace{};
@@ -278,30 +283,22 @@ Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWi
     trace.squares = squares;
     if (coef) coef->reset();
     if (squares) *squares = SquareTrace{};
-    // The baseline and a network have no terms: the score alone.
-    if (impl_->mode == Impl::Mode::Simple || impl_->mode == Impl::Mode::Network) {
-        trace.final_cp = impl_->mode == Impl::Mode::Simple ? simple_evaluate(pos) : impl_->network->evaluate(pos);
-        return trace.final_cp;
-    }
+}
+
+}  // namespace
+
+Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
+    reset_trace(trace);
+    if (impl_->termless()) return trace.final_cp = impl_->termless_score(pos);
     // Coefficients: always the general path, so that weights the Rybka 1.0 path fixes at 0 are seen too.
-    if (impl_->prof->path == Path::General || coef) return impl_->run<Tracing::On, Path::General>(pos, window, &trace);
+    if (impl_->prof->path == Path::General || trace.coef) return impl_->run<Tracing::On, Path::General>(pos, window, &trace);
     return impl_->run<Tracing::On, Path::Fast>(pos, window, &trace);
 }
 
 Value Evaluator::evaluate_general(const Position& pos, Trace* trace, const LazyWindow& window) {
-    if (impl_->mode == Impl::Mode::Simple || impl_->mode == Impl::Mode::Network) {
-        const Value v = impl_->mode == Impl::Mode::Simple ? simple_evaluate(pos) : impl_->network->evaluate(pos);
-        if (trace) *trace = Trace{}, trace->final_cp = v;
-        return v;
-    }
-    if (!trace) return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
-    CoefTrace* coef = trace->coef;
-    SquareTrace* squares = trace->squares;
-    *trace = Trace{};
-    trace->coef = coef;
-    trace->squares = squares;
-    if (coef) coef->reset();
-    if (squares) *squares = SquareTrace{};
+    if (!trace) return impl_->termless() ? impl_->termless_score(pos) : impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
+    reset_trace(*trace);
+    if (impl_->termless()) return trace->final_cp = impl_->termless_score(pos);
     return impl_->run<Tracing::On, Path::General>(pos, window, trace);
 }
 
@@ -344,9 +341,6 @@ void Evaluator::set_cache(bool on) {
 }
 void Evaluator::set_lazy(bool on) { impl_->lazy_on = on; }
 bool Evaluator::lazy() const { return impl_->lazy_on; }
-
-std::string default_handcrafted_profile() { return "quince"; }
-std::string default_profile() { return nnue::embedded_network() ? "nnue" : default_handcrafted_profile(); }
 
 void CoefTrace::reset() {
     for (auto& v : c) v.assign(std::size_t(weight_count()), 0.0);

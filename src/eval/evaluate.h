@@ -6,8 +6,8 @@
 // fitted by `quince tune`; profiles/quince.txt gives its strength), "rybka1" (Rybka 1.0 Beta evaluation, spec docs/eval-spec.md),
 // "rybka1-curve" (same with the three-section phase curve), "rybka232" (Rybka 2.3.2a as
 // far as the seeds document it), "fruit21" (Fruit 2.1's values), "simple" (the baseline material +
-// PST evaluation), "nnue" (the network embedded in the build, when it has one). See profile_names() and
-// docs/eval-profiles.md.
+// PST evaluation), "nnue" (the network embedded in the build, when it has one). Their registry is
+// eval/evaluation.h (profile_names()); see docs/eval-profiles.md.
 #pragma once
 
 #include <algorithm>
@@ -134,12 +134,7 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// Names for the UCI combo option EvalProfile, and the default one: `nnue` when the build embeds a net
-// (src/eval/nnue/default.nnue), `quince` when it has none.
-std::vector<std::string> profile_names();
-std::string default_profile();
-// The hand-crafted profile that plays when no net does, and whose weights the tuners start from (`quince`).
-std::string default_handcrafted_profile();
+// The names of the built-in evaluations and the default one: the registry's (eval/evaluation.h).
 
 // Human-readable table of every term (white, black, total; opening and endgame; centipawns), then
 // phase, material index and entry, lazy flag, scale factor and final score.

@@ -3,9 +3,9 @@
 // it gives (eval/wdl.h). Immutable and shared by every search thread (each thread evaluates through its
 // own Evaluator, which keeps that thread's caches).
 //
-// Where an evaluation comes from is resolved here and nowhere else: a built-in profile by name, a file
-// (a weights file or a network, told apart by the file's first bytes), and the UCI options that choose
-// between them (EvalSettings).
+// Where an evaluation comes from is resolved here and nowhere else: the registry of built-in evaluations (every
+// name an evaluation is known by, and its kind), a file (a weights file or a network, told apart by the file's
+// first bytes), and the UCI options that choose between them (EvalSettings).
 #pragma once
 
 #include <map>
@@ -20,6 +20,7 @@
 namespace quince::eval {
 
 struct Profile;
+struct Weights;
 
 // A network file starts with these four bytes; anything else is read as a weights file (text).
 inline constexpr std::string_view NETWORK_MAGIC = "QNN1";
@@ -48,21 +49,50 @@ public:
 // network, or nullptr and *error naming the file and what is wrong with it.
 std::shared_ptr<const Network> load_network(const std::string& path, std::string* error);
 
+// What evaluates: a hand-crafted profile's terms, the baseline (material and piece-square tables,
+// simple_evaluate()), or a network.
+enum class EvalKind { Handcrafted, Simple, Network };
+
 struct Evaluation {
     std::string name;    // the profile's name (a weights file's own `name`), or the network's
     std::string source;  // the file it was read from; empty for a built-in profile
-    std::shared_ptr<const Profile> profile;  // a hand-crafted evaluation, or
-    std::shared_ptr<const Network> network;  // a network (exactly one of the two is set)
+    EvalKind kind = EvalKind::Handcrafted;  // set by the functions below to what it holds
+    std::shared_ptr<const Profile> profile;  // Handcrafted and Simple (whose weights it does not read), or
+    std::shared_ptr<const Network> network;  // Network (exactly one of the two is set)
     WdlModel wdl = fitted_wdl_model();       // win/draw/loss of this evaluation's scores
 };
 
 using EvalPtr = std::shared_ptr<const Evaluation>;
 
-// A built-in profile by name (profile_names()); nullptr and *error listing the known names otherwise.
+// The registry of built-in evaluations. Their names, in the order of the UCI option EvalProfile's choices:
+// the hand-crafted profiles, the baseline `simple`, and the network embedded in the build when it has one.
+std::vector<std::string> profile_names();
+// The ones with a profile (find_profile): the hand-crafted profiles and the baseline, in the same order.
+std::vector<std::string> handcrafted_profile_names();
+// profile_names() as an error message lists them: "a, b, c".
+std::string known_profiles();
+// The kind of a built-in evaluation; false for a name that is none.
+bool builtin_kind(const std::string& name, EvalKind* kind);
+// The name of the embedded network's evaluation (whether or not this build has one).
+std::string network_profile();
+// What the engine evaluates with when nothing is chosen: the network when the build embeds one, else
+// default_handcrafted_profile().
+std::string default_profile();
+// The hand-crafted profile that plays when no net does, and whose weights the tuners start from.
+std::string default_handcrafted_profile();
+// The profile of a built-in hand-crafted or baseline evaluation, parsed and built on first use (thread-safe)
+// and kept for the program's life; nullptr for any other name.
+const Profile* find_profile(const std::string& name);
+std::shared_ptr<const Profile> find_profile_shared(const std::string& name);
+// The weights of such a profile (the baseline's: rybka1's); false for any other name.
+bool builtin_weights(const std::string& name, Weights& out);
+
+// A built-in evaluation by name (profile_names()); nullptr and *error listing the known names otherwise.
 EvalPtr builtin_evaluation(const std::string& name, std::string* error);
 // The default one (default_profile()).
 EvalPtr default_evaluation();
-// A profile built elsewhere (the tuner's weights, the tuning build's options), from `source`.
+// A profile built elsewhere (the tuner's weights, the tuning build's options), from `source` (the baseline's
+// profile gives the baseline).
 EvalPtr profile_evaluation(std::shared_ptr<const Profile> profile, const std::string& source = "");
 // The evaluation of a network (reporting with network_wdl_model()), named and with its source file.
 EvalPtr net_evaluation(std::shared_ptr<const Network> net, const std::string& name, const std::string& source);

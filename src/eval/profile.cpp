@@ -1,20 +1,14 @@
-// The built-in profiles are parsed from their weight files (src/eval/profiles/*.txt,
-// compiled in), user profiles from a file at run time; both become a Profile with its derived tables.
+// A Profile from weights: its derived tables, and the reading of a weights file. Which profiles are built in,
+// and by what names, is the registry's (eval/evaluation.cpp).
 #include "eval/profile.h"
 
 #include <bit>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <mutex>
-#include <sstream>
 
 #include "eval/material_table.h"
-#include "eval/nnue/network.h"
 #include "eval/weights.h"
-#include "eval/profiles_embedded.h"
 #include "eval/pawns.h"
 #include "eval/phase.h"
 #include "eval/pst.h"
@@ -76,85 +70,10 @@ std::shared_ptr<Profile> build(const Weights& w, bool simple) {
     return p;
 }
 
-// Built-in profiles in the order of profile_names() (the default, default_profile(), is `nnue` when the build embeds a net, else `quince`). Each
-// has its weight file src/eval/profiles/NAME.txt, compiled in; "simple" is the baseline evaluation (no
-// weights). A profile is parsed and built on its first use.
-struct BuiltinProfile {
-    const char* name;
-    bool simple;
-    std::once_flag once;
-    std::shared_ptr<const Profile> profile;
-};
-
-BuiltinProfile builtin_profiles[] = {
-    {"rybka1", false, {}, nullptr},
-    {"rybka1-curve", false, {}, nullptr},
-    {"rybka232", false, {}, nullptr},
-    {"fruit21", false, {}, nullptr},
-    {"quince", false, {}, nullptr},
-    {"simple", true, {}, nullptr},
-};
-
-const char* embedded_text(const std::string& name) {
-    for (int i = 0; i < EMBEDDED_PROFILE_COUNT; ++i)
-        if (name == EMBEDDED_PROFILES[i].name) return EMBEDDED_PROFILES[i].text;
-    return nullptr;
-}
-
-Weights parse_builtin(const std::string& name) {
-    const char* text = embedded_text(name);
-    Weights w{};
-    std::string error;
-    // A built-in file that does not parse is a defect of the build itself: stop at once, loudly.
-    if (!text || !parse_weights(text, "src/eval/profiles/" + name + ".txt", w, &error, builtin_weights)) {
-        std::fprintf(stderr, "quince: built-in profile %s: %s\n", name.c_str(), text ? error.c_str() : "missing");
-        std::abort();
-    }
-    return w;
-}
-
 }  // namespace
 
-bool builtin_weights(const std::string& name, Weights& out) {
-    if (name == "simple") return builtin_weights("rybka1", out);  // tables unused by the baseline
-    const Profile* p = find_profile(name);
-    if (!p) return false;
-    out = p->w;
-    return true;
-}
-
 std::shared_ptr<const Profile> build_profile(const Weights& w) { return build(w, false); }
-
-std::vector<std::string> handcrafted_profile_names() {
-    std::vector<std::string> v;
-    for (auto& r : builtin_profiles) v.push_back(r.name);
-    return v;
-}
-
-std::vector<std::string> profile_names() {
-    std::vector<std::string> v = handcrafted_profile_names();
-    if (nnue::embedded_network()) v.push_back("nnue");  // a build without a default net has no profile nnue
-    return v;
-}
-
-std::shared_ptr<const Profile> find_profile_shared(const std::string& name) {
-    for (auto& r : builtin_profiles)
-        if (name == r.name) {
-            std::call_once(r.once, [&r] {
-                if (r.simple) {
-                    Weights w = parse_builtin("rybka1");
-                    w.name = "simple";
-                    r.profile = build(w, true);
-                } else {
-                    r.profile = build(parse_builtin(r.name), false);
-                }
-            });
-            return r.profile;
-        }
-    return nullptr;
-}
-
-const Profile* find_profile(const std::string& name) { return find_profile_shared(name).get(); }
+std::shared_ptr<const Profile> build_simple_profile(const Weights& w) { return build(w, true); }
 
 std::shared_ptr<const Profile> profile_from_text(const std::string& text, const std::string& source, std::string* error) {
     Weights w{};

@@ -69,7 +69,10 @@ constexpr std::uint8_t MAT_BLACK_KING_FLAG = 0x80;
 
 struct Profile {
     Weights w;
-    bool simple = false;  // profile "simple": the baseline simple_evaluate()
+    // The baseline's profile (build_simple_profile): weights its evaluation does not read, marked so that
+    // code given only a Profile (the trace, the tuner, `quince weights`) tells it from a hand-crafted one.
+    // What evaluates is decided by the evaluation's kind (eval/evaluation.h EvalKind), not by this.
+    bool simple = false;
 
     // PST: [piece type 1..6][square], White's view; Black uses [sq ^ 56] and subtracts.
     int pst_op[7][64], pst_eg[7][64];
@@ -98,22 +101,18 @@ constexpr std::int64_t pack(int op, int eg) { return std::int64_t(std::uint64_t(
 constexpr int unpack_eg(std::int64_t s) { return int(std::int32_t(std::uint32_t(std::uint64_t(s)))); }
 constexpr int unpack_op(std::int64_t s) { return int((s - unpack_eg(s)) >> 32); }
 
-// Profile names usable for Evaluator::set_profile and the UCI option EvalProfile (the default is
-// default_profile(), declared in evaluate.h).
-std::vector<std::string> profile_names();
-// The hand-crafted ones among them (each has a Profile: find_profile), in the same order.
-std::vector<std::string> handcrafted_profile_names();
-// nullptr for an unknown name. Built-in profiles are parsed and built on first use (thread-safe) and
-// live forever.
-const Profile* find_profile(const std::string& name);
-std::shared_ptr<const Profile> find_profile_shared(const std::string& name);
-// The weights of a built-in profile; false for an unknown name.
-bool builtin_weights(const std::string& name, Weights& out);
+// The built-in profiles by name (find_profile, builtin_weights, profile_names) are the registry's,
+// eval/evaluation.h, included below for the code that names them.
+
 // A profile from weights (derived tables built), e.g. a tuner's current weights.
 std::shared_ptr<const Profile> build_profile(const Weights& w);
+// The same marked as the baseline's (Profile::simple): only the registry makes one.
+std::shared_ptr<const Profile> build_simple_profile(const Weights& w);
 // A profile from the text of a weight file (format: eval/weights.h) or from a file; nullptr and *error
 // ("FILE:LINE: what") when it does not parse.
 std::shared_ptr<const Profile> profile_from_text(const std::string& text, const std::string& source, std::string* error);
 std::shared_ptr<const Profile> load_profile_file(const std::string& path, std::string* error);
 
 }  // namespace quince::eval
+
+#include "eval/evaluation.h"  // the registry of built-in profiles (it names Profile only as a pointer)

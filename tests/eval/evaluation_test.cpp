@@ -35,13 +35,7 @@ struct ConstantNetwork : Network {
     std::unique_ptr<NetworkState> new_state() const override { return std::make_unique<State>(value); }
 };
 
-EvalPtr network_evaluation(Value v) {
-    auto e = std::make_shared<Evaluation>();
-    e->name = "constant";
-    e->source = "test";
-    e->network = std::make_shared<ConstantNetwork>(v);
-    return e;
-}
+EvalPtr network_evaluation(Value v) { return net_evaluation(std::make_shared<ConstantNetwork>(v), "constant", "test"); }
 
 std::string temp_file(const std::string& name, const std::string& content) {
     const std::string path = testing::TempDir() + name;

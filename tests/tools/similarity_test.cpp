@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "eval/nnue/network.h"
 #include "similarity/engines.h"
 #include "similarity/matrix.h"
 #include "similarity/positions.h"
@@ -131,6 +132,13 @@ TEST(Similarity, EngineWords) {
     std::vector<EngineSpec> two = {u, u};
     label_engines(two);
     EXPECT_EQ(two[1].label, "toga2 (2)");
+
+    // The built-in network is a profile too (the registry's name): the child engine is told EvalProfile.
+    if (quince::eval::nnue::embedded_network()) {
+        EngineSpec n = engine("profile:nnue");
+        EXPECT_EQ(n.label, "nnue");
+        EXPECT_EQ(n.options.back(), (std::pair<std::string, std::string>{"EvalProfile", "nnue"}));
+    }
 
     std::string error;
     EngineSpec bad;

@@ -401,6 +401,22 @@ TEST(Tuner, BadDataInputsFitNothing) {
     std::filesystem::remove_all(dir);
 }
 
+// The starting weights come from a hand-crafted profile: the baseline and the network have none, and a name
+// that is no profile is refused; each error lists the hand-crafted profiles (the registry's).
+TEST(Tuner, StartingProfileIsAHandCraftedOne) {
+    const std::string hand = "(the hand-crafted ones: rybka1, rybka1-curve, rybka232, fruit21, quince)";
+    for (const auto& [profile, said_first] :
+         std::vector<std::pair<std::string, std::string>>{{"simple", "error: profile 'simple' has no weights to tune "},
+                                                          {"nope", "error: unknown profile 'nope' "}}) {
+        std::vector<std::string> args = {"quince", "tune", "--data", "unused.txt", "--profile", profile, "--out", "unused-out.txt"};
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        testing::internal::CaptureStderr();
+        EXPECT_EQ(run_tune_cli(int(argv.size()), argv.data()), 2);
+        EXPECT_EQ(testing::internal::GetCapturedStderr(), said_first + hand + "\n");
+    }
+}
+
 TEST(Tuner, NonDecreasingProjection) {
     // Pool adjacent violators: 3 1 2 -> the block (3, 1, 2) pools to 2 2 2; an ordered run is kept.
     std::vector<double> v = {0, 3, 1, 2, 5, 4, 6};

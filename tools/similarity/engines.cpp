@@ -46,16 +46,14 @@ bool parse_engine(const std::string& text, const std::string& quince_path, Engin
         spec.command = quince_path;
         // No Move Overhead: there is no clock to protect, and a search of `go movetime` should use all of it.
         spec.options = {{"Threads", "1"}, {"Hash", "16"}, {"Move Overhead", "0"}};
-        if (eval::find_profile_shared(spec.profile)) {
+        if (eval::builtin_kind(spec.profile, nullptr)) {  // a network's name too: EvalProfile takes it
             spec.options.push_back({"EvalProfile", spec.profile});
             spec.label = spec.profile;
         } else {
             std::string why;
             auto p = eval::load_profile_file(spec.profile, &why);
             if (!p) {
-                std::string known;
-                for (const std::string& k : eval::profile_names()) known += (known.empty() ? "" : ", ") + k;
-                *error = quoted + "'" + printable(spec.profile) + "' is no built-in profile (" + known +
+                *error = quoted + "'" + printable(spec.profile) + "' is no built-in profile (" + eval::known_profiles() +
                          ") and as a file: " + why;
                 return false;
             }

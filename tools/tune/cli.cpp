@@ -142,9 +142,20 @@ int run_tune_cli(int argc, char** argv) {
             return 2;
         }
         start = p->w;
-    } else if (!eval::builtin_weights(o.profile, start) || o.profile == "simple") {
-        std::cerr << "error: unknown profile '" << o.profile << "'\n";
-        return 2;
+    } else {
+        // Only a hand-crafted profile has weights to tune; the registry names them.
+        eval::EvalKind kind{};
+        const bool known = eval::builtin_kind(o.profile, &kind);
+        if (!known || kind != eval::EvalKind::Handcrafted || !eval::builtin_weights(o.profile, start)) {
+            std::string tunable;
+            for (const std::string& n : eval::handcrafted_profile_names())
+                if (eval::builtin_kind(n, &kind) && kind == eval::EvalKind::Handcrafted)
+                    tunable += (tunable.empty() ? "" : ", ") + n;
+            std::cerr << "error: " << (known ? "profile '" + o.profile + "' has no weights to tune"
+                                             : "unknown profile '" + o.profile + "'")
+                      << " (the hand-crafted ones: " << tunable << ")\n";
+            return 2;
+        }
     }
     const std::string started_from = o.weights.empty() ? o.profile : o.weights.substr(o.weights.find_last_of('/') + 1);
     Report rep;

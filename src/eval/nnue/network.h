@@ -78,8 +78,9 @@ std::uint64_t fnv1a64(const std::uint8_t* data, std::size_t size);
 std::shared_ptr<const Network> embedded_network();
 
 // An evaluation (eval/evaluation.h) with this net, each search thread keeping its own accumulators
-// (eval/network_file.cpp); nullptr for a null net. `eval` and the UCI info lines name it `name`.
-EvalPtr network_evaluation(std::shared_ptr<const Network> net, const std::string& name = "nnue",
+// (eval/network_file.cpp); nullptr for a null net. `eval` and the UCI info lines name it `name` (by default
+// the embedded net's name, network_profile()).
+EvalPtr network_evaluation(std::shared_ptr<const Network> net, const std::string& name = network_profile(),
                            const std::string& source = "");
 
 }  // namespace quince::eval::nnue
