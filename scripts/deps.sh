@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a task needs, when they are missing. Groups (any number; default `build`):
-#   build    what building and running the engine needs: cmake, g++, make, and libfathom-dev (Syzygy
-#            tablebases; optional: when it cannot be installed the engine builds without tablebases)
+#   build    what building and running the engine needs: cmake, g++, make, pkg-config, liblzma-dev,
+#            libzstd-dev and nettle-dev (the training data's xz and zstd compression and SHA-256 checksums),
+#            and libfathom-dev (Syzygy tablebases; optional: when it cannot be installed the engine builds
+#            without tablebases)
 #   test     build, plus the test and fuzzing tool chain of scripts/test.sh (GoogleTest, the tablebase and
 #            opening-book oracles, clang with libFuzzer and the sanitizers)
 #   web      emscripten and chromium (the WebAssembly page and its browser test), and the GoogleTest
@@ -23,6 +25,11 @@ done
 command -v cmake >/dev/null || need+=(cmake)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
+# The training data's compression and checksums (tools/training/CMakeLists.txt finds them with pkg-config).
+command -v pkg-config >/dev/null || need+=(pkg-config)
+[ -f /usr/include/lzma.h ] || need+=(liblzma-dev)
+[ -f /usr/include/zstd.h ] || need+=(libzstd-dev)
+[ -f /usr/include/nettle/sha2.h ] || need+=(nettle-dev)
 if has test; then
   [ -f /usr/include/tbprobe.h ] || need+=(libfathom-dev)  # the tests cover the tablebase code
 else

@@ -4,8 +4,10 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "board/notation.h"
 #include "board/position.h"
@@ -259,6 +261,156 @@ TEST(TrainingFormat, ShardIndexReadsTheNumberOfTheName) {
     EXPECT_EQ(shard_index("run/shard-.qtd.xz"), -1);
     EXPECT_EQ(shard_index("run/myshard-00001.qtd.xz"), -1);
     EXPECT_EQ(shard_index("shard-00001/notes.txt"), -1);  // the folder's name is not the file's
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// The shard files' codecs and checksum: libraries in the process, in the formats the xz and zstd commands
+// read and write.
+
+namespace {
+
+std::string file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void put_file(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// A scratch folder of its own per test, removed at the end.
+struct Scratch {
+    fs::path dir;
+    explicit Scratch(const std::string& name)
+        : dir(fs::temp_directory_path() / ("quince_codec_" + name + "_" + std::to_string(::getpid()))) {
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    ~Scratch() { fs::remove_all(dir); }
+    std::string operator/(const std::string& file) const { return (dir / file).string(); }
+};
+
+// PATH emptied for the scope: no program can be started by name, so what works ran in the process.
+struct NoPrograms {
+    std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+    NoPrograms() { ::setenv("PATH", "/nonexistent", 1); }
+    ~NoPrograms() { ::setenv("PATH", saved.c_str(), 1); }
+};
+
+bool have_program(const std::string& name) {
+    return std::system(("command -v " + shell_quote(name) + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+const std::string TEST_SET = std::string(QUINCE_TEST_DATA_DIR) + "/training/sf3000-n1000-s1/";
+
+}  // namespace
+
+// Both codecs round-trip a shard and the SHA-256 is computed without starting a program (the xz, zstd and
+// sha256sum commands are out of reach).
+TEST(TrainingFormat, ShardFilesNeedNoProgram) {
+    Scratch s("noprog");
+    const std::string raw = encoded(sample_games(), true);
+    std::string back, error;
+    NoPrograms none;
+    for (const char* name : {"shard-00000.qtd.xz", "shard-00001.qtd.zst"}) {
+        const Codec codec = std::string(name).ends_with(".zst") ? Codec::Zstd : Codec::Xz;
+        ASSERT_TRUE(write_shard_file(s / name, raw, codec, &error)) << name << ": " << error;
+        ASSERT_TRUE(read_shard_file(s / name, &back, &error)) << name << ": " << error;
+        EXPECT_EQ(back, raw) << name;
+        EXPECT_FALSE(fs::exists(s / (std::string(name) + ".tmp"))) << "the temporary file is renamed";
+    }
+    put_file(s / "abc", "abc");
+    EXPECT_EQ(file_sha256(s / "abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(file_sha256(s / "missing"), "");
+    EXPECT_EQ(file_sha256(s.dir.string()), "");
+    EXPECT_EQ(files_sha256({s / "abc", s / "abc"}), "bbb59da3af939f7af5f360f2ceb80a496e3bae1cd87dde426db0ae40677e1c2c");
+}
+
+// The committed shards (written by the xz command) are read, hashed as their manifest says, and written
+// again byte for byte: the library writes what `xz -9e -T1` wrote.
+TEST(TrainingFormat, CommittedShardsReadAndRewriteByteForByte) {
+    Scratch s("committed");
+    const std::vector<std::pair<std::string, std::string>> shards = {
+        {"shard-00000.qtd.xz", "57220f9b795d50e320c2c34ef2d8f17a1aebf544187849e7e299619e895bd0bb"},
+        {"shard-00001.qtd.xz", "9a3c78ef1eb8e7fcad65e604fa87e880c3bf7135c81c7c99f73a54721d731104"},
+        {"shard-00019.qtd.xz", "4a5b9234a1f2671506595f786024d70e57ca157e4be6eb760c70d2429dc78a8e"}};
+    for (const auto& [name, sha] : shards) {
+        const std::string path = TEST_SET + name;
+        EXPECT_EQ(file_sha256(path), sha) << name << ": the manifest's sha256";
+        std::string raw, error;
+        ASSERT_TRUE(read_shard_file(path, &raw, &error)) << error;
+        std::vector<TrainingGame> games;
+        ASSERT_TRUE(decode_shard(raw, nullptr, &games, &error)) << error;
+        EXPECT_EQ(games.size(), 200u) << name;
+        ASSERT_TRUE(write_shard_file(s / name, raw, Codec::Xz, &error)) << error;
+        EXPECT_TRUE(file_bytes(s / name) == file_bytes(path)) << name << " was not written again byte for byte";
+    }
+}
+
+// What the library writes the commands read, and the other way round, and the bytes are the ones the commands
+// write (checked where they are installed: xz-utils and zstd).
+TEST(TrainingFormat, ShardFilesAreWhatTheCommandsReadAndWrite) {
+    Scratch s("commands");
+    const std::string raw = encoded(sample_games(), false);
+    put_file(s / "raw", raw);
+    std::string back, error;
+    int checked = 0;
+    if (have_program("xz")) {
+        ASSERT_TRUE(write_shard_file(s / "ours.qtd.xz", raw, Codec::Xz, &error)) << error;
+        ASSERT_EQ(std::system(("xz -dc -- " + shell_quote(s / "ours.qtd.xz") + " > " + shell_quote(s / "xz.out")).c_str()), 0);
+        EXPECT_EQ(file_bytes(s / "xz.out"), raw);
+        ASSERT_EQ(std::system(("xz -9e -T1 -c -- " + shell_quote(s / "raw") + " > " + shell_quote(s / "theirs.qtd.xz")).c_str()), 0);
+        EXPECT_TRUE(file_bytes(s / "theirs.qtd.xz") == file_bytes(s / "ours.qtd.xz")) << "xz -9e -T1 writes other bytes";
+        ASSERT_TRUE(read_shard_file(s / "theirs.qtd.xz", &back, &error)) << error;
+        EXPECT_EQ(back, raw);
+        // Two streams one after the other (`cat a.xz b.xz`): xz -dc reads both, and so do we.
+        put_file(s / "two.qtd.xz", file_bytes(s / "ours.qtd.xz") + file_bytes(s / "theirs.qtd.xz"));
+        ASSERT_TRUE(read_shard_file(s / "two.qtd.xz", &back, &error)) << error;
+        EXPECT_EQ(back, raw + raw);
+        ++checked;
+    }
+    if (have_program("zstd")) {
+        ASSERT_TRUE(write_shard_file(s / "ours.qtd.zst", raw, Codec::Zstd, &error)) << error;
+        ASSERT_EQ(std::system(("zstd -q -dc -- " + shell_quote(s / "ours.qtd.zst") + " > " + shell_quote(s / "zstd.out")).c_str()), 0);
+        EXPECT_EQ(file_bytes(s / "zstd.out"), raw);
+        ASSERT_EQ(std::system(("zstd -q -19 -f -o " + shell_quote(s / "theirs.qtd.zst") + " -- " + shell_quote(s / "raw")).c_str()), 0);
+        EXPECT_TRUE(file_bytes(s / "theirs.qtd.zst") == file_bytes(s / "ours.qtd.zst")) << "zstd -19 writes other bytes";
+        ASSERT_TRUE(read_shard_file(s / "theirs.qtd.zst", &back, &error)) << error;
+        EXPECT_EQ(back, raw);
+        put_file(s / "two.qtd.zst", file_bytes(s / "ours.qtd.zst") + file_bytes(s / "theirs.qtd.zst"));
+        ASSERT_TRUE(read_shard_file(s / "two.qtd.zst", &back, &error)) << error;
+        EXPECT_EQ(back, raw + raw);
+        ++checked;
+    }
+    if (checked == 0) GTEST_SKIP() << "neither xz nor zstd is installed (Debian's xz-utils, zstd)";
+}
+
+// A damaged shard of either codec is refused with an error naming the file, never read as something else.
+TEST(TrainingFormat, ACorruptShardIsRefusedNamingTheFile) {
+    Scratch s("corrupt");
+    const std::string raw = encoded(sample_games(), true);
+    std::string error, back;
+    for (const char* name : {"shard-00000.qtd.xz", "shard-00000.qtd.zst"}) {
+        const Codec codec = std::string(name).ends_with(".zst") ? Codec::Zstd : Codec::Xz;
+        ASSERT_TRUE(write_shard_file(s / name, raw, codec, &error)) << error;
+        const std::string good = file_bytes(s / name);
+        const std::vector<std::pair<std::string, std::string>> damaged = {
+            {"a flipped byte", [&] { std::string b = good; b[b.size() / 2] ^= 0x20; return b; }()},
+            {"a truncated file", good.substr(0, good.size() - 5)},
+            {"an empty file", ""},
+            {"no compressed file", "QTD1 this is not compressed\n"},
+            {"trailing garbage", good + "garbage"}};
+        for (const auto& [what, bytes] : damaged) {
+            put_file(s / name, bytes);
+            error.clear();
+            EXPECT_FALSE(read_shard_file(s / name, &back, &error)) << name << ", " << what;
+            EXPECT_EQ(error.rfind(s / name + ": cannot decompress: the file is truncated or corrupt (", 0), 0u)
+                << name << ", " << what << ": " << error;
+        }
+    }
+    EXPECT_FALSE(read_shard_file(s / "shard-00001.qtd.xz", &back, &error));
+    EXPECT_EQ(error, s / "shard-00001.qtd.xz" + ": no such shard file");
 }
 
 }  // namespace QUINCE_TEST_FILE

@@ -1,9 +1,17 @@
 #include "training/game_format.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+
+#ifdef QUINCE_DATA_CODECS
+#include <lzma.h>
+#include <nettle/sha2.h>
+#include <zstd.h>
+#endif
 
 #include "board/movegen.h"
 
@@ -349,32 +357,150 @@ int shard_index(const std::string& path, std::size_t* digits_end) {
     return n;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Compression and checksums through liblzma, libzstd and nettle (QUINCE_DATA_CODECS; tools/training/
+// CMakeLists.txt). A build without them (the Windows cross build) refuses shard files with a sentence saying so.
+
+namespace {
+
+// Far above a real shard (a few MB decompressed): a bound on what a damaged or hostile file can make us allocate.
+constexpr std::size_t MAX_SHARD_BYTES = std::size_t(1) << 30;
+
+[[maybe_unused]] const char* codec_name(Codec codec) { return codec == Codec::Xz ? "xz" : "zstd"; }
+
+[[maybe_unused]] bool read_whole_file(const std::string& path, std::string* bytes) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    bytes->assign(std::istreambuf_iterator<char>(in), {});
+    return !in.bad();
+}
+
+#ifdef QUINCE_DATA_CODECS
+
+const char* lzma_text(lzma_ret r) {
+    switch (r) {
+    case LZMA_FORMAT_ERROR: return "not in the xz format";
+    case LZMA_DATA_ERROR: return "corrupt data";
+    case LZMA_BUF_ERROR: return "truncated";
+    case LZMA_MEM_ERROR: return "out of memory";
+    case LZMA_OPTIONS_ERROR: return "unsupported options";
+    case LZMA_UNSUPPORTED_CHECK: return "unsupported integrity check";
+    default: return "error";
+    }
+}
+
+// Preset 9e with a CRC64 check through the single-threaded stream encoder: the bytes `xz -9e -T1` writes (no
+// sizes in the block header, which the one-call buffer encoder would add), a function of the input only.
+bool compress_xz(const std::string& in, std::string* out, std::string* error) {
+    lzma_stream s = LZMA_STREAM_INIT;
+    lzma_ret r = lzma_easy_encoder(&s, 9 | LZMA_PRESET_EXTREME, LZMA_CHECK_CRC64);
+    if (r != LZMA_OK) return *error = std::string("xz: ") + lzma_text(r), false;
+    out->resize(lzma_stream_buffer_bound(in.size()));  // room for the whole stream: one pass
+    s.next_in = reinterpret_cast<const std::uint8_t*>(in.data());
+    s.avail_in = in.size();
+    s.next_out = reinterpret_cast<std::uint8_t*>(out->data());
+    s.avail_out = out->size();
+    do r = lzma_code(&s, LZMA_FINISH);
+    while (r == LZMA_OK);
+    out->resize(out->size() - s.avail_out);
+    lzma_end(&s);
+    if (r != LZMA_STREAM_END) return *error = std::string("xz: ") + lzma_text(r), false;
+    return true;
+}
+
+// Level 19 with the content checksum, as the zstd command writes by default.
+bool compress_zstd(const std::string& in, std::string* out, std::string* error) {
+    ZSTD_CCtx* cctx = ZSTD_createCCtx();
+    if (!cctx) return *error = "zstd: out of memory", false;
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 19);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+    out->resize(ZSTD_compressBound(in.size()));
+    const std::size_t n = ZSTD_compress2(cctx, out->data(), out->size(), in.data(), in.size());
+    ZSTD_freeCCtx(cctx);
+    if (ZSTD_isError(n)) return *error = std::string("zstd: ") + ZSTD_getErrorName(n), false;
+    out->resize(n);
+    return true;
+}
+
+// Every stream of the file, one after another (as `xz -dc` reads concatenated files), each checked against
+// its own integrity check.
+bool decompress_xz(const std::string& in, std::string* out, std::string* error) {
+    lzma_stream s = LZMA_STREAM_INIT;
+    lzma_ret r = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED);
+    if (r != LZMA_OK) return *error = std::string("xz: ") + lzma_text(r), false;
+    s.next_in = reinterpret_cast<const std::uint8_t*>(in.data());
+    s.avail_in = in.size();
+    out->clear();
+    std::uint8_t buf[1 << 16];
+    do {
+        s.next_out = buf;
+        s.avail_out = sizeof buf;
+        r = lzma_code(&s, s.avail_in ? LZMA_RUN : LZMA_FINISH);
+        out->append(reinterpret_cast<const char*>(buf), sizeof buf - s.avail_out);
+        if (out->size() > MAX_SHARD_BYTES) r = LZMA_MEMLIMIT_ERROR;
+    } while (r == LZMA_OK);
+    lzma_end(&s);
+    if (r == LZMA_MEMLIMIT_ERROR) return *error = "decompresses to more than 1 GB: no shard", false;
+    if (r != LZMA_STREAM_END) return *error = std::string("xz: ") + lzma_text(r), false;
+    return true;
+}
+
+bool decompress_zstd(const std::string& in, std::string* out, std::string* error) {
+    ZSTD_DCtx* dctx = ZSTD_createDCtx();
+    if (!dctx) return *error = "zstd: out of memory", false;
+    ZSTD_inBuffer input = {in.data(), in.size(), 0};
+    out->clear();
+    char buf[1 << 16];
+    std::size_t r = 0;
+    for (;;) {
+        ZSTD_outBuffer output = {buf, sizeof buf, 0};
+        r = ZSTD_decompressStream(dctx, &output, &input);
+        if (ZSTD_isError(r)) break;
+        out->append(buf, output.pos);
+        if (out->size() > MAX_SHARD_BYTES) break;
+        // Done when the input is used up and the decoder holds nothing more (it left room in the buffer);
+        // r is then 0 after a whole frame, the bytes still missing otherwise (an empty file included).
+        if (input.pos == input.size && output.pos < output.size) break;
+    }
+    ZSTD_freeDCtx(dctx);
+    if (out->size() > MAX_SHARD_BYTES) return *error = "decompresses to more than 1 GB: no shard", false;
+    if (ZSTD_isError(r)) return *error = std::string("zstd: ") + ZSTD_getErrorName(r), false;
+    if (r != 0) return *error = "zstd: truncated", false;
+    return true;
+}
+
+#endif  // QUINCE_DATA_CODECS
+
+}  // namespace
+
 bool write_shard_file(const std::string& path, const std::string& bytes, Codec codec, std::string* error) {
     auto fail = [&](const std::string& what) {
         if (error) *error = what;
         return false;
     };
-    const std::string raw = path + ".raw.tmp", tmp = path + ".tmp";
+#ifdef QUINCE_DATA_CODECS
+    std::string compressed, why;
+    if (!(codec == Codec::Xz ? compress_xz(bytes, &compressed, &why) : compress_zstd(bytes, &compressed, &why)))
+        return fail("cannot compress " + path + ": " + why);
+    const std::string tmp = path + ".tmp";
     {
-        std::ofstream out(raw, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), std::streamsize(bytes.size()));
-        if (!out.flush()) return fail("cannot write " + raw);
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out.write(compressed.data(), std::streamsize(compressed.size()));
+        if (!out.flush()) {
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            return fail("cannot write " + tmp);
+        }
     }
-    // -T1 and fixed levels: the bytes depend on the input only (xz's single-threaded output is reproducible).
-    const std::string cmd = codec == Codec::Xz
-                                ? "xz -9e -T1 -c -- " + shell_quote(raw) + " > " + shell_quote(tmp)
-                                : "zstd -q -19 -f -o " + shell_quote(tmp) + " -- " + shell_quote(raw);
-    const int rc = std::system(cmd.c_str());
     std::error_code ec;
-    fs::remove(raw, ec);
-    if (rc != 0) {
-        fs::remove(tmp, ec);
-        return fail(std::string("cannot compress ") + path + " (is " + (codec == Codec::Xz ? "xz" : "zstd") +
-                    " installed? it comes with Debian's xz-utils / zstd)");
-    }
     fs::rename(tmp, path, ec);
     if (ec) return fail("cannot rename " + tmp + " to " + path + ": " + ec.message());
     return true;
+#else
+    (void)bytes;
+    return fail("cannot write " + path + ": this build has no " + codec_name(codec) +
+                " compression (it was built without liblzma and libzstd)");
+#endif
 }
 
 bool read_shard_file(const std::string& path, std::string* bytes, std::string* error) {
@@ -383,22 +509,48 @@ bool read_shard_file(const std::string& path, std::string* bytes, std::string* e
         return false;
     };
     if (!fs::is_regular_file(path)) return fail("no such shard file");
-    const bool xz = ends_with(path, ".xz");
-    const std::string cmd = std::string(xz ? "xz" : "zstd -q") + " -dc -- " + shell_quote(path) + " 2>/dev/null";
-    FILE* pipe = ::popen(cmd.c_str(), "r");
-    if (!pipe) return fail("cannot start the decompressor");
-    bytes->clear();
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) bytes->append(buf, n);
-    const int status = ::pclose(pipe);
-    if (status != 0)
-        return fail(std::string("cannot decompress: the file is truncated or corrupt (its ") + (xz ? "xz" : "zstd") +
-                    " checksum does not match), or " + (xz ? "xz" : "zstd") + " is not installed");
+    const Codec codec = ends_with(path, ".zst") ? Codec::Zstd : Codec::Xz;
+#ifdef QUINCE_DATA_CODECS
+    std::string compressed, why;
+    if (!read_whole_file(path, &compressed)) return fail("cannot read the file");
+    if (!(codec == Codec::Xz ? decompress_xz(compressed, bytes, &why) : decompress_zstd(compressed, bytes, &why)))
+        return fail("cannot decompress: the file is truncated or corrupt (" + why + ")");
     return true;
+#else
+    (void)bytes;
+    return fail(std::string("cannot decompress: this build has no ") + codec_name(codec) +
+                " decompression (it was built without liblzma and libzstd)");
+#endif
 }
 
-std::string file_sha256(const std::string& path) { return sha256_from_command("sha256sum -- " + shell_quote(path)); }
+std::string files_sha256(const std::vector<std::string>& paths) {
+#ifdef QUINCE_DATA_CODECS
+    sha256_ctx ctx;
+    sha256_init(&ctx);
+    char buf[1 << 16];
+    for (const std::string& path : paths) {
+        std::error_code ec;
+        std::ifstream in(path, std::ios::binary);
+        if (!in || fs::is_directory(path, ec)) return "";
+        while (in) {
+            in.read(buf, sizeof buf);
+            sha256_update(&ctx, std::size_t(in.gcount()), reinterpret_cast<const std::uint8_t*>(buf));
+        }
+        if (in.bad()) return "";
+    }
+    std::uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_digest(&ctx, sizeof digest, digest);
+    static const char* HEX = "0123456789abcdef";
+    std::string hex;
+    for (std::uint8_t b : digest) hex += HEX[b >> 4], hex += HEX[b & 15];
+    return hex;
+#else
+    (void)paths;
+    return "";  // unknown, as the manifest allows
+#endif
+}
+
+std::string file_sha256(const std::string& path) { return files_sha256({path}); }
 
 std::string sha256_from_command(const std::string& command) {
     FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");

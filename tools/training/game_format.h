@@ -62,15 +62,18 @@ int move_index(const Position& pos, Move m);
 // The legal move with that index, or Move::none() when there is none.
 Move move_at_index(const Position& pos, int index);
 
-// Compressed shard files: "*.qtd.xz" (xz) or "*.qtd.zst" (zstd), through the xz / zstd commands.
+// Compressed shard files: "*.qtd.xz" (xz) or "*.qtd.zst" (zstd), through liblzma and libzstd (a build without
+// them, QUINCE_DATA_CODECS off, refuses them with an error saying so).
 enum class Codec { Xz, Zstd };
 bool is_shard_file(const std::string& path);
 // The number of a shard file name: "shard-00012.qtd.xz" (or a path ending so) -> 12; -1 when the name is not
 // "shard-" and 1 to 9 digits. *digits_end (optional) gets the offset in `path` just past the digits.
 int shard_index(const std::string& path, std::size_t* digits_end = nullptr);
-// Compresses `bytes` into `path` atomically (a temporary file renamed when complete).
+// Compresses `bytes` into `path` atomically (a temporary file renamed when complete): xz as `xz -9e -T1`
+// writes it (the bytes depend on the input only), zstd at level 19 with its content checksum.
 bool write_shard_file(const std::string& path, const std::string& bytes, Codec codec, std::string* error);
-// Reads and decompresses (the codec's checksum is verified by the decompressor).
+// Reads and decompresses (the codec's checksum is verified by the decompressor; concatenated streams are read
+// one after another); *error starts with the path.
 bool read_shard_file(const std::string& path, std::string* bytes, std::string* error);
 
 // One labelled position as a reader sees it.
@@ -111,9 +114,12 @@ bool for_each_position(const std::vector<ShardFile>& shards,
                        const std::function<bool(const LabeledPosition&)>& visit, std::string* error,
                        Plies plies = Plies::Labelled);
 
-// SHA-256 of a file through coreutils' sha256sum, "" when it cannot be had; the manifest line of a finished
-// shard ("NAME games=… positions=… bytes=… sha256=…") carries it.
+// SHA-256 of a file (nettle) in lowercase hex, as sha256sum prints it; "" when it cannot be had (an unreadable
+// file, a build without QUINCE_DATA_CODECS). The manifest line of a finished shard ("NAME games=… positions=…
+// bytes=… sha256=…") carries it.
 std::string file_sha256(const std::string& path);
+// The same of files concatenated in order (`cat FILES | sha256sum`); "" when one cannot be read.
+std::string files_sha256(const std::vector<std::string>& paths);
 // The SHA-256 a shell command prints first (e.g. "cat … | sha256sum"), "" when it fails.
 std::string sha256_from_command(const std::string& command);
 // A word for /bin/sh: in single quotes, quotes inside escaped.

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "training/game_format.h"
 #include "tuner.h"
 
 namespace quince::tune {
@@ -40,26 +41,10 @@ std::vector<std::string> split_list(const std::string& s) {
     return out;
 }
 
-std::string quoted(const std::string& path) {
-    std::string q = "'";
-    for (char c : path) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-// SHA-256 of files concatenated in order, through coreutils' sha256sum (present on every Debian system).
+// SHA-256 of files concatenated in order (`cat FILES | sha256sum`), "?" when it cannot be had.
 std::string sha256_of(const std::vector<std::string>& paths) {
-    std::string cmd = "cat";
-    for (const std::string& p : paths) {
-        cmd += ' ';
-        cmd += quoted(p);
-    }
-    cmd += " 2>/dev/null | sha256sum 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return "?";
-    char buf[128] = {};
-    const std::size_t n = fread(buf, 1, 64, p);
-    pclose(p);
-    return n == 64 ? std::string(buf, 64) : "?";
+    const std::string hex = training::files_sha256(paths);
+    return hex.empty() ? "?" : hex;
 }
 
 }  // namespace
