@@ -272,8 +272,7 @@ bool one_net(const std::uint8_t* data, std::size_t size) {
     std::string why;
     auto net = eval::nnue::parse_network(data, size, &why);
     if (!net) return !why.empty();
-    const std::string again = eval::nnue::serialise_network(net->ft_weights, net->ft_bias, net->out_weights,
-                                                            net->out_bias, net->description);
+    const std::string again = eval::nnue::serialise_network(*net);
     if (again.size() != size || std::memcmp(again.data(), data, size) != 0) return false;
     eval::Evaluator ev;
     ev.set_eval(eval::nnue::network_evaluation(net));

@@ -1,6 +1,6 @@
 // The loader behind a network file (eval/evaluation.h, load_network): the net of profile `nnue`
 // (eval/nnue/), behind the Network / NetworkState interface. Each search thread's state keeps its own
-// accumulators (eval/nnue/accumulator.h, NnueState).
+// accumulators (eval/nnue/accumulator.h, NnueState), of the code compiled for the net's architecture.
 #include <filesystem>
 
 #include "eval/evaluation.h"
@@ -11,6 +11,7 @@ namespace quince::eval {
 
 namespace {
 
+template <class A>
 class NnueThreadState final : public NetworkState {
 public:
     explicit NnueThreadState(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {}
@@ -19,13 +20,17 @@ public:
 
 private:
     std::shared_ptr<const nnue::Network> net_;
-    nnue::NnueState state_;
+    nnue::NnueState<A> state_;
 };
 
 class NnueNetwork final : public Network {
 public:
     explicit NnueNetwork(std::shared_ptr<const nnue::Network> net) : net_(std::move(net)) {}
-    std::unique_ptr<NetworkState> new_state() const override { return std::make_unique<NnueThreadState>(net_); }
+    std::unique_ptr<NetworkState> new_state() const override {
+        return nnue::with_architecture(net_->arch, [this](auto a) -> std::unique_ptr<NetworkState> {
+            return std::make_unique<NnueThreadState<decltype(a)>>(net_);
+        });
+    }
     std::string description() const override { return net_->description; }
     std::string identity() const override { return nnue::checksum_hex(*net_); }
 

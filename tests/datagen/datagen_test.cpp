@@ -119,11 +119,13 @@ std::string write_random_net(const std::string& path, std::uint64_t seed) {
     using namespace quince::eval::nnue;
     SplitMix64 rng(seed);
     auto r = [&rng](int lo, int hi) { return int(rng.below(std::uint64_t(hi - lo + 1))) + lo; };
-    std::vector<std::int16_t> ft_w(std::size_t(INPUTS) * HIDDEN), ft_b(HIDDEN), out_w(2 * HIDDEN);
-    for (auto& w : ft_w) w = std::int16_t(r(-100, 100));
-    for (auto& b : ft_b) b = std::int16_t(r(0, 200));
-    for (auto& w : out_w) w = std::int16_t(r(-MAX_OUT_WEIGHT, MAX_OUT_WEIGHT));
-    const std::string bytes = serialise_network(ft_w.data(), ft_b.data(), out_w.data(), 0, "datagen test net");
+    using A = DefaultArchitecture;
+    auto net = Network::blank(architecture_index<A>());
+    for (std::size_t i = 0; i < net->ft_weights.size(); ++i) net->ft_weights[i] = std::int16_t(r(-100, 100));
+    for (std::size_t i = 0; i < net->ft_bias.size(); ++i) net->ft_bias[i] = std::int16_t(r(0, 200));
+    for (std::size_t i = 0; i < net->out_weights.size(); ++i) net->out_weights[i] = std::int16_t(r(-A::MAX_OUT_WEIGHT, A::MAX_OUT_WEIGHT));
+    net->description = "datagen test net";
+    const std::string bytes = serialise_network(*net);
     std::ofstream(path, std::ios::binary) << bytes;
     return bytes;
 }

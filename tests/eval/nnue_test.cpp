@@ -1,8 +1,9 @@
 // Profile nnue's network (src/eval/nnue/): the net file is refused when wrong, truncated or damaged, and
-// nothing else; the incrementally updated accumulators equal a refresh over a million random moves, unmoves
-// and null moves (a tenth of them in the sanitizer builds); the SIMD code equals the scalar code; the
-// evaluation is colour-symmetric; EvalFile-style loading gives a network evaluation. The WebAssembly build
-// runs this file too, under Node.js (tests/web/CMakeLists.txt).
+// nothing else, and names its architecture; a version-1 file (the default net's) reads as before; the
+// incrementally updated accumulators equal a refresh over a million random moves, unmoves and null moves (a
+// tenth of them in the sanitizer builds); the SIMD code equals the scalar code and plain loops, for every
+// architecture; the evaluation is colour-symmetric; EvalFile-style loading gives a network evaluation. The
+// WebAssembly build runs this file too, under Node.js (tests/web/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -29,20 +30,32 @@ using namespace quince::eval::nnue;
 
 namespace {
 
-// A random net within the loader's bounds (|bias| + 32 * |weight| <= 32767, |output weight| <= 128), with
-// large enough weights that the activations are often clipped at both ends.
-std::string random_net_bytes(std::uint64_t seed, const std::string& description = "test net") {
+using Default = DefaultArchitecture;
+const int DEFAULT = architecture_index<Default>();
+
+// A random net of architecture `arch` within the loader's bounds (|bias| + 32 * |weight| <= 32767, |output
+// weight| <= 128), with large enough weights that the activations are often clipped at both ends.
+std::shared_ptr<nnue::Network> random_network(std::uint64_t seed, const std::string& description = "test net",
+                                        int arch = DEFAULT) {
     SplitMix64 rng(seed);
     auto r = [&rng](int lo, int hi) { return int(rng.below(std::uint64_t(hi - lo + 1))) + lo; };
-    std::vector<std::int16_t> ft_w(std::size_t(INPUTS) * HIDDEN), ft_b(HIDDEN), out_w(2 * HIDDEN);
-    for (auto& w : ft_w) w = std::int16_t(r(-500, 500));
-    for (auto& b : ft_b) b = std::int16_t(r(-300, 600));
-    for (auto& w : out_w) w = std::int16_t(r(-MAX_OUT_WEIGHT, MAX_OUT_WEIGHT));
-    return serialise_network(ft_w.data(), ft_b.data(), out_w.data(), r(-200000, 200000), description);
+    auto net = nnue::Network::blank(arch);
+    const int max_out = with_architecture(arch, [](auto a) { return decltype(a)::MAX_OUT_WEIGHT; });
+    for (std::size_t i = 0; i < net->ft_weights.size(); ++i) net->ft_weights[i] = std::int16_t(r(-500, 500));
+    for (std::size_t i = 0; i < net->ft_bias.size(); ++i) net->ft_bias[i] = std::int16_t(r(-300, 600));
+    for (std::size_t i = 0; i < net->out_weights.size(); ++i) net->out_weights[i] = std::int16_t(r(-max_out, max_out));
+    for (int b = 0; b < with_architecture(arch, [](auto a) { return decltype(a)::BUCKETS; }); ++b)
+        net->out_bias[b] = r(-200000, 200000);
+    net->description = description;
+    return net;
 }
 
-std::shared_ptr<const nnue::Network> random_net(std::uint64_t seed) {
-    const std::string bytes = random_net_bytes(seed);
+std::string random_net_bytes(std::uint64_t seed, const std::string& description = "test net", int arch = DEFAULT) {
+    return serialise_network(*random_network(seed, description, arch));
+}
+
+std::shared_ptr<const nnue::Network> random_net(std::uint64_t seed, int arch = DEFAULT) {
+    const std::string bytes = random_net_bytes(seed, "test net", arch);
     std::string error;
     auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
     EXPECT_TRUE(net) << error;
@@ -64,32 +77,106 @@ void reseal(std::string& s) {
     put_u32(s, s.size() - 8, std::uint32_t(h));
     put_u32(s, s.size() - 4, std::uint32_t(h >> 32));
 }
-constexpr std::size_t DESCRIPTION_AT = 36;
+// Format version 2: magic, version, seven architecture numbers, the name's length and text, then the
+// description's length.
+std::size_t description_at(const std::string& arch_name) { return 4 + 4 + 7 * 4 + 4 + arch_name.size() + 4; }
 
-bool same(const Accumulator& a, const Accumulator& b) { return std::memcmp(a.v, b.v, sizeof a.v) == 0; }
+// The committed default net (src/eval/nnue/default.nnue) and its scores as the engine gave them before the
+// architecture description (quince eval --weights src/eval/nnue/default.nnue FEN).
+constexpr const char* DEFAULT_NET_CHECKSUM = "6f9dce3e17f30222";
+const std::pair<const char*, Value> DEFAULT_NET_SCORES[] = {
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 31},
+    {"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", 20},
+    {"r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/P1PBBPPP/R3K2R w KQkq - 0 1", -8},
+    {"8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 99 50", 65},
+    {"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", 156},
+    {"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R b KQ - 4 8", -62},
+    {"8/8/4k3/8/2n5/8/3K4/8 w - - 0 1", -150},
+    {"2r3k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1", 0},
+};
+
+template <int H>
+bool same(const Accumulator<H>& a, const Accumulator<H>& b) {
+    return std::memcmp(a.v, b.v, sizeof a.v) == 0;
+}
 
 }  // namespace
 
 TEST(NnueNet, RoundTripKeepsEveryParameter) {
-    const std::string bytes = random_net_bytes(1, "trained on nothing");
+    for (int arch = 0; arch < ARCHITECTURE_COUNT; ++arch) {
+        const std::string name(architecture_name(arch));
+        const std::string bytes = random_net_bytes(1, "trained on nothing", arch);
+        std::string error;
+        auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+        ASSERT_TRUE(net) << name << ": " << error;
+        EXPECT_EQ(net->arch, arch);
+        EXPECT_EQ(net->format_version, 2u);
+        EXPECT_EQ(net->description, "trained on nothing");
+        EXPECT_EQ(serialise_network(*net), bytes) << name;
+        // The header names the architecture after its numbers; then the description, the int16 parameters,
+        // the int32 output biases, the checksum.
+        EXPECT_EQ(bytes.substr(40, name.size()), name);
+        with_architecture(arch, [&](auto a) {
+            using A = decltype(a);
+            const std::size_t params = 2 * (A::FT_WEIGHTS + A::HIDDEN + A::OUT_WEIGHTS) + 4 * A::BUCKETS;
+            EXPECT_EQ(bytes.size(), description_at(name) + net->description.size() + params + 8) << name;
+        });
+    }
+}
+
+// Format version 1 (the committed default net's): no name in the header, always 768x512. It reads, writes
+// back to the same bytes, and evaluates as the same parameters written in version 2.
+TEST(NnueNet, FormatVersion1ReadsAsBefore) {
+    using A = FormatVersion1Architecture;
+    auto original = random_network(9, "a version-1 net", architecture_index<A>());
+    original->format_version = 1;
+    const std::string v1 = serialise_network(*original);
+    original->format_version = 2;
+    const std::string v2 = serialise_network(*original);
+    // The version-1 layout, as the engine wrote it before version 2: magic, version, six numbers, the
+    // description, the parameters with one output bias, the checksum.
+    const std::size_t params = 2 * (A::FT_WEIGHTS + A::HIDDEN + 2 * A::HIDDEN) + 4;
+    ASSERT_EQ(v1.size(), 36 + original->description.size() + params + 8);
+    EXPECT_EQ(v1.substr(0, 8), std::string("QNN1\x01\0\0\0", 8));
+    EXPECT_EQ(v1.substr(36, original->description.size()), original->description);
     std::string error;
-    auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
-    ASSERT_TRUE(net) << error;
-    EXPECT_EQ(net->description, "trained on nothing");
-    EXPECT_EQ(serialise_network(net->ft_weights, net->ft_bias, net->out_weights, net->out_bias, net->description), bytes);
-    // Header (magic and eight 32-bit fields), the int16 parameters, the int32 output bias, the checksum.
-    const std::size_t params = 2 * (std::size_t(INPUTS) * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
-    EXPECT_EQ(bytes.size(), 36 + params + 8 + net->description.size());
+    auto one = parse_network(reinterpret_cast<const std::uint8_t*>(v1.data()), v1.size(), &error);
+    ASSERT_TRUE(one) << error;
+    auto two = parse_network(reinterpret_cast<const std::uint8_t*>(v2.data()), v2.size(), &error);
+    ASSERT_TRUE(two) << error;
+    EXPECT_EQ(one->format_version, 1u);
+    EXPECT_EQ(one->arch, architecture_index<A>());
+    EXPECT_EQ(serialise_network(*one), v1);
+    Evaluator e1, e2;
+    e1.set_eval(network_evaluation(one));
+    e2.set_eval(network_evaluation(two));
+    for (const Position& pos : test::random_game_positions(61, 4, 400, 160)) ASSERT_EQ(e1.evaluate(pos), e2.evaluate(pos));
+}
+
+// The committed default net (format version 1), when the build embeds it, evaluates as it did before the
+// architecture description: these scores are its, from the engine of that time.
+TEST(NnueNet, DefaultNetEvaluatesAsBefore) {
+    const auto net = embedded_network();
+    if (!net || checksum_hex(*net) != DEFAULT_NET_CHECKSUM) GTEST_SKIP() << "this build embeds another net";
+    EXPECT_EQ(net->format_version, 1u);
+    Evaluator ev;
+    ev.set_eval(network_evaluation(net));
+    for (const auto& [fen, score] : DEFAULT_NET_SCORES) {
+        Position pos;
+        ASSERT_TRUE(pos.set_fen(fen));
+        EXPECT_EQ(ev.evaluate(pos), score) << fen;
+    }
 }
 
 TEST(NnueNet, RefusesWrongFilesNamingWhatIsWrong) {
     const std::string good = random_net_bytes(2, "d");
+    const std::string name(architecture_name(DEFAULT));
     ASSERT_EQ(parse_error(good), "");
     EXPECT_NE(parse_error("").find("not a Quince net file"), std::string::npos);
     EXPECT_NE(parse_error("#weights\nfoo 1\n").find("not a Quince net file"), std::string::npos);
-    // Every truncation is refused (the header, the description, the parameters, the checksum).
-    for (std::size_t n : {std::size_t(4), std::size_t(20), std::size_t(36), std::size_t(37), std::size_t(1000),
-                          good.size() / 2, good.size() - 9, good.size() - 1})
+    // Every truncation is refused (the header, the name, the description, the parameters, the checksum).
+    for (std::size_t n : {std::size_t(4), std::size_t(20), std::size_t(36), std::size_t(37), std::size_t(41),
+                          std::size_t(1000), good.size() / 2, good.size() - 9, good.size() - 1})
         EXPECT_NE(parse_error(good.substr(0, n)), "") << n;
     EXPECT_NE(parse_error(good.substr(0, good.size() - 1)).find("truncated"), std::string::npos);
     EXPECT_NE(parse_error(good + "x").find("after the end"), std::string::npos);
@@ -104,42 +191,78 @@ TEST(NnueNet, RefusesWrongFilesNamingWhatIsWrong) {
     EXPECT_NE(parse_error(bad).find("checksum"), std::string::npos);
     // Version and architecture fields (checksum made valid: the field itself is refused).
     bad = good;
-    put_u32(bad, 4, 2);
+    put_u32(bad, 4, 3);
     reseal(bad);
-    EXPECT_NE(parse_error(bad).find("format version 2"), std::string::npos);
+    EXPECT_NE(parse_error(bad).find("format version 3"), std::string::npos);
     bad = good;
-    put_u32(bad, 12, 2 * HIDDEN);
+    put_u32(bad, 12, 2 * Default::HIDDEN);
     reseal(bad);
-    EXPECT_NE(parse_error(bad).find("hidden " + std::to_string(2 * HIDDEN)), std::string::npos);
+    EXPECT_NE(parse_error(bad).find("hidden " + std::to_string(2 * Default::HIDDEN)), std::string::npos);
     bad = good;
     put_u32(bad, 20, 127);
     reseal(bad);
     EXPECT_NE(parse_error(bad).find("QA 127"), std::string::npos);
     bad = good;
-    put_u32(bad, 32, 100000);
+    put_u32(bad, 32, 3);
+    reseal(bad);
+    EXPECT_NE(parse_error(bad).find("output buckets 3"), std::string::npos);
+    // The name: unknown, empty or too long, not printable.
+    bad = good;
+    bad[40 + name.size() - 1] = 'Z';
+    reseal(bad);
+    EXPECT_NE(parse_error(bad).find("architecture '" + name.substr(0, name.size() - 1) + "Z' is not one this build knows"),
+              std::string::npos) << parse_error(bad);
+    for (std::uint32_t length : {0u, 65u}) {
+        bad = good;
+        put_u32(bad, 36, length);
+        reseal(bad);
+        EXPECT_NE(parse_error(bad).find("architecture name of " + std::to_string(length) + " bytes"), std::string::npos);
+    }
+    bad = good;
+    bad[40] = '\n';
+    reseal(bad);
+    EXPECT_NE(parse_error(bad).find("architecture name holds"), std::string::npos);
+    // A version-1 header is always 768x512: its numbers are checked the same way.
+    auto v1net = random_network(2, "d");
+    v1net->format_version = 1;
+    std::string v1 = serialise_network(*v1net);
+    ASSERT_EQ(parse_error(v1), "");
+    put_u32(v1, 12, 256);
+    reseal(v1);
+    EXPECT_NE(parse_error(v1).find("hidden 256"), std::string::npos);
+    bad = good;
+    put_u32(bad, description_at(name) - 4, 100000);
     reseal(bad);
     EXPECT_NE(parse_error(bad).find("description"), std::string::npos);
     bad = good;
-    bad[DESCRIPTION_AT] = '\x01';
+    bad[description_at(name)] = '\x01';
     reseal(bad);
     EXPECT_NE(parse_error(bad).find("control character"), std::string::npos);
 }
 
 TEST(NnueNet, RefusesWeightsThatWouldOverflowInt16) {
-    std::vector<std::int16_t> ft_w(std::size_t(INPUTS) * HIDDEN, 0), ft_b(HIDDEN, 0), out_w(2 * HIDDEN, 0);
-    auto bytes = [&] { return serialise_network(ft_w.data(), ft_b.data(), out_w.data(), 0, ""); };
-    EXPECT_EQ(parse_error(bytes()), "");
-    ft_w[5 * HIDDEN + 7] = 1024;  // 32 * 1024 > 32767
-    EXPECT_NE(parse_error(bytes()).find("hidden unit 7"), std::string::npos);
-    ft_w[5 * HIDDEN + 7] = 1023;
-    EXPECT_EQ(parse_error(bytes()), "");
-    ft_b[7] = 100;  // 100 + 32 * 1023 > 32767
-    EXPECT_NE(parse_error(bytes()).find("hidden unit 7"), std::string::npos);
-    ft_b[7] = 0;
-    out_w[300] = MAX_OUT_WEIGHT + 1;
-    EXPECT_NE(parse_error(bytes()).find("output weight 300"), std::string::npos);
-    out_w[300] = -MAX_OUT_WEIGHT;
-    EXPECT_EQ(parse_error(bytes()), "");
+    for (int arch = 0; arch < ARCHITECTURE_COUNT; ++arch) {
+        with_architecture(arch, [&](auto a) {
+            using A = decltype(a);
+            auto net = nnue::Network::blank(arch);
+            auto bytes = [&] { return serialise_network(*net); };
+            EXPECT_EQ(parse_error(bytes()), "");
+            net->ft_weights[5 * A::HIDDEN + 7] = 1024;  // 32 * 1024 > 32767
+            EXPECT_NE(parse_error(bytes()).find("hidden unit 7"), std::string::npos);
+            net->ft_weights[5 * A::HIDDEN + 7] = 1023;
+            EXPECT_EQ(parse_error(bytes()), "");
+            net->ft_bias[7] = 100;  // 100 + 32 * 1023 > 32767
+            EXPECT_NE(parse_error(bytes()).find("hidden unit 7"), std::string::npos);
+            net->ft_bias[7] = 0;
+            const std::size_t last = A::OUT_WEIGHTS - 1;  // the last bucket's too
+            net->out_weights[last] = A::MAX_OUT_WEIGHT + 1;
+            EXPECT_NE(parse_error(bytes()).find("output weight " + std::to_string(last)), std::string::npos);
+            net->out_weights[last] = -A::MAX_OUT_WEIGHT;
+            EXPECT_EQ(parse_error(bytes()), "");
+            net->out_bias[A::BUCKETS - 1] = A::QA * A::QB * 64 + 1;
+            EXPECT_NE(parse_error(bytes()).find("output bias"), std::string::npos);
+        });
+    }
 }
 
 TEST(NnueNet, EvalFileLoadsANetAndRefusesABadOne) {
@@ -168,28 +291,28 @@ TEST(NnueNet, EvalFileLoadsANetAndRefusesABadOne) {
     ev.set_eval(before);
     auto net = load_network_file(good_path, &error);
     ASSERT_TRUE(net);
-    Accumulator acc;
+    AccumulatorOf<Default> acc;
     const Position start;
-    refresh(*net, start, acc);
-    EXPECT_EQ(ev.evaluate(start), output(*net, acc, WHITE));
+    refresh<Default>(*net, start, acc);
+    EXPECT_EQ(ev.evaluate(start), output<Default>(*net, acc, WHITE, 0));
 }
 
 // The accumulators kept by NnueState (pieces moved since the last evaluation) equal a refresh after every
 // step of a random walk of a million moves, unmoves and null moves, evaluated at most steps (so that an
-// update often spans several moves), with jumps to unrelated positions.
-TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
-    auto net = random_net(4);
+// update often spans several moves), with jumps to unrelated positions; the other architectures a tenth as
+// many (their accumulators are the same code, their outputs a bucket of their own).
+template <class A>
+void incremental_walk(int steps) {
+    auto net = random_net(4, architecture_index<A>());
     ASSERT_TRUE(net);
     const std::vector<Position> starts = test::random_game_positions(58, 8, 200, 40);
     ASSERT_FALSE(starts.empty());
     SplitMix64 rng(2026);
-    NnueState state;
+    NnueState<A> state;
     Position pos = starts[0];
     std::vector<Move> line;  // Move::null() for a null move
-    Accumulator fresh;
+    AccumulatorOf<A> fresh;
     long evaluated = 0, moves = 0, nulls = 0, unmoves = 0;
-    // Sanitizer builds: a tenth of the steps (they run it ten to thirty times slower), the same proportions.
-    const int steps = test::sanitized() ? 100000 : 1000000;
     for (int step = 0; step < steps; ++step) {
         const int r = int(rng.below(100));
         MoveList<LEGAL> legal(pos);
@@ -214,9 +337,9 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
         }
         if (rng.below(4) == 0) continue;  // not evaluated: the next update spans more than one step
         const Value v = state.evaluate(*net, pos);
-        refresh(*net, pos, fresh);
-        ASSERT_TRUE(same(state.accumulator(), fresh)) << "step " << step << " " << pos.fen();
-        ASSERT_EQ(v, output(*net, fresh, pos.side_to_move())) << "step " << step;
+        refresh<A>(*net, pos, fresh);
+        ASSERT_TRUE(same(state.accumulator(), fresh)) << A::NAME << " step " << step << " " << pos.fen();
+        ASSERT_EQ(v, output<A>(*net, fresh, pos.side_to_move(), output_bucket<A>(pos))) << A::NAME << " step " << step;
         ++evaluated;
     }
     EXPECT_GT(moves, steps / 10 * 4);
@@ -225,6 +348,13 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
     EXPECT_GT(evaluated, steps / 10 * 7);
     // Incremental, not refreshing every time: refreshes come from the jumps (1 % of steps) and long unwinds.
     EXPECT_GT(state.updates(), 20 * state.refreshes()) << evaluated << " evaluated";
+}
+
+TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
+    // Sanitizer builds: a tenth of the steps (they run it ten to thirty times slower), the same proportions.
+    const int steps = test::sanitized() ? 100000 : 1000000;
+    for (int arch = 0; arch < ARCHITECTURE_COUNT; ++arch)
+        with_architecture(arch, [&](auto a) { incremental_walk<decltype(a)>(arch == DEFAULT ? steps : steps / 10); });
 }
 
 // Each child of a node starts from its parent's accumulator, whatever was evaluated between: after a whole
@@ -238,7 +368,7 @@ TEST(NnueAccumulator, ChildrenStartFromTheirParent) {
                             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"}) {
         Position root;
         ASSERT_TRUE(root.set_fen(fen));
-        NnueState state;
+        NnueState<Default> state;
         state.evaluate(*net, root);
         const MoveList<LEGAL> moves(root);
         ASSERT_GT(moves.size(), 3u);
@@ -278,15 +408,16 @@ TEST(NnueAccumulator, ChildrenStartFromTheirParent) {
             const auto before = state.changed_inputs();
             const Value v = state.evaluate(*net, null_child);
             EXPECT_EQ(state.changed_inputs(), before);
-            Accumulator fresh;
-            refresh(*net, null_child, fresh);
-            EXPECT_EQ(v, output(*net, fresh, null_child.side_to_move()));
+            AccumulatorOf<Default> fresh;
+            refresh<Default>(*net, null_child, fresh);
+            EXPECT_EQ(v, output<Default>(*net, fresh, null_child.side_to_move(), 0));
         }
     }
 }
 
 // The build runs the widest SIMD code its target has: a WebAssembly build (emscripten, -msimd128) the SIMD128
-// code, an x86-64 build the AVX2 code when it compiles with AVX2 (bmi2 variant), else the SSE2 code.
+// code, an x86-64 build the AVX2 code when it compiles with AVX2 (bmi2 variant), else the SSE2 code, an
+// AArch64 build the NEON code.
 TEST(NnueAccumulator, SimdCodeIsTheTargetsWidest) {
 #if defined(__EMSCRIPTEN__)
     EXPECT_STREQ(simd_name(), "simd128");
@@ -294,65 +425,115 @@ TEST(NnueAccumulator, SimdCodeIsTheTargetsWidest) {
     EXPECT_STREQ(simd_name(), "avx2");
 #elif defined(__x86_64__)
     EXPECT_STREQ(simd_name(), "sse2");
+#elif defined(__aarch64__)
+    EXPECT_STREQ(simd_name(), "neon");
 #else
     EXPECT_STREQ(simd_name(), "scalar");
 #endif
 }
 
-// The build's SIMD code (AVX2, SSE2 or WebAssembly's SIMD128, whichever the target compiles) equals the
-// scalar code bit for bit, for updates and for the output, on real positions and on accumulators at their
-// bounds.
-TEST(NnueAccumulator, SimdEqualsScalar) {
-    auto net = random_net(5);
+// The build's SIMD code (AVX2, SSE2, WebAssembly's SIMD128 or NEON, whichever the target compiles), the SIMD
+// layer's scalar backend and plain loops compute the same integers, for updates and for the output of every
+// bucket, on real positions and on accumulators at their bounds, for every architecture.
+template <class A>
+void simd_equals_scalar() {
+    using Native = simd::Native;
+    using Scalar = simd::Scalar;
+    auto net = random_net(5, architecture_index<A>());
     ASSERT_TRUE(net);
     SplitMix64 rng(6);
     for (const Position& pos : test::random_game_positions(59, 20, 3000, 160)) {
-        Accumulator a;
-        refresh(*net, pos, a);
-        Accumulator b = a;
+        AccumulatorOf<A> a, scalar_a, plain_a;
+        refresh<A, Native>(*net, pos, a);
+        refresh<A, Scalar>(*net, pos, scalar_a);
+        ASSERT_TRUE(same(a, scalar_a)) << simd_name();
+        // Plain loops: the bias and every piece's inputs.
+        int white[64], black[64];
+        const int n = active_inputs<A>(pos, white, black);
+        for (Color p : {WHITE, BLACK}) std::memcpy(plain_a.v[p], net->ft_bias.data(), sizeof plain_a.v[p]);
+        reference::update<A>(*net, plain_a, plain_a, white, black, n, nullptr, nullptr, 0);
+        ASSERT_TRUE(same(a, plain_a)) << simd_name();
         int add_w[4], add_b[4], sub_w[4], sub_b[4];
         for (int k = 0; k < 4; ++k) {
-            add_w[k] = int(rng.below(INPUTS)), add_b[k] = int(rng.below(INPUTS));
-            sub_w[k] = int(rng.below(INPUTS)), sub_b[k] = int(rng.below(INPUTS));
+            add_w[k] = int(rng.below(A::INPUTS)), add_b[k] = int(rng.below(A::INPUTS));
+            sub_w[k] = int(rng.below(A::INPUTS)), sub_b[k] = int(rng.below(A::INPUTS));
         }
         // From one accumulator into another, and in place.
-        Accumulator c, d;
-        update(*net, a, c, add_w, add_b, 4, sub_w, sub_b, 4);
-        scalar::update(*net, b, d, add_w, add_b, 4, sub_w, sub_b, 4);
+        AccumulatorOf<A> b = a, c, d, e;
+        update<A, Native>(*net, a, c, add_w, add_b, 4, sub_w, sub_b, 4);
+        update<A, Scalar>(*net, a, d, add_w, add_b, 4, sub_w, sub_b, 4);
+        reference::update<A>(*net, b, e, add_w, add_b, 4, sub_w, sub_b, 4);
         ASSERT_TRUE(same(c, d)) << simd_name();
-        update(*net, a, a, add_w, add_b, 4, sub_w, sub_b, 4);
-        scalar::update(*net, b, b, add_w, add_b, 4, sub_w, sub_b, 4);
+        ASSERT_TRUE(same(c, e)) << simd_name();
+        update<A, Native>(*net, a, a, add_w, add_b, 4, sub_w, sub_b, 4);
+        reference::update<A>(*net, b, b, add_w, add_b, 4, sub_w, sub_b, 4);
         ASSERT_TRUE(same(a, b)) << simd_name();
         ASSERT_TRUE(same(a, c)) << simd_name();
-        for (Color us : {WHITE, BLACK}) ASSERT_EQ(output(*net, a, us), scalar::output(*net, a, us)) << simd_name();
+        for (Color us : {WHITE, BLACK})
+            for (int bucket = 0; bucket < A::BUCKETS; ++bucket) {
+                const Value v = output<A, Native>(*net, a, us, bucket);
+                ASSERT_EQ(v, (output<A, Scalar>(*net, a, us, bucket))) << simd_name();
+                ASSERT_EQ(v, reference::output<A>(*net, a, us, bucket)) << simd_name();
+            }
     }
     // Extremes: every activation clipped at QA with the largest output weights, or below zero.
-    for (int fill : {-32768, -1, 0, 1, QA - 1, QA, QA + 1, 32767}) {
-        Accumulator a;
+    for (int fill : {-32768, -1, 0, 1, A::QA - 1, A::QA, A::QA + 1, 32767}) {
+        AccumulatorOf<A> a;
         for (auto& side : a.v)
             for (auto& x : side) x = std::int16_t(fill);
-        for (Color us : {WHITE, BLACK}) EXPECT_EQ(output(*net, a, us), scalar::output(*net, a, us)) << fill;
+        for (Color us : {WHITE, BLACK})
+            for (int bucket = 0; bucket < A::BUCKETS; ++bucket) {
+                EXPECT_EQ((output<A, simd::Native>(*net, a, us, bucket)), reference::output<A>(*net, a, us, bucket)) << fill;
+                EXPECT_EQ((output<A, simd::Scalar>(*net, a, us, bucket)), reference::output<A>(*net, a, us, bucket)) << fill;
+            }
+    }
+    // The largest sum the loader allows: every activation QA and every weight +-MAX_OUT_WEIGHT (no int32 lane
+    // overflows).
+    auto extreme = nnue::Network::blank(architecture_index<A>());
+    for (int sign : {1, -1}) {
+        for (std::size_t i = 0; i < extreme->out_weights.size(); ++i) extreme->out_weights[i] = std::int16_t(sign * A::MAX_OUT_WEIGHT);
+        AccumulatorOf<A> a;
+        for (auto& side : a.v)
+            for (auto& x : side) x = std::int16_t(A::QA);
+        const Value v = reference::output<A>(*extreme, a, WHITE, 0);
+        EXPECT_EQ((output<A, simd::Native>(*extreme, a, WHITE, 0)), v);
+        EXPECT_EQ((output<A, simd::Scalar>(*extreme, a, WHITE, 0)), v);
+        EXPECT_EQ(v, sign * Value((std::int64_t(2) * A::HIDDEN * A::QA * A::MAX_OUT_WEIGHT * A::SCALE + A::QA * A::QB / 2) /
+                                   (std::int64_t(A::QA) * A::QB)));
     }
 }
 
-// The inputs are the side to move's view, so a position and its colour-flipped twin score the same.
+TEST(NnueAccumulator, SimdEqualsScalar) {
+    for (int arch = 0; arch < ARCHITECTURE_COUNT; ++arch)
+        with_architecture(arch, [](auto a) { simd_equals_scalar<decltype(a)>(); });
+}
+
+// The inputs are the side to move's view, so a position and its colour-flipped twin score the same; the
+// evaluation through profile nnue equals a refresh and the output of the position's bucket, for every
+// architecture.
 TEST(NnueEvaluator, ProfileNnueIsColourSymmetricAndEqualsARefresh) {
-    auto net = random_net(7);
-    ASSERT_TRUE(net);
-    auto evaluation = network_evaluation(net);
-    ASSERT_TRUE(evaluation);
-    Evaluator ev, twin;
-    ev.set_eval(evaluation);
-    twin.set_eval(evaluation);
-    for (const Position& pos : test::random_game_positions(60, 10, 2000, 160)) {
-        const Value v = ev.evaluate(pos);
-        Accumulator fresh;
-        refresh(*net, pos, fresh);
-        ASSERT_EQ(v, output(*net, fresh, pos.side_to_move()));
-        ASSERT_EQ(v, twin.evaluate(pos.flipped())) << pos.fen();
-        // The lazy window is not applied to the network, and the cache returns what was computed.
-        ASSERT_EQ(ev.evaluate(pos, LazyWindow::around(v + 5000)), v);
-        ASSERT_EQ(ev.evaluate_general(pos), v);
+    for (int arch = 0; arch < ARCHITECTURE_COUNT; ++arch) {
+        auto net = random_net(7, arch);
+        ASSERT_TRUE(net);
+        auto evaluation = network_evaluation(net);
+        ASSERT_TRUE(evaluation);
+        Evaluator ev, twin;
+        ev.set_eval(evaluation);
+        twin.set_eval(evaluation);
+        for (const Position& pos : test::random_game_positions(60, 10, 2000, 160)) {
+            const Value v = ev.evaluate(pos);
+            const Value fresh = with_architecture(arch, [&](auto a) {
+                using A = decltype(a);
+                AccumulatorOf<A> acc;
+                refresh<A>(*net, pos, acc);
+                return output<A>(*net, acc, pos.side_to_move(), output_bucket<A>(pos));
+            });
+            ASSERT_EQ(v, fresh);
+            ASSERT_EQ(v, twin.evaluate(pos.flipped())) << pos.fen();
+            // The lazy window is not applied to the network, and the cache returns what was computed.
+            ASSERT_EQ(ev.evaluate(pos, LazyWindow::around(v + 5000)), v);
+            ASSERT_EQ(ev.evaluate_general(pos), v);
+        }
     }
 }
 

@@ -90,19 +90,21 @@ TEST(NnueTrain, FixedSeedGivesTheSameNetWhateverTheThreads) {
 }
 
 // The analytic gradient is the loss's: a small step against it lowers the summed loss by |g|^2 times the step
-// (to first order), on a young net and on a trained one, for lambda 0 and 0.5.
+// (to first order), on a young net and on a trained one, for lambda 0 and 0.5, for every architecture.
 TEST(NnueTrain, GradientMatchesTheLoss) {
     if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;
     const Dataset d = load_sample();
+    for (int arch = 0; arch < eval::nnue::ARCHITECTURE_COUNT; ++arch)
     for (int trained = 0; trained < 2; ++trained) {
         for (double lambda : {0.0, 0.5}) {
             Options o = small_options();
+            o.arch = arch;
             o.lambda = lambda;
             o.epochs = trained ? (test::sanitized() ? 1 : 2) : 0;
             Result r;
             std::string error;
             if (trained) ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
-            else r.net.init(o.seed);
+            else r.net.init(o.seed, arch);
             auto loss = [&](const FloatNet& net) {
                 double sum = 0;
                 for (std::size_t i = 0; i < 300; ++i) {
@@ -115,14 +117,14 @@ TEST(NnueTrain, GradientMatchesTheLoss) {
                 }
                 return sum;
             };
-            std::vector<float> g(FloatNet::SIZE, 0.0f);
+            std::vector<float> g(r.net.at.size, 0.0f);
             double reported = 0;
             for (std::size_t i = 0; i < 300; ++i) reported += backprop(r.net, d.samples()[i * 7], o, g);
             const double before = loss(r.net);
             EXPECT_NEAR(reported, before, 1e-6 * before);
             // Block by block (input weights, input biases, output layer), so that an error in one cannot hide
             // behind another.
-            const std::size_t blocks[4] = {FloatNet::FT_W, FloatNet::FT_B, FloatNet::OUT_W, FloatNet::SIZE};
+            const std::size_t blocks[4] = {r.net.at.ft_w, r.net.at.ft_b, r.net.at.out_w, r.net.at.size};
             for (int b = 0; b < 3; ++b) {
                 double norm2 = 0;
                 for (std::size_t i = blocks[b]; i < blocks[b + 1]; ++i) norm2 += double(g[i]) * g[i];
@@ -131,8 +133,8 @@ TEST(NnueTrain, GradientMatchesTheLoss) {
                 FloatNet moved = r.net;
                 for (std::size_t i = blocks[b]; i < blocks[b + 1]; ++i) moved.p[i] -= float(step * g[i]);
                 const double ratio = (before - loss(moved)) / (step * norm2);
-                EXPECT_GT(ratio, 0.9) << "block " << b << " trained " << trained << " lambda " << lambda;
-                EXPECT_LT(ratio, 1.1) << "block " << b << " trained " << trained << " lambda " << lambda;
+                EXPECT_GT(ratio, 0.9) << "block " << b << " trained " << trained << " lambda " << lambda << " arch " << arch;
+                EXPECT_LT(ratio, 1.1) << "block " << b << " trained " << trained << " lambda " << lambda << " arch " << arch;
             }
         }
     }
@@ -193,32 +195,40 @@ TEST(NnueTrain, ResumedRunEndsWhereAnUninterruptedOneDoes) {
     std::remove(ckpt.c_str());
 }
 
+// The quantised net of every architecture: within 2 cp of the float net, and the engine's evaluation (the
+// net file loaded as an evaluation) is what the quantiser measured.
 TEST(NnueTrain, QuantisedNetMatchesTheFloatNetAndTheEngine) {
     if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;  // the quantiser runs one thread
     std::vector<Position> positions;
     const Dataset d = load_sample(&positions);
-    Options o = small_options();
-    Result r;
-    std::string error, bytes;
-    ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
-    const auto check = validation_indices(d, o);
-    QuantiseCheck qc;
-    ASSERT_TRUE(quantise(r.net, d, calibration_indices(d, o), check, "sample", bytes, qc, &error)) << error;
-    EXPECT_EQ(qc.positions, check.size());
-    EXPECT_LE(qc.mean_abs_diff_cp, 2.0);
-    // The net is not flat: the float outputs spread over tens of centipawns.
-    double lo = 1e9, hi = -1e9;
-    for (std::size_t i : check) lo = std::min(lo, r.net.evaluate(d.samples()[i])), hi = std::max(hi, r.net.evaluate(d.samples()[i]));
-    EXPECT_GT(hi - lo, 20.0);
+    for (int arch = 0; arch < eval::nnue::ARCHITECTURE_COUNT; ++arch) {
+        const std::string name(eval::nnue::architecture_name(arch));
+        Options o = small_options();
+        o.arch = arch;
+        Result r;
+        std::string error, bytes;
+        ASSERT_TRUE(train(d, o, r, nullptr, &error)) << error;
+        EXPECT_EQ(r.net.arch, arch);
+        const auto check = validation_indices(d, o);
+        QuantiseCheck qc;
+        ASSERT_TRUE(quantise(r.net, d, calibration_indices(d, o), check, "sample", bytes, qc, &error)) << name << ": " << error;
+        EXPECT_EQ(qc.positions, check.size());
+        EXPECT_LE(qc.mean_abs_diff_cp, 2.0) << name;
+        // The net is not flat: the float outputs spread over tens of centipawns.
+        double lo = 1e9, hi = -1e9;
+        for (std::size_t i : check) lo = std::min(lo, r.net.evaluate(d.samples()[i])), hi = std::max(hi, r.net.evaluate(d.samples()[i]));
+        EXPECT_GT(hi - lo, 20.0) << name;
 
-    auto net = eval::nnue::parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
-    ASSERT_TRUE(net) << error;
-    EXPECT_EQ(net->description, "sample");
-    eval::Evaluator ev;
-    ev.set_eval(eval::nnue::network_evaluation(net));
-    double diff = 0;
-    for (std::size_t i : check) diff += std::abs(ev.evaluate(positions[i]) - r.net.evaluate(d.samples()[i]));
-    EXPECT_NEAR(diff / double(check.size()), qc.mean_abs_diff_cp, 1e-9);
+        auto net = eval::nnue::parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+        ASSERT_TRUE(net) << error;
+        EXPECT_EQ(net->arch, arch);
+        EXPECT_EQ(net->description, "sample");
+        eval::Evaluator ev;
+        ev.set_eval(eval::nnue::network_evaluation(net));
+        double diff = 0;
+        for (std::size_t i : check) diff += std::abs(ev.evaluate(positions[i]) - r.net.evaluate(d.samples()[i]));
+        EXPECT_NEAR(diff / double(check.size()), qc.mean_abs_diff_cp, 1e-9) << name;
+    }
 }
 
 TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
@@ -400,6 +410,7 @@ TEST(NnueTrain, CommandLineRefusesEachBadOptionAndKeepsTheOldNet) {
         {{"--out", net, "--teacher-scale", "0", SAMPLE}, "--teacher-scale: '0'"},
         {{"--out", net, "--validation", "0.95", SAMPLE}, "--validation: '0.95'"},
         {{"--out", net, "--plies", "all", SAMPLE}, "--plies: 'all' is not labelled or quiet"},
+        {{"--out", net, "--arch", "768x1024", SAMPLE}, "--arch: '768x1024' is not an architecture (768x512"},
         {{"--out", net, "--mirror=yes", SAMPLE}, "--mirror"},
         {{"--out", net, "--epoch", "2", SAMPLE}, "unknown option '--epoch'"},
         {{"--out", net, "--out", net, SAMPLE}, "--out given twice"},
@@ -425,6 +436,8 @@ TEST(NnueTrain, CommandLineRefusesEachBadOptionAndKeepsTheOldNet) {
     std::ostringstream out, err;
     EXPECT_EQ(run_train_nnue_cli({"--help"}, out, err), 0);
     EXPECT_NE(out.str().find("usage: quince train-nnue --out NET.nnue"), std::string::npos);
+    EXPECT_NE(out.str().find("--arch NAME"), std::string::npos);
+    EXPECT_NE(out.str().find("this build knows " + eval::nnue::architecture_names()), std::string::npos);
 }
 
 // --own-scores and the load filters: which targets a net learns from, and the lineage its header keeps.

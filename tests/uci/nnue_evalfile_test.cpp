@@ -29,11 +29,16 @@ constexpr int WAIT_MS = 30000 * SLOW;
 
 // A small deterministic net within the loader's bounds: material-like weights on own and opposing pieces.
 std::string net_bytes() {
-    std::vector<std::int16_t> ft_w(std::size_t(INPUTS) * HIDDEN), ft_b(HIDDEN, 40), out_w(2 * HIDDEN);
-    for (int f = 0; f < INPUTS; ++f)
-        for (int h = 0; h < HIDDEN; ++h) ft_w[std::size_t(f) * HIDDEN + std::size_t(h)] = std::int16_t((f * 31 + h * 17) % 61 - 30);
-    for (int i = 0; i < 2 * HIDDEN; ++i) out_w[std::size_t(i)] = std::int16_t((i * 13) % 41 - 20);
-    return serialise_network(ft_w.data(), ft_b.data(), out_w.data(), 1000, "uci test net");
+    using A = DefaultArchitecture;
+    auto net = Network::blank(architecture_index<A>());
+    for (int f = 0; f < A::INPUTS; ++f)
+        for (int h = 0; h < A::HIDDEN; ++h)
+            net->ft_weights[std::size_t(f) * A::HIDDEN + std::size_t(h)] = std::int16_t((f * 31 + h * 17) % 61 - 30);
+    for (int h = 0; h < A::HIDDEN; ++h) net->ft_bias[std::size_t(h)] = 40;
+    for (int i = 0; i < 2 * A::HIDDEN; ++i) net->out_weights[std::size_t(i)] = std::int16_t((i * 13) % 41 - 20);
+    net->out_bias[0] = 1000;
+    net->description = "uci test net";
+    return serialise_network(*net);
 }
 
 }  // namespace

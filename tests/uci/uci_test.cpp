@@ -352,7 +352,7 @@ TEST(Uci, EvalFileLoadsWeightsAndABadFileChangesNothing) {
     e.send("setoption name EvalFile value " + net);
     err = e.read_line();
     ASSERT_TRUE(err);
-    EXPECT_EQ(*err, "info string error: setoption: " + net + ": net format version 0, this build reads version 1");
+    EXPECT_EQ(*err, "info string error: setoption: " + net + ": net format version 0, this build reads versions 1 and 2");
     e.send("eval");
     ev = e.read_until("final score:");
     ASSERT_TRUE(ev);

@@ -41,7 +41,14 @@ const char* const USAGE =
     "  --calibration N   training positions the quantiser fits the integer net to (default 100000; more\n"
     "                    when the quantised net misses the float one by more than 2 cp)\n"
     "  --checkpoint FILE written after every epoch; --resume FILE continues from one\n"
-    "  --description TXT what the net's header says it was trained on (default: the data files and options)\n";
+    "  --description TXT what the net's header says it was trained on (default: the data files and options)\n"
+    "  --arch NAME       the network's architecture (src/eval/nnue/architecture.h; default ";
+
+// The usage text ends with the architectures this build knows.
+std::string usage() {
+    return std::string(USAGE) + std::string(eval::nnue::architecture_name(Options{}.arch)) + "; this build knows " +
+           eval::nnue::architecture_names() + ")\n";
+}
 
 bool parse_real(const std::string& text, double lo, double hi, const std::string& what, double* out,
                 std::string* error) {
@@ -61,7 +68,7 @@ bool parse_real(const std::string& text, double lo, double hi, const std::string
 
 int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-        out << USAGE;
+        out << usage();
         return cli::EXIT_OK;
     }
     cli::ParsedArgs a;
@@ -72,7 +79,7 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
                           {"seed", true}, {"limit", true}, {"checkpoint", true}, {"resume", true},
                           {"description", true}, {"plies", true}, {"mirror", false}, {"calibration", true},
                           {"teacher-scale", true}, {"own-scores", false}, {"skip-plies", true},
-                          {"min-pieces", true}},
+                          {"min-pieces", true}, {"arch", true}},
                          &a, &error))
         return cli::usage_error(err, "train-nnue", error);
     Options o;
@@ -99,6 +106,12 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     if (!ok) return cli::usage_error(err, "train-nnue", error);
     if (a.has("own-scores") && a.has("teacher-scale"))
         return cli::usage_error(err, "train-nnue", "--teacher-scale scales teacher labels, which --own-scores leaves out");
+    if (a.has("arch")) {
+        o.arch = eval::nnue::find_architecture(a.options["arch"]);
+        if (o.arch < 0)
+            return cli::usage_error(err, "train-nnue", "--arch: '" + a.options["arch"] + "' is not an architecture (" +
+                                                           eval::nnue::architecture_names() + ")");
+    }
     how.own_scores = a.has("own-scores");
     how.skip_plies = int(skip_plies), how.min_pieces = int(min_pieces);
     training::Plies& plies = how.plies;
@@ -165,7 +178,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
           << (how.teacher_scale != 1.0 ? ", teacher-scale " + std::to_string(how.teacher_scale) : std::string())
           << (how.own_scores ? ", own-scores" : "")
           << (how.skip_plies ? ", skip-plies " + std::to_string(how.skip_plies) : std::string())
-          << (how.min_pieces ? ", min-pieces " + std::to_string(how.min_pieces) : std::string());
+          << (how.min_pieces ? ", min-pieces " + std::to_string(how.min_pieces) : std::string())
+          << (a.has("arch") ? ", arch " + std::string(eval::nnue::architecture_name(o.arch)) : std::string());
         o.description = d.str();
     }
     // The lineage, whatever the description says: how many targets another engine gave.
@@ -200,7 +214,7 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     }
     double secs = 0;
     for (const EpochReport& e : r.epochs) secs += e.seconds;
-    out << "wrote " << path << " (" << bytes.size() << " bytes): " << r.train_positions << " training and "
+    out << "wrote " << path << " (" << eval::nnue::architecture_name(o.arch) << ", " << bytes.size() << " bytes): " << r.train_positions << " training and "
         << r.validation_positions << " validation positions, " << r.epochs.size() << " epoch(s) in " << secs
         << " s; quantised vs float over " << qc.positions << " positions: mean " << qc.mean_abs_diff_cp
         << " cp, max " << qc.max_abs_diff_cp << " cp\n";

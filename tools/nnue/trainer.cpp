@@ -1,5 +1,6 @@
-// The trainer (trainer.h). The float forward and backward passes mirror the engine's quantised ones
-// (eval/nnue/accumulator.cpp): same inputs, same perspective order, SCReLU = clamp(x, 0, 1)^2.
+// The trainer (trainer.h). One float forward pass per architecture (forward<A>), used for training and for
+// evaluating; it mirrors the engine's quantised one (eval/nnue/accumulator.h) as eval/nnue/architecture.h
+// describes it: same inputs, same perspective order, same output bucket, SCReLU = clamp(x, 0, 1)^2.
 #include "nnue/trainer.h"
 
 #include <algorithm>
@@ -24,26 +25,103 @@ using namespace eval::nnue;
 
 namespace {
 
-constexpr int H = HIDDEN;
 // A batch is cut into this many slices, each with its own gradient, summed in order: the result does not
 // depend on how many threads share the slices.
 constexpr int SLICES = 16;
 
-// The other perspective's index of a White-perspective input: colours swapped, board flipped.
-inline int flip(int f) {
-    const int piece = f >> 6, sq = f & 63;
-    return ((piece < 6 ? piece + 6 : piece - 6) << 6) | (sq ^ 56);
-}
+// FloatNet::p's blocks for architecture A.
+template <class A>
+struct Layout {
+    static constexpr std::size_t FT_W = 0, FT_B = A::FT_WEIGHTS, OUT_W = FT_B + A::HIDDEN,
+                                 OUT_B = OUT_W + A::OUT_WEIGHTS, SIZE = OUT_B + A::BUCKETS;
+};
 
 inline double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 // The inputs of the side to move (us) and of the other side (them).
+template <class A>
 inline void perspectives(const Sample& s, int* us, int* them) {
     for (int k = 0; k < s.count; ++k) {
-        const int w = s.features[k], b = flip(w);
+        const int w = s.features[k], b = A::Inputs::other_perspective(w);
         us[k] = s.black_to_move ? b : w;
         them[k] = s.black_to_move ? w : b;
     }
+}
+
+// The forward pass of one sample: both perspectives' inputs, hidden sums and activations (the side to
+// move's first), the output bucket and the output (units of SCALE centipawns).
+template <class A>
+struct Forward {
+    int in[2][A::MAX_ACTIVE];
+    alignas(64) float acc[2][A::HIDDEN];
+    alignas(64) float act[2][A::HIDDEN];
+    int bucket;
+    float out;
+};
+
+template <class A>
+void forward(const float* p, const Sample& s, Forward<A>& f) {
+    using L = Layout<A>;
+    constexpr int H = A::HIDDEN;
+    perspectives<A>(s, f.in[0], f.in[1]);
+    f.bucket = A::bucket(s.count);
+    for (int side = 0; side < 2; ++side) {
+        std::memcpy(f.acc[side], p + L::FT_B, sizeof f.acc[side]);
+        for (int k = 0; k < s.count; ++k) {
+            const float* w = p + L::FT_W + std::size_t(f.in[side][k]) * H;
+            for (int i = 0; i < H; ++i) f.acc[side][i] += w[i];
+        }
+    }
+    f.out = p[L::OUT_B + std::size_t(f.bucket)];
+    for (int side = 0; side < 2; ++side) {
+        const float* ow = p + L::OUT_W + (std::size_t(f.bucket) * 2 + std::size_t(side)) * H;
+        float sum = 0;
+        for (int i = 0; i < H; ++i) {
+            const float x = std::clamp(f.acc[side][i], 0.0f, 1.0f);
+            f.act[side][i] = x * x;
+            sum += f.act[side][i] * ow[i];
+        }
+        f.out += sum;
+    }
+}
+
+// The target of a sample, from the side to move's view: (1 - lambda) * sigmoid(teacher / scale) + lambda * result.
+double target_of(const Sample& s, const Options& o) {
+    const double teacher = s.black_to_move ? -s.teacher : s.teacher;
+    const double result = s.black_to_move ? 1.0 - s.result : s.result;
+    return (1.0 - o.lambda) * sigmoid(teacher / o.scale) + o.lambda * result;
+}
+
+template <class A>
+double backprop_one(const float* p, const Sample& s, const Options& o, float* gp) {
+    using L = Layout<A>;
+    constexpr int H = A::HIDDEN;
+    Forward<A> f;
+    forward<A>(p, s, f);
+    const double k = A::SCALE / o.scale;  // net output units -> sigmoid argument
+    const double pred = sigmoid(f.out * k);
+    const double err = pred - target_of(s, o);
+    const float g = float(2.0 * err * pred * (1.0 - pred) * k);
+
+    gp[L::OUT_B + std::size_t(f.bucket)] += g;
+    for (int side = 0; side < 2; ++side) {
+        const std::size_t out_w = L::OUT_W + (std::size_t(f.bucket) * 2 + std::size_t(side)) * H;
+        const float* ow = p + out_w;
+        float* gow = gp + out_w;
+        float* gb = gp + L::FT_B;
+        alignas(64) float d[H];
+        for (int i = 0; i < H; ++i) {
+            gow[i] += g * f.act[side][i];
+            const float a = f.acc[side][i];
+            d[i] = (a > 0.0f && a < 1.0f) ? g * ow[i] * 2.0f * a : 0.0f;
+            gb[i] += d[i];
+        }
+        for (int kf = 0; kf < s.count; ++kf) {
+            float* gw = gp + L::FT_W + std::size_t(f.in[side][kf]) * H;
+            for (int i = 0; i < H; ++i) gw[i] += d[i];
+        }
+    }
+    return err * err;
 }
 
 std::uint64_t game_hash(std::uint64_t game) { return SplitMix64(game ^ 0x6a09e667f3bcc909ull).next(); }
@@ -54,71 +132,28 @@ bool is_validation(const Sample& s, double fraction) {
 }
 
 struct Gradient {
-    std::vector<float> g = std::vector<float>(FloatNet::SIZE);
+    std::vector<float> g;
     double loss = 0;
 };
 
 }  // namespace
 
-double backprop(const FloatNet& net, const Sample& s, const Options& o, std::vector<float>& grad) {
-    const float* p = net.p.data();
-    int in[2][MAX_ACTIVE];
-    perspectives(s, in[0], in[1]);
-    alignas(64) float acc[2][H], act[2][H];
-    for (int side = 0; side < 2; ++side) {
-        std::memcpy(acc[side], p + FloatNet::FT_B, sizeof acc[side]);
-        for (int k = 0; k < s.count; ++k) {
-            const float* w = p + FloatNet::FT_W + std::size_t(in[side][k]) * H;
-            for (int i = 0; i < H; ++i) acc[side][i] += w[i];
-        }
-    }
-    float out = p[FloatNet::OUT_B];
-    for (int side = 0; side < 2; ++side) {
-        const float* ow = p + FloatNet::OUT_W + side * H;
-        float sum = 0;
-        for (int i = 0; i < H; ++i) {
-            const float x = std::clamp(acc[side][i], 0.0f, 1.0f);
-            act[side][i] = x * x;
-            sum += act[side][i] * ow[i];
-        }
-        out += sum;
-    }
-    const double k = SCALE / o.scale;  // net output units -> sigmoid argument
-    const double pred = sigmoid(out * k);
-    const double teacher = s.black_to_move ? -s.teacher : s.teacher;
-    const double result = s.black_to_move ? 1.0 - s.result : s.result;
-    const double target = (1.0 - o.lambda) * sigmoid(teacher / o.scale) + o.lambda * result;
-    const double err = pred - target;
-    const float g = float(2.0 * err * pred * (1.0 - pred) * k);
+FloatLayout FloatLayout::of(int arch) {
+    return with_architecture(arch, [](auto a) {
+        using L = Layout<decltype(a)>;
+        return FloatLayout{L::FT_W, L::FT_B, L::OUT_W, L::OUT_B, L::SIZE};
+    });
+}
 
-    float* gp = grad.data();
-    gp[FloatNet::OUT_B] += g;
-    for (int side = 0; side < 2; ++side) {
-        const float* ow = p + FloatNet::OUT_W + side * H;
-        float* gow = gp + FloatNet::OUT_W + side * H;
-        float* gb = gp + FloatNet::FT_B;
-        alignas(64) float d[H];
-        for (int i = 0; i < H; ++i) {
-            gow[i] += g * act[side][i];
-            const float a = acc[side][i];
-            d[i] = (a > 0.0f && a < 1.0f) ? g * ow[i] * 2.0f * a : 0.0f;
-            gb[i] += d[i];
-        }
-        for (int kf = 0; kf < s.count; ++kf) {
-            float* gw = gp + FloatNet::FT_W + std::size_t(in[side][kf]) * H;
-            for (int i = 0; i < H; ++i) gw[i] += d[i];
-        }
-    }
-    return err * err;
+double backprop(const FloatNet& net, const Sample& s, const Options& o, std::vector<float>& grad) {
+    return with_architecture(net.arch, [&](auto a) { return backprop_one<decltype(a)>(net.p.data(), s, o, grad.data()); });
 }
 
 namespace {
 
 double loss_of(const FloatNet& net, const Sample& s, const Options& o) {
     const double pred = sigmoid(net.evaluate(s) / o.scale);
-    const double teacher = s.black_to_move ? -s.teacher : s.teacher;
-    const double result = s.black_to_move ? 1.0 - s.result : s.result;
-    const double target = (1.0 - o.lambda) * sigmoid(teacher / o.scale) + o.lambda * result;
+    const double target = target_of(s, o);
     return (pred - target) * (pred - target);
 }
 
@@ -143,8 +178,9 @@ void for_slices(int n, int threads, F&& f) {
 constexpr char CKPT_MAGIC[8] = {'Q', 'N', 'N', 'C', 'K', 'P', 'T', '1'};
 
 struct Adam {
-    std::vector<float> m = std::vector<float>(FloatNet::SIZE), v = std::vector<float>(FloatNet::SIZE);
+    std::vector<float> m, v;
     std::uint64_t step = 0;
+    explicit Adam(std::size_t size) : m(size), v(size) {}
 };
 
 bool write_checkpoint(const std::string& path, int epochs_done, const FloatNet& net, const Adam& adam,
@@ -152,7 +188,7 @@ bool write_checkpoint(const std::string& path, int epochs_done, const FloatNet& 
     std::string s(CKPT_MAGIC, 8);
     auto put = [&s](const void* d, std::size_t n) { s.append(static_cast<const char*>(d), n); };
     const std::uint32_t e = std::uint32_t(epochs_done);
-    const std::uint64_t size = FloatNet::SIZE;
+    const std::uint64_t size = net.at.size;
     put(&e, 4);
     put(&adam.step, 8);
     put(&size, 8);
@@ -185,14 +221,15 @@ bool read_checkpoint(const std::string& path, int& epochs_done, FloatNet& net, A
         return false;
     };
     if (!in) return fail("cannot open");
-    const std::size_t expected = 8 + 4 + 8 + 8 + 3 * FloatNet::SIZE * 4 + 8;
+    // The checkpoint holds no architecture: its parameter count must be net's (the options' architecture).
+    const std::size_t expected = 8 + 4 + 8 + 8 + 3 * net.at.size * 4 + 8;
     std::string s(expected + 1, '\0');
     in.read(s.data(), std::streamsize(s.size()));
     s.resize(std::size_t(in.gcount()));
     if (s.size() < 8 || std::memcmp(s.data(), CKPT_MAGIC, 8) != 0) return fail("not a train-nnue checkpoint");
     if (s.size() != expected)
-        return fail(std::to_string(s.size()) + " bytes, a checkpoint of this architecture has " +
-                    std::to_string(expected));
+        return fail(std::to_string(s.size()) + " bytes, a checkpoint of architecture " +
+                    std::string(architecture_name(net.arch)) + " has " + std::to_string(expected));
     std::uint64_t h, size;
     std::memcpy(&h, s.data() + expected - 8, 8);
     if (h != fnv1a64(reinterpret_cast<const std::uint8_t*>(s.data()), expected - 8)) return fail("checksum mismatch");
@@ -201,9 +238,9 @@ bool read_checkpoint(const std::string& path, int& epochs_done, FloatNet& net, A
     std::memcpy(&e, p, 4);
     std::memcpy(&adam.step, p + 4, 8);
     std::memcpy(&size, p + 12, 8);
-    if (size != FloatNet::SIZE) return fail("another architecture");
+    if (size != net.at.size) return fail("another architecture");
     p += 20;
-    net.p.resize(FloatNet::SIZE);
+    net.p.resize(net.at.size);
     std::memcpy(net.p.data(), p, size * 4);
     std::memcpy(adam.m.data(), p + size * 4, size * 4);
     std::memcpy(adam.v.data(), p + 2 * size * 4, size * 4);
@@ -275,14 +312,14 @@ bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint6
                   bool from_teacher) {
     Sample s{};
     Bitboard b = pos.pieces();
-    if (popcount(b) > MAX_ACTIVE) {
+    if (popcount(b) > PieceSquareInputs::MAX_ACTIVE) {
         ++skipped_;
         return false;
     }
     while (b) {
         const Square sq = pop_lsb(b);
         const Piece pc = pos.piece_on(sq);
-        s.features[s.count++] = std::uint16_t(feature_index(WHITE, color_of(pc), type_of(pc), sq));
+        s.features[s.count++] = std::uint16_t(PieceSquareInputs::index(WHITE, color_of(pc), type_of(pc), sq));
     }
     s.black_to_move = pos.side_to_move() == BLACK;
     s.teacher = float(teacher_cp);
@@ -299,39 +336,32 @@ void Dataset::add_mirrored() {
     samples_.reserve(2 * n);
     for (std::size_t i = 0; i < n; ++i) {
         Sample s = samples_[i];
-        for (int k = 0; k < s.count; ++k) s.features[k] = std::uint16_t(s.features[k] ^ 7);  // file h - file
+        for (int k = 0; k < s.count; ++k) s.features[k] = std::uint16_t(PieceSquareInputs::mirrored(s.features[k]));
         samples_.push_back(s);
     }
 }
 
-void FloatNet::init(std::uint64_t seed) {
-    p.assign(SIZE, 0.0f);
+void FloatNet::init(std::uint64_t seed, int architecture) {
+    arch = architecture;
+    at = FloatLayout::of(arch);
+    p.assign(at.size, 0.0f);
     SplitMix64 rng(seed);
     auto uniform = [&rng](float r) { return float((double(rng.next() >> 11) / 9007199254740992.0 * 2 - 1) * r); };
     // Inputs: about 32 are active, so a hidden sum starts with a spread of about 0.17, inside SCReLU's range
     // and small enough that the quantised output of a young net stays within 2 cp of the float one (the
     // output weights' 1/64 steps weigh with the square of the activations); outputs: 1 / sqrt(fan-in).
-    for (std::size_t i = FT_W; i < FT_B; ++i) p[i] = uniform(0.05f);
-    for (std::size_t i = OUT_W; i < OUT_B; ++i) p[i] = uniform(1.0f / std::sqrt(2.0f * HIDDEN));
+    const int hidden = int(at.out_w - at.ft_b);
+    for (std::size_t i = at.ft_w; i < at.ft_b; ++i) p[i] = uniform(0.05f);
+    for (std::size_t i = at.out_w; i < at.out_b; ++i) p[i] = uniform(1.0f / std::sqrt(2.0f * float(hidden)));
 }
 
 double FloatNet::evaluate(const Sample& s) const {
-    int in[2][MAX_ACTIVE];
-    perspectives(s, in[0], in[1]);
-    double out = p[OUT_B];
-    for (int side = 0; side < 2; ++side) {
-        float acc[H];
-        std::memcpy(acc, p.data() + FT_B, sizeof acc);
-        for (int k = 0; k < s.count; ++k) {
-            const float* w = p.data() + FT_W + std::size_t(in[side][k]) * H;
-            for (int i = 0; i < H; ++i) acc[i] += w[i];
-        }
-        for (int i = 0; i < H; ++i) {
-            const double x = std::clamp(acc[i], 0.0f, 1.0f);
-            out += x * x * p[OUT_W + side * H + i];
-        }
-    }
-    return out * SCALE;
+    return with_architecture(arch, [&](auto a) {
+        using A = decltype(a);
+        Forward<A> f;
+        forward<A>(p.data(), s, f);
+        return double(f.out) * A::SCALE;
+    });
 }
 
 std::vector<std::size_t> validation_indices(const Dataset& data, const Options& options) {
@@ -354,16 +384,20 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
     result.train_positions = train_idx.size();
     result.validation_positions = val_idx.size();
     FloatNet& net = result.net;
-    Adam adam;
+    net.arch = o.arch;
+    net.at = FloatLayout::of(o.arch);
+    const std::size_t size = net.at.size;
+    Adam adam(size);
     int first_epoch = 0;
     if (!o.resume.empty()) {
         if (!read_checkpoint(o.resume, first_epoch, net, adam, error)) return false;
         if (log) *log << "resumed from " << o.resume << " after epoch " << first_epoch << "\n";
     } else {
-        net.init(o.seed);
+        net.init(o.seed, o.arch);
     }
     std::vector<Gradient> slices(SLICES);
-    std::vector<float> grad(FloatNet::SIZE);
+    for (Gradient& g : slices) g.g.resize(size);
+    std::vector<float> grad(size);
     const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
     for (int epoch = first_epoch; epoch < o.epochs; ++epoch) {
         const auto start = std::chrono::steady_clock::now();
@@ -382,24 +416,27 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
                 std::fill(g.g.begin(), g.g.end(), 0.0f);
                 g.loss = 0;
                 const std::size_t b = begin + n * std::size_t(sl) / SLICES, e = begin + n * std::size_t(sl + 1) / SLICES;
-                for (std::size_t i = b; i < e; ++i) g.loss += backprop(net, samples[train_idx[i]], o, g.g);
+                with_architecture(net.arch, [&](auto a) {
+                    for (std::size_t i = b; i < e; ++i)
+                        g.loss += backprop_one<decltype(a)>(net.p.data(), samples[train_idx[i]], o, g.g.data());
+                });
             });
             // Sum the slices in order, then one Adam step on the batch's mean gradient.
             std::fill(grad.begin(), grad.end(), 0.0f);
             for (const Gradient& g : slices) {
                 loss_sum += g.loss;
-                for (std::size_t i = 0; i < FloatNet::SIZE; ++i) grad[i] += g.g[i];
+                for (std::size_t i = 0; i < size; ++i) grad[i] += g.g[i];
             }
             ++adam.step;
             const float inv_n = float(1.0 / double(n));
             const float c1 = float(1.0 / (1.0 - std::pow(beta1, double(adam.step))));
             const float c2 = float(1.0 / (1.0 - std::pow(beta2, double(adam.step))));
-            for (std::size_t i = 0; i < FloatNet::SIZE; ++i) {
+            for (std::size_t i = 0; i < size; ++i) {
                 const float gi = grad[i] * inv_n;
                 adam.m[i] = float(beta1) * adam.m[i] + float(1 - beta1) * gi;
                 adam.v[i] = float(beta2) * adam.v[i] + float(1 - beta2) * gi * gi;
                 float w = net.p[i] - float(lr) * (adam.m[i] * c1) / (std::sqrt(adam.v[i] * c2) + float(eps));
-                if (i < FloatNet::OUT_B) w = std::clamp(w, -FloatNet::CLIP, FloatNet::CLIP);
+                if (i < net.at.out_b) w = std::clamp(w, -FloatNet::CLIP, FloatNet::CLIP);
                 net.p[i] = w;
             }
         }
@@ -436,40 +473,42 @@ std::vector<std::size_t> calibration_indices(const Dataset& data, const Options&
 
 namespace {
 
-// The integer accumulators of both perspectives (side to move's first) of a sample, and their activations
-// clamp(acc, 0, QA)^2.
+// The integer accumulators of both perspectives (side to move's first) of a sample as the engine computes
+// them (eval/nnue/accumulator.h), and their activations clamp(acc, 0, QA)^2; 2 * HIDDEN of each.
+template <class A>
 void activations(const Network& qnet, const Sample& s, std::int16_t* accs, std::int32_t* act) {
-    int in[2][MAX_ACTIVE];
-    perspectives(s, in[0], in[1]);
-    Accumulator acc;
-    for (Color c : {WHITE, BLACK}) std::memcpy(acc.v[c], qnet.ft_bias, sizeof qnet.ft_bias);
+    int in[2][A::MAX_ACTIVE];
+    perspectives<A>(s, in[0], in[1]);
+    AccumulatorOf<A> acc;
+    for (Color c : {WHITE, BLACK}) std::memcpy(acc.v[c], qnet.ft_bias.data(), sizeof acc.v[c]);
     const Color us = s.black_to_move ? BLACK : WHITE;
-    update(qnet, acc, acc, us == WHITE ? in[0] : in[1], us == WHITE ? in[1] : in[0], s.count, nullptr, nullptr, 0);
+    update<A>(qnet, acc, acc, us == WHITE ? in[0] : in[1], us == WHITE ? in[1] : in[0], s.count, nullptr, nullptr, 0);
     for (int side = 0; side < 2; ++side) {
         const std::int16_t* a = acc.v[side == 0 ? us : ~us];
-        for (int i = 0; i < HIDDEN; ++i) {
-            const std::int32_t x = std::clamp<int>(a[i], 0, QA);
-            accs[side * HIDDEN + i] = a[i];
-            act[side * HIDDEN + i] = x * x;
+        for (int i = 0; i < A::HIDDEN; ++i) {
+            const std::int32_t x = std::clamp<int>(a[i], 0, A::QA);
+            accs[side * A::HIDDEN + i] = a[i];
+            act[side * A::HIDDEN + i] = x * x;
         }
     }
 }
 
-// The output weights (units 1/QB) and bias (units 1/(QA*QB)) that best fit `target` (units of the integer sum
-// S + QA * bias) from the integer activations `act` (512 columns of n, act[j * n + p]), in the least-squares
-// sense: the normal equations with a small ridge, solved by Cholesky in double precision. Unchanged if the
-// system is singular.
+// One output bucket's weights `out_w` (m of them, units 1/QB) and bias (units 1/(QA*QB)) that best fit
+// `target` (units of the integer sum S + QA * bias) from the integer activations `act` (m columns of n,
+// act[j * n + p]) of the positions `rows` (the bucket's), in the least-squares sense: the normal equations
+// with a small ridge, solved by Cholesky in double precision. Unchanged if the system is singular.
 void refit_output(const std::vector<std::int32_t>& act, const std::vector<double>& target, std::size_t n,
-                  std::vector<std::int16_t>& out_w, std::int32_t& out_b) {
-    const std::size_t m = 2 * HIDDEN, k = m + 1;  // the weights, then the bias column (QA per unit of bias)
+                  const std::vector<std::size_t>& rows, std::size_t m, int qa, int max_out_weight,
+                  std::int16_t* out_w, std::int32_t& out_b, double bias_limit) {
+    const std::size_t k = m + 1;  // the weights, then the bias column (QA per unit of bias)
     std::vector<double> a(k * k, 0.0), r(k, 0.0), row(k);
-    for (std::size_t p = 0; p < n; ++p) {
+    for (std::size_t p : rows) {
         std::size_t nz = 0;
         std::vector<std::size_t> idx;
         idx.reserve(k);
         for (std::size_t j = 0; j < m; ++j)
             if (act[j * n + p]) idx.push_back(j), row[j] = act[j * n + p];
-        idx.push_back(m), row[m] = QA;
+        idx.push_back(m), row[m] = qa;
         nz = idx.size();
         for (std::size_t u = 0; u < nz; ++u) {
             const std::size_t i = idx[u];
@@ -508,9 +547,193 @@ void refit_output(const std::vector<std::int32_t>& act, const std::vector<double
     for (double v : y)
         if (!std::isfinite(v)) return;
     for (std::size_t j = 0; j < m; ++j)
-        out_w[j] = std::int16_t(std::clamp<long long>(std::llround(y[j]), -MAX_OUT_WEIGHT, MAX_OUT_WEIGHT));
-    const double bias_limit = double(QA) * QB * 64;
+        out_w[j] = std::int16_t(std::clamp<long long>(std::llround(y[j]), -max_out_weight, max_out_weight));
     out_b = std::int32_t(std::llround(std::clamp(y[m], -bias_limit, bias_limit)));
+}
+
+template <class A>
+bool quantise_as(const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
+                 const std::vector<std::size_t>& check, const std::string& description, std::string& bytes,
+                 QuantiseCheck& report, std::string* error) {
+    using L = Layout<A>;
+    constexpr int H = A::HIDDEN, QA = A::QA, QB = A::QB, MAX_OUT_WEIGHT = A::MAX_OUT_WEIGHT;
+    auto q = [](float x, double mul, double lim) {
+        return std::clamp(std::llround(std::clamp(double(x) * mul, -lim, lim)), (long long)(-lim), (long long)(lim));
+    };
+    std::vector<std::int16_t> ft_w(A::FT_WEIGHTS), ft_b(H), out_w(A::OUT_WEIGHTS);
+    std::vector<std::int32_t> out_b(A::BUCKETS);
+    for (std::size_t i = 0; i < ft_w.size(); ++i) ft_w[i] = std::int16_t(q(net.p[L::FT_W + i], QA, 32767));
+    for (int i = 0; i < H; ++i) ft_b[std::size_t(i)] = std::int16_t(q(net.p[L::FT_B + std::size_t(i)], QA, 32767));
+    for (std::size_t i = 0; i < out_w.size(); ++i) out_w[i] = std::int16_t(q(net.p[L::OUT_W + i], QB, MAX_OUT_WEIGHT));
+    for (int b = 0; b < A::BUCKETS; ++b) out_b[std::size_t(b)] = std::int32_t(q(net.p[L::OUT_B + std::size_t(b)], double(QA) * QB, 2e9));
+    std::string why;
+    std::shared_ptr<const Network> qnet;
+    auto write = [&] {  // bytes and qnet from the integer parameters, through the engine's writer and loader
+        std::shared_ptr<Network> n = Network::blank(net.arch);
+        std::copy(ft_w.begin(), ft_w.end(), n->ft_weights.data());
+        std::copy(ft_b.begin(), ft_b.end(), n->ft_bias.data());
+        std::copy(out_w.begin(), out_w.end(), n->out_weights.data());
+        std::copy(out_b.begin(), out_b.end(), n->out_bias);
+        n->description = description;
+        bytes = serialise_network(*n);
+        qnet = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &why);
+        if (!qnet && error) *error = "the quantised net does not load: " + why;
+        return bool(qnet);
+    };
+    if (!write()) return false;
+    // Output weights rounded to the nearest 1/64 err by up to 1/128 each, and over 512 hidden units that
+    // adds up to several centipawns. So they are rounded adaptively: starting from the nearest values, a
+    // weight moves by one step when that lowers the summed |engine - float| over training positions
+    // (calibration; never the validation positions the check below uses), the bias re-centred after each
+    // pass. Each output bucket is fitted on the calibration positions of its bucket.
+    if (!calibration.empty()) {
+        // Accumulators and activations are stored by hidden unit (column j holds every position's value,
+        // [j * n + p]): the passes below walk one unit over many positions, and a row-major table made
+        // every access a cache miss (tens of minutes for 300,000 positions).
+        const std::size_t n = calibration.size(), m = 2 * std::size_t(H);
+        std::vector<std::int32_t> act(n * m);
+        std::vector<double> resid(n);  // float - integer output, in units of 1 / (QA * QA * QB)
+        const double unit = double(QA) * QA * QB / A::SCALE;  // per centipawn
+        std::vector<int> bucket(n);                               // of each calibration position
+        std::vector<std::vector<std::size_t>> rows(A::BUCKETS);  // the positions of each bucket
+        auto integer_sum = [&](std::size_t p) {
+            const std::int16_t* w = out_w.data() + std::size_t(bucket[p]) * m;
+            std::int64_t sum = 0;
+            for (std::size_t j = 0; j < m; ++j) sum += std::int64_t(act[j * n + p]) * w[j];
+            return double(sum) + double(out_b[std::size_t(bucket[p])]) * QA;
+        };
+        std::vector<double> target(n);  // the float net's output, in units of the integer sum
+        std::vector<std::int16_t> accs(n * m);
+        // Which calibration positions have input f, and on which side: (position << 1 | side).
+        std::vector<std::vector<std::uint32_t>> users(A::INPUTS);
+        std::vector<std::int16_t> row_accs(m);
+        std::vector<std::int32_t> row_act(m);
+        for (std::size_t p = 0; p < n; ++p) {
+            const Sample& s = data.samples()[calibration[p]];
+            activations<A>(*qnet, s, row_accs.data(), row_act.data());
+            for (std::size_t j = 0; j < m; ++j) accs[j * n + p] = row_accs[j], act[j * n + p] = row_act[j];
+            target[p] = net.evaluate(s) * unit;
+            bucket[p] = A::bucket(s.count);
+            rows[std::size_t(bucket[p])].push_back(p);
+            int in[2][A::MAX_ACTIVE];
+            perspectives<A>(s, in[0], in[1]);
+            for (int side = 0; side < 2; ++side)
+                for (int k = 0; k < s.count; ++k) users[std::size_t(in[side][k])].push_back(std::uint32_t(p << 1 | std::size_t(side)));
+        }
+        // First the output layer is refitted (least squares) to the quantised activations, which absorbs most of
+        // what rounding the input weights changed; then rounded to the nearest. Only a bucket with at least
+        // twice as many positions as unknowns (2 * HIDDEN weights and the bias): with fewer, the fit follows
+        // its positions' every detail and misses others by more than rounding would (a small calibration
+        // set, or one split among several buckets, keeps the nearest values).
+        for (int b = 0; b < A::BUCKETS; ++b)
+            if (rows[std::size_t(b)].size() >= 2 * (m + 1))
+                refit_output(act, target, n, rows[std::size_t(b)], m, QA, MAX_OUT_WEIGHT, out_w.data() + std::size_t(b) * m,
+                             out_b[std::size_t(b)], double(QA) * QB * 64);
+        for (std::size_t p = 0; p < n; ++p) resid[p] = target[p] - integer_sum(p);
+        auto recentre = [&] {  // each bucket's bias step (QA units of the sum) that best centres its residuals
+            for (int b = 0; b < A::BUCKETS; ++b) {
+                const std::vector<std::size_t>& on = rows[std::size_t(b)];
+                if (on.empty()) continue;
+                std::vector<double> r;
+                r.reserve(on.size());
+                for (std::size_t p : on) r.push_back(resid[p]);
+                std::nth_element(r.begin(), r.begin() + std::ptrdiff_t(r.size() / 2), r.end());
+                const auto shift = std::int32_t(std::llround(r[r.size() / 2] / QA));
+                out_b[std::size_t(b)] += shift;
+                for (std::size_t p : on) resid[p] -= double(shift) * QA;
+            }
+        };
+        recentre();
+        // Input weights, the same way: a step of one (1/QA) where it lowers the summed |residual| of the positions
+        // with that input, at most ±1000 so that the loader's bound holds (32 * 1000 + |bias| <= 32767).
+        auto out_weight = [&](std::size_t p, std::size_t j) { return double(out_w[std::size_t(bucket[p]) * m + j]); };
+        for (int pass = 0; pass < 2; ++pass) {
+            for (int f = 0; f < A::INPUTS; ++f) {
+                const auto& list = users[std::size_t(f)];
+                if (list.empty()) continue;
+                for (int h = 0; h < H; ++h) {
+                    std::int16_t& w = ft_w[std::size_t(f) * H + std::size_t(h)];
+                    for (int step : {1, -1}) {
+                        if (std::abs(w + step) > 1000) continue;
+                        double before = 0, after = 0;
+                        for (std::uint32_t e : list) {
+                            const std::size_t p = e >> 1, j = (e & 1) * H + std::size_t(h);
+                            const int a = accs[j * n + p];
+                            const int x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
+                            if (x == x2) continue;
+                            before += std::abs(resid[p]);
+                            after += std::abs(resid[p] - out_weight(p, j) * (x2 * x2 - x * x));
+                        }
+                        if (after < before * (1 - 1e-9)) {
+                            w = std::int16_t(w + step);
+                            for (std::uint32_t e : list) {
+                                const std::size_t p = e >> 1, j = (e & 1) * H + std::size_t(h);
+                                const int a = accs[j * n + p], x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
+                                resid[p] -= out_weight(p, j) * (x2 * x2 - x * x);
+                                accs[j * n + p] = std::int16_t(a + step);
+                                act[j * n + p] = x2 * x2;
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            recentre();
+        }
+        for (int pass = 0; pass < 4; ++pass) {
+            bool changed = false;
+            for (std::size_t jb = 0; jb < out_w.size(); ++jb) {
+                const std::size_t j = jb % m;
+                const std::vector<std::size_t>& on = rows[jb / m];
+                for (int step : {1, -1}) {
+                    if (std::abs(out_w[jb] + step) > MAX_OUT_WEIGHT) continue;
+                    double before = 0, after = 0;
+                    for (std::size_t p : on) {
+                        const double a = act[j * n + p];
+                        if (a == 0) continue;
+                        before += std::abs(resid[p]);
+                        after += std::abs(resid[p] - step * a);
+                    }
+                    if (after < before * (1 - 1e-9)) {
+                        out_w[jb] = std::int16_t(out_w[jb] + step);
+                        for (std::size_t p : on) resid[p] -= step * double(act[j * n + p]);
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            recentre();
+            if (!changed) break;
+        }
+        if (!write()) return false;
+    }
+    report = QuantiseCheck{};
+    for (std::size_t idx : check) {
+        const Sample& s = data.samples()[idx];
+        int in[2][A::MAX_ACTIVE];
+        perspectives<A>(s, in[0], in[1]);
+        // The engine's own code: bias, the inputs' columns, the output layer of the position's bucket.
+        AccumulatorOf<A> acc;
+        for (Color c : {WHITE, BLACK}) std::memcpy(acc.v[c], qnet->ft_bias.data(), sizeof acc.v[c]);
+        const Color us = s.black_to_move ? BLACK : WHITE;
+        const int* white = us == WHITE ? in[0] : in[1];
+        const int* black = us == WHITE ? in[1] : in[0];
+        update<A>(*qnet, acc, acc, white, black, s.count, nullptr, nullptr, 0);
+        const double diff = std::abs(double(output<A>(*qnet, acc, us, A::bucket(s.count))) - net.evaluate(s));
+        report.mean_abs_diff_cp += diff;
+        report.max_abs_diff_cp = std::max(report.max_abs_diff_cp, diff);
+        ++report.positions;
+    }
+    if (report.positions) report.mean_abs_diff_cp /= double(report.positions);
+    if (report.mean_abs_diff_cp > 2.0) {
+        std::ostringstream os;
+        os << "the quantised net differs from the float net by " << report.mean_abs_diff_cp
+           << " cp on average over " << report.positions
+           << " validation positions (at most 2 allowed; fitting it to more positions, --calibration, may help)";
+        if (error) *error = os.str();
+        return false;
+    }
+    return true;
 }
 
 }  // namespace
@@ -555,159 +778,9 @@ bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::s
             if (error) *error = "the float net has a weight that is not a finite number (training diverged: a lower --lr?)";
             return false;
         }
-    auto q = [](float x, double mul, double lim) {
-        return std::clamp(std::llround(std::clamp(double(x) * mul, -lim, lim)), (long long)(-lim), (long long)(lim));
-    };
-    std::vector<std::int16_t> ft_w(FloatNet::FT_B - FloatNet::FT_W), ft_b(HIDDEN), out_w(2 * HIDDEN);
-    for (std::size_t i = 0; i < ft_w.size(); ++i) ft_w[i] = std::int16_t(q(net.p[FloatNet::FT_W + i], QA, 32767));
-    for (int i = 0; i < HIDDEN; ++i) ft_b[std::size_t(i)] = std::int16_t(q(net.p[FloatNet::FT_B + std::size_t(i)], QA, 32767));
-    for (int i = 0; i < 2 * HIDDEN; ++i)
-        out_w[std::size_t(i)] = std::int16_t(q(net.p[FloatNet::OUT_W + std::size_t(i)], QB, MAX_OUT_WEIGHT));
-    auto out_b = std::int32_t(q(net.p[FloatNet::OUT_B], double(QA) * QB, 2e9));
-    std::string why;
-    bytes = serialise_network(ft_w.data(), ft_b.data(), out_w.data(), out_b, description);
-    auto qnet = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &why);
-    if (!qnet) {
-        if (error) *error = "the quantised net does not load: " + why;
-        return false;
-    }
-    // Output weights rounded to the nearest 1/64 err by up to 1/128 each, and over 512 hidden units that
-    // adds up to several centipawns. So they are rounded adaptively: starting from the nearest values, a
-    // weight moves by one step when that lowers the summed |engine - float| over training positions
-    // (calibration; never the validation positions the check below uses), the bias re-centred after each pass.
-    if (!calibration.empty()) {
-        // Accumulators and activations are stored by hidden unit (column j holds every position's value,
-        // [j * n + p]): the passes below walk one unit over many positions, and a row-major table made
-        // every access a cache miss (tens of minutes for 300,000 positions).
-        const std::size_t n = calibration.size(), m = 2 * HIDDEN;
-        std::vector<std::int32_t> act(n * m);
-        std::vector<double> resid(n);  // float - integer output, in units of 1 / (QA * QA * QB)
-        const double unit = double(QA) * QA * QB / SCALE;  // per centipawn
-        auto integer_sum = [&](std::size_t p) {
-            std::int64_t sum = 0;
-            for (std::size_t j = 0; j < m; ++j) sum += std::int64_t(act[j * n + p]) * out_w[j];
-            return double(sum) + double(out_b) * QA;
-        };
-        std::vector<double> target(n);  // the float net's output, in units of the integer sum
-        std::vector<std::int16_t> accs(n * m);
-        // Which calibration positions have input f, and on which side: (position << 1 | side).
-        std::vector<std::vector<std::uint32_t>> users(INPUTS);
-        std::vector<std::int16_t> row_accs(m);
-        std::vector<std::int32_t> row_act(m);
-        for (std::size_t p = 0; p < n; ++p) {
-            const Sample& s = data.samples()[calibration[p]];
-            activations(*qnet, s, row_accs.data(), row_act.data());
-            for (std::size_t j = 0; j < m; ++j) accs[j * n + p] = row_accs[j], act[j * n + p] = row_act[j];
-            target[p] = net.evaluate(s) * unit;
-            int in[2][MAX_ACTIVE];
-            perspectives(s, in[0], in[1]);
-            for (int side = 0; side < 2; ++side)
-                for (int k = 0; k < s.count; ++k) users[std::size_t(in[side][k])].push_back(std::uint32_t(p << 1 | std::size_t(side)));
-        }
-        // First the output layer is refitted (least squares) to the quantised activations, which absorbs most of
-        // what rounding the input weights changed; then rounded to the nearest.
-        refit_output(act, target, n, out_w, out_b);
-        for (std::size_t p = 0; p < n; ++p) resid[p] = target[p] - integer_sum(p);
-        auto recentre = [&] {  // the bias step (QA units of the sum) that best centres the residuals
-            std::vector<double> r(resid);
-            std::nth_element(r.begin(), r.begin() + std::ptrdiff_t(n / 2), r.end());
-            const auto shift = std::int32_t(std::llround(r[n / 2] / QA));
-            out_b += shift;
-            for (double& x : resid) x -= double(shift) * QA;
-        };
-        recentre();
-        // Input weights, the same way: a step of one (1/QA) where it lowers the summed |residual| of the positions
-        // with that input, at most ±1000 so that the loader's bound holds (32 * 1000 + |bias| <= 32767).
-        for (int pass = 0; pass < 2; ++pass) {
-            for (int f = 0; f < INPUTS; ++f) {
-                const auto& list = users[std::size_t(f)];
-                if (list.empty()) continue;
-                for (int h = 0; h < HIDDEN; ++h) {
-                    std::int16_t& w = ft_w[std::size_t(f) * HIDDEN + std::size_t(h)];
-                    for (int step : {1, -1}) {
-                        if (std::abs(w + step) > 1000) continue;
-                        double before = 0, after = 0;
-                        for (std::uint32_t e : list) {
-                            const std::size_t p = e >> 1, j = (e & 1) * HIDDEN + std::size_t(h);
-                            const int a = accs[j * n + p];
-                            const int x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
-                            if (x == x2) continue;
-                            before += std::abs(resid[p]);
-                            after += std::abs(resid[p] - double(out_w[j]) * (x2 * x2 - x * x));
-                        }
-                        if (after < before * (1 - 1e-9)) {
-                            w = std::int16_t(w + step);
-                            for (std::uint32_t e : list) {
-                                const std::size_t p = e >> 1, j = (e & 1) * HIDDEN + std::size_t(h);
-                                const int a = accs[j * n + p], x = std::clamp(a, 0, QA), x2 = std::clamp(a + step, 0, QA);
-                                resid[p] -= double(out_w[j]) * (x2 * x2 - x * x);
-                                accs[j * n + p] = std::int16_t(a + step);
-                                act[j * n + p] = x2 * x2;
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            recentre();
-        }
-        for (int pass = 0; pass < 4; ++pass) {
-            bool changed = false;
-            for (std::size_t j = 0; j < m; ++j) {
-                for (int step : {1, -1}) {
-                    if (std::abs(out_w[j] + step) > MAX_OUT_WEIGHT) continue;
-                    double before = 0, after = 0;
-                    for (std::size_t p = 0; p < n; ++p) {
-                        const double a = act[j * n + p];
-                        if (a == 0) continue;
-                        before += std::abs(resid[p]);
-                        after += std::abs(resid[p] - step * a);
-                    }
-                    if (after < before * (1 - 1e-9)) {
-                        out_w[j] = std::int16_t(out_w[j] + step);
-                        for (std::size_t p = 0; p < n; ++p) resid[p] -= step * double(act[j * n + p]);
-                        changed = true;
-                        break;
-                    }
-                }
-            }
-            recentre();
-            if (!changed) break;
-        }
-        bytes = serialise_network(ft_w.data(), ft_b.data(), out_w.data(), out_b, description);
-        qnet = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &why);
-        if (!qnet) {
-            if (error) *error = "the quantised net does not load: " + why;
-            return false;
-        }
-    }
-    report = QuantiseCheck{};
-    for (std::size_t idx : check) {
-        const Sample& s = data.samples()[idx];
-        int in[2][MAX_ACTIVE];
-        perspectives(s, in[0], in[1]);
-        // The engine's own code: bias, the inputs' columns, the output layer.
-        Accumulator acc;
-        for (Color c : {WHITE, BLACK}) std::memcpy(acc.v[c], qnet->ft_bias, sizeof qnet->ft_bias);
-        const Color us = s.black_to_move ? BLACK : WHITE;
-        const int* white = us == WHITE ? in[0] : in[1];
-        const int* black = us == WHITE ? in[1] : in[0];
-        update(*qnet, acc, acc, white, black, s.count, nullptr, nullptr, 0);
-        const double diff = std::abs(double(output(*qnet, acc, us)) - net.evaluate(s));
-        report.mean_abs_diff_cp += diff;
-        report.max_abs_diff_cp = std::max(report.max_abs_diff_cp, diff);
-        ++report.positions;
-    }
-    if (report.positions) report.mean_abs_diff_cp /= double(report.positions);
-    if (report.mean_abs_diff_cp > 2.0) {
-        std::ostringstream os;
-        os << "the quantised net differs from the float net by " << report.mean_abs_diff_cp
-           << " cp on average over " << report.positions
-           << " validation positions (at most 2 allowed; fitting it to more positions, --calibration, may help)";
-        if (error) *error = os.str();
-        return false;
-    }
-    return true;
+    return with_architecture(net.arch, [&](auto a) {
+        return quantise_as<decltype(a)>(net, data, calibration, check, description, bytes, report, error);
+    });
 }
 
 }  // namespace quince::nnue_train

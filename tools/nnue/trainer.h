@@ -1,4 +1,5 @@
-// quince train-nnue: trains the network of profile `nnue` (src/eval/nnue/network.h) on labelled positions.
+// quince train-nnue: trains the network of profile `nnue` (src/eval/nnue/network.h), of any architecture of
+// src/eval/nnue/architecture.h (Options::arch), on labelled positions.
 // Float training on the CPU (Adam, minibatches split over threads), the positions held in memory and
 // reshuffled every epoch, a sigmoid loss against (1 - lambda) * sigmoid(teacher / scale) + lambda * result,
 // validation on whole games held out, checkpoints that resume, and a quantiser that writes the engine's net
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "board/position.h"
+#include "eval/nnue/architecture.h"
 #include "eval/nnue/network.h"
 #include "training/game_format.h"
 
@@ -55,9 +57,10 @@ struct QtdRead {
 bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
                         const QtdRead& how = {});
 
-// Positions in memory, compact: the pieces as White-perspective input indices.
+// Positions in memory, compact: the pieces as White-perspective input indices of
+// eval::nnue::PieceSquareInputs (an architecture's inputs for either perspective follow from them).
 struct Sample {
-    std::uint16_t features[eval::nnue::MAX_ACTIVE];
+    std::uint16_t features[eval::nnue::PieceSquareInputs::MAX_ACTIVE];
     std::uint8_t count;
     std::uint8_t black_to_move;
     std::uint8_t held_out;  // of the data's own validation part (QTD: its validation shards)
@@ -100,25 +103,30 @@ struct Options {
     std::string checkpoint;   // written after every epoch (empty: none)
     std::string resume;       // continue from this checkpoint (its epoch count and state)
     std::string description;  // written into the net's header (what it was trained on, and how)
+    int arch = eval::nnue::architecture_index<eval::nnue::DefaultArchitecture>();  // eval/nnue/architecture.h
 };
 
-// The float network, its parameters in one array (Adam runs over it): input weights [input][hidden], input
-// biases, output weights (side to move's hidden units, then the other side's), output bias. Weights are kept
-// within ±CLIP so that the quantised net meets the loader's int16 bounds.
+// Where each block of a float net's parameters starts in its one array (Adam runs over it): input weights
+// [input][hidden], input biases, output weights [bucket][side][hidden] (the side to move's hidden units
+// first), output biases [bucket]; `size` in all.
+struct FloatLayout {
+    std::size_t ft_w = 0, ft_b = 0, out_w = 0, out_b = 0, size = 0;
+    static FloatLayout of(int arch);
+};
+
+// The float network of architecture `arch` (eval/nnue/architecture.h). Weights are kept within ±CLIP so that
+// the quantised net meets the loader's int16 bounds.
 struct FloatNet {
     static constexpr float CLIP = 1.98f;
-    static constexpr std::size_t FT_W = 0;
-    static constexpr std::size_t FT_B = FT_W + std::size_t(eval::nnue::INPUTS) * eval::nnue::HIDDEN;
-    static constexpr std::size_t OUT_W = FT_B + eval::nnue::HIDDEN;
-    static constexpr std::size_t OUT_B = OUT_W + 2 * eval::nnue::HIDDEN;
-    static constexpr std::size_t SIZE = OUT_B + 1;
+    int arch = eval::nnue::architecture_index<eval::nnue::DefaultArchitecture>();
+    FloatLayout at = FloatLayout::of(arch);
     std::vector<float> p;
-    void init(std::uint64_t seed);
+    void init(std::uint64_t seed, int architecture = eval::nnue::architecture_index<eval::nnue::DefaultArchitecture>());
     // Output in centipawns, the side to move's view.
     double evaluate(const Sample& s) const;
 };
 
-// Forward and backward pass of one sample: its gradient is added to `grad` (FloatNet::SIZE entries); returns
+// Forward and backward pass of one sample: its gradient is added to `grad` (net.at.size entries); returns
 // its loss, (sigmoid(out / scale) - target)^2.
 double backprop(const FloatNet& net, const Sample& s, const Options& o, std::vector<float>& grad);
 
@@ -134,8 +142,9 @@ struct Result {
     std::size_t train_positions = 0, validation_positions = 0;
 };
 
-// Trains on `data`; progress lines go to `log` (may be null). False + *error (a checkpoint that does not
-// read or does not match the options' architecture, no training positions).
+// Trains a net of architecture options.arch on `data`; progress lines go to `log` (may be null). False +
+// *error (a checkpoint that does not read or does not match the options' architecture, no training
+// positions).
 bool train(const Dataset& data, const Options& options, Result& result, std::ostream* log, std::string* error);
 
 // Indices of the validation positions of `data` (whole games, the same split train() uses).
@@ -147,8 +156,9 @@ struct QuantiseCheck {
 };
 // At most `most` training positions (never validation ones), evenly spaced: the quantiser's calibration.
 std::vector<std::size_t> calibration_indices(const Dataset& data, const Options& options, std::size_t most = 100000);
-// The net file of `net` (eval/nnue/network.h's format): inputs rounded to the nearest, output weights rounded
-// adaptively on the `calibration` positions (trainer.cpp), then checked: it parses (the loader's int16
+// The net file of `net` (eval/nnue/network.h's format, its architecture): inputs rounded to the nearest, the
+// output layer refitted and weights rounded adaptively on the `calibration` positions (trainer.cpp), each
+// output bucket on its own positions, then checked: it parses (the loader's int16
 // bounds), and over the positions `check` the engine's integer output differs from the float net's by at
 // most 2 cp on average. False + *error when not.
 bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
