@@ -537,6 +537,46 @@ TEST(NnueEvaluator, ProfileNnueIsColourSymmetricAndEqualsARefresh) {
     }
 }
 
+// 768x512-b8: eight output buckets by the number of pieces, (pieces - 2) / 4. A net whose buckets differ only
+// in their bias (every weight 0) scores each position with its bucket's bias, through the engine's
+// incremental evaluation and after a round trip through its file (which names the architecture).
+TEST(NnueEvaluator, BucketsByPieceCountPickTheOutput) {
+    using A = Net768x512Buckets8;
+    EXPECT_EQ(A::BUCKETS, 8);
+    EXPECT_EQ(A::bucket(2), 0);
+    EXPECT_EQ(A::bucket(5), 0);
+    EXPECT_EQ(A::bucket(6), 1);
+    EXPECT_EQ(A::bucket(17), 3);
+    EXPECT_EQ(A::bucket(29), 6);
+    EXPECT_EQ(A::bucket(30), 7);
+    EXPECT_EQ(A::bucket(32), 7);
+    const int arch = find_architecture("768x512-b8");
+    ASSERT_EQ(arch, architecture_index<A>());
+    auto made = nnue::Network::blank(arch);
+    for (int b = 0; b < A::BUCKETS; ++b) made->out_bias[b] = (b + 1) * A::QA * A::QB / 4;  // (b + 1) * 100 cp
+    const std::string bytes = serialise_network(*made);
+    EXPECT_NE(bytes.find("768x512-b8"), std::string::npos);
+    std::string error;
+    auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+    ASSERT_TRUE(net) << error;
+    ASSERT_EQ(net->arch, arch);
+    Evaluator ev;
+    ev.set_eval(network_evaluation(net));
+    int seen[A::BUCKETS] = {};
+    for (const Position& pos : test::random_game_positions(62, 40, 4000, 400)) {
+        const int pieces = popcount(pos.pieces());
+        ASSERT_EQ(ev.evaluate(pos), ((pieces - 2) / 4 + 1) * 100) << pos.fen();
+        ++seen[(pieces - 2) / 4];
+    }
+    for (const char* fen : {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"}) {
+        Position pos;
+        ASSERT_TRUE(pos.set_fen(fen));
+        EXPECT_EQ(ev.evaluate(pos), 100) << fen;
+        ++seen[0];
+    }
+    for (int b = 0; b < A::BUCKETS; ++b) EXPECT_GT(seen[b], 0) << "no position in bucket " << b;
+}
+
 // A build without a default net lists no profile nnue (and builtin_evaluation refuses it); with one, it is
 // listed and is that net. Either way the list and the lookup agree.
 TEST(NnueEvaluator, ProfileNnueIsListedExactlyWhenANetIsEmbedded) {

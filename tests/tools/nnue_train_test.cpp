@@ -231,6 +231,38 @@ TEST(NnueTrain, QuantisedNetMatchesTheFloatNetAndTheEngine) {
     }
 }
 
+// --arch 768x512-b8 (eight output buckets by the number of pieces) through the command line: the net's header
+// names the architecture, each bucket's output was trained on its own positions (their biases differ), it
+// loads as an evaluation; its checkpoint does not resume as another architecture.
+TEST(NnueTrain, CommandLineTrainsTheBucketedArchitecture) {
+    if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;
+    const std::string net = testing::TempDir() + "nnue_cli_b8.nnue", checkpoint = testing::TempDir() + "nnue_cli_b8.ckpt";
+    std::ostringstream out, err;
+    ASSERT_EQ(run_train_nnue_cli({"--out", net, "--arch", "768x512-b8", "--epochs", "2", "--batch", "256", "--lr", "0.002",
+                                  "--threads", "2", "--checkpoint", checkpoint, SAMPLE},
+                                 out, err),
+              0)
+        << err.str();
+    EXPECT_NE(out.str().find("(768x512-b8, "), std::string::npos) << out.str();
+    std::string error;
+    auto loaded = eval::nnue::load_network_file(net, &error);
+    ASSERT_NE(loaded, nullptr) << error;
+    EXPECT_EQ(loaded->arch, eval::nnue::find_architecture("768x512-b8"));
+    EXPECT_NE(loaded->description.find(", arch 768x512-b8"), std::string::npos) << loaded->description;
+    std::set<std::int32_t> biases(loaded->out_bias, loaded->out_bias + eval::nnue::Net768x512Buckets8::BUCKETS);
+    EXPECT_GT(biases.size(), 4u);
+    eval::Evaluator ev;
+    ev.set_eval(eval::nnue::network_evaluation(loaded));
+    Position pos;
+    ASSERT_TRUE(pos.set_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"));
+    EXPECT_EQ(ev.evaluate(pos), ev.evaluate(pos.flipped()));
+    std::ostringstream again, again_err;
+    EXPECT_EQ(run_train_nnue_cli({"--out", net + ".2", "--epochs", "3", "--resume", checkpoint, SAMPLE}, again, again_err), 1);
+    EXPECT_NE(again_err.str().find("a checkpoint of architecture 768x512 has"), std::string::npos) << again_err.str();
+    std::remove(net.c_str());
+    std::remove(checkpoint.c_str());
+}
+
 TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
     const std::string path = ::testing::TempDir() + "/quince_nnue_reader.txt";
     {

@@ -88,9 +88,16 @@ struct Net768x512 : PerspectiveNet<512> {
     static constexpr std::string_view NAME = "768x512";
 };
 
+// 768 -> 512 x 2 -> 8 output buckets by the number of pieces (kings included): (pieces - 2) / 4, so bucket 0
+// holds 2 to 5 pieces and bucket 7 30 to 32. Not the default: a net of it must first win its match.
+struct Net768x512Buckets8 : PerspectiveNet<512, 8> {
+    static constexpr std::string_view NAME = "768x512-b8";
+    static constexpr int bucket(int pieces) { return std::clamp((pieces - 2) / 4, 0, BUCKETS - 1); }
+};
+
 // Every architecture, as X(name): the list Architectures below and the integer code compiled for each
 // (eval/nnue/accumulator.cpp) come from it.
-#define QUINCE_NNUE_ARCHITECTURES(X) X(Net768x512)
+#define QUINCE_NNUE_ARCHITECTURES(X) X(Net768x512) X(Net768x512Buckets8)
 
 #define QUINCE_NNUE_TUPLE_ELEMENT(A) std::tuple<A>{},
 using Architectures = decltype(std::tuple_cat(QUINCE_NNUE_ARCHITECTURES(QUINCE_NNUE_TUPLE_ELEMENT) std::tuple<>{}));
