@@ -12,6 +12,8 @@
 #   release  dpkg-dev, binutils and xz-utils (scripts/build-linux.sh's Fathom from Debian's source, and
 #            scripts/package.sh's checks and archives)
 #   windows  mingw-w64 (POSIX threads), wine and dpkg-dev (scripts/build-windows.sh and its tests)
+#   arm64    the aarch64 cross tool chain, qemu-user (runs its programs here) and the GoogleTest sources
+#            (scripts/build-arm64.sh and its tests)
 #   libcxx   clang with LLVM's libc++ and the GoogleTest sources (the ASan+UBSan test build, the libcxx step)
 set -euo pipefail
 groups=("$@")
@@ -20,7 +22,7 @@ need=()
 optional=()
 has() { local g; for g in "${groups[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
 for g in "${groups[@]}"; do
-  case $g in build|test|web|clients|release|windows|libcxx) ;; *) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;; esac
+  case $g in build|test|web|clients|release|windows|arm64|libcxx) ;; *) echo "deps.sh: unknown group '$g'" >&2; exit 2 ;; esac
 done
 command -v cmake >/dev/null || need+=(cmake)
 command -v g++ >/dev/null || need+=(g++)
@@ -81,6 +83,14 @@ if has windows; then
   command -v dpkg-source >/dev/null || need+=(dpkg-dev)
   command -v python3 >/dev/null || need+=(python3)
   command -v xz >/dev/null || need+=(xz-utils)
+fi
+# The ARM build: Debian's aarch64 cross compiler (its C library and libstdc++ come with it, in
+# /usr/aarch64-linux-gnu), qemu-user to run the result (bench, the network's tests), GoogleTest's sources
+# (compiled with the cross compiler).
+if has arm64; then
+  command -v aarch64-linux-gnu-g++ >/dev/null || need+=(g++-aarch64-linux-gnu)
+  command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
+  [ -f /usr/src/googletest/CMakeLists.txt ] || need+=(googletest)
 fi
 # The clang + libc++ builds (test.sh's asan and libcxx steps): LLVM's standard library, and GoogleTest's
 # sources (Debian's libgtest-dev is built against libstdc++, so those builds compile /usr/src/googletest

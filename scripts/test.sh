@@ -7,17 +7,18 @@
 # lanes), ThreadSanitizer (GCC, host CPU features: the library and the test files that start threads),
 # the WebAssembly page (scripts/web.sh) driven in headless chromium (playwright-core) and checked against
 # the Release build, the real clients (tests/clients: a game through Debian's polyglot and one in xboard
-# under Xvfb with a screenshot, and npm's node-uci driving the engine), and the Windows build
-# (scripts/build-windows.sh) under wine against the Release build, packaged with it. Any failure fails the
-# script.
-# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx package windows" selects builds
+# under Xvfb with a screenshot, and npm's node-uci driving the engine), the Windows build
+# (scripts/build-windows.sh) under wine against the Release build, packaged with it, and the ARM build
+# (scripts/build-arm64.sh) under qemu: the network's tests, and its bench equal to the Release build's. Any
+# failure fails the script.
+# QUINCE_TEST_BUILDS="release portable asan tsan fuzz web clients libcxx package windows arm64" selects builds
 # (default: all but `fuzz`, the libFuzzer targets in a build of their own, which `asan` runs; `package`,
 # scripts/build-linux.sh's engine in its archive, which the Release suite and `windows` check; `portable`,
 # the GCC build without popcnt/BMI2, and `libcxx`, clang + libc++ without Fathom and without the tools'
 # tests, both of which `asan` covers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-builds=${QUINCE_TEST_BUILDS:-"release asan tsan clients web windows"}
+builds=${QUINCE_TEST_BUILDS:-"release asan tsan clients web windows arm64"}
 has_build() { [[ " $builds " == *" $1 "* ]]; }
 scripts/deps.sh test release
 jobs=$(nproc)
@@ -37,7 +38,7 @@ install_part() {  # part, groups...: installs the groups (none: nothing) and rec
 }
 cxx_groups=() late_groups=()
 if has_build asan || has_build libcxx; then cxx_groups=(libcxx); fi
-for g in web clients windows; do has_build "$g" && late_groups+=("$g"); done
+for g in web clients windows arm64; do has_build "$g" && late_groups+=("$g"); done
 ( install_part libcxx "${cxx_groups[@]}"; install_part late "${late_groups[@]}" ) &
 deps_pid=$!
 trap 'kill $deps_pid 2>/dev/null || true' EXIT
@@ -187,6 +188,13 @@ run_step() {  # step: builds and tests it; any failure exits (the script, or the
                   build-test-release/quince-match build-test-windows
               python3 tests/package/package_test.py build-test-windows/package build-test-release/quince \
                   build-windows/quince.exe ;;
+    arm64)    echo "=== arm64: build-arm64/quince (AArch64, NEON) under qemu against the Linux build ==="
+              wait_deps late
+              [ -x build-test-release/quince ] || { cmake -S . -B build-test-release -DCMAKE_BUILD_TYPE=Release >/dev/null
+                                                   cmake --build build-test-release -j"$jobs" --target quince; }
+              # The network's tests under qemu (NEON = the scalar code), and the same bench as x86's.
+              QUINCE_ARM64_BENCH=$(build-test-release/quince bench 2>&1 | sed -n 's/^Nodes searched: *//p') \
+                  scripts/build-arm64.sh --tests ;;
     *) echo "unknown build '$1'"; exit 2 ;;
   esac
 }

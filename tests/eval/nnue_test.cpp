@@ -3,7 +3,8 @@
 // incrementally updated accumulators equal a refresh over a million random moves, unmoves and null moves (a
 // tenth of them in the sanitizer builds); the SIMD code equals the scalar code and plain loops, for every
 // architecture; the evaluation is colour-symmetric; EvalFile-style loading gives a network evaluation. The
-// WebAssembly build runs this file too, under Node.js (tests/web/CMakeLists.txt).
+// WebAssembly build runs this file too, under Node.js (tests/web/CMakeLists.txt), and the ARM build under
+// qemu (scripts/build-arm64.sh).
 #include <gtest/gtest.h>
 
 #include <cstring>
