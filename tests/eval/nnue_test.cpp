@@ -433,49 +433,40 @@ TEST(NnueAccumulator, SimdCodeIsTheTargetsWidest) {
 #endif
 }
 
-// The build's SIMD code (AVX2, SSE2, WebAssembly's SIMD128 or NEON, whichever the target compiles), the SIMD
-// layer's scalar backend and plain loops compute the same integers, for updates and for the output of every
-// bucket, on real positions and on accumulators at their bounds, for every architecture.
-template <class A>
-void simd_equals_scalar() {
-    using Native = simd::Native;
-    using Scalar = simd::Scalar;
+// Every SIMD backend the build compiles — its own (AVX2, SSE2, WebAssembly's SIMD128 or NEON, whichever the
+// target compiles; an AVX2 build compiles SSE2's too) and the scalar one — computes what plain loops compute,
+// for updates and for the output of every bucket, on real positions and on accumulators at their bounds, for
+// every architecture.
+template <class A, class S>
+void backend_equals_plain_loops() {
     auto net = random_net(5, architecture_index<A>());
     ASSERT_TRUE(net);
     SplitMix64 rng(6);
     for (const Position& pos : test::random_game_positions(59, 20, 3000, 160)) {
-        AccumulatorOf<A> a, scalar_a, plain_a;
-        refresh<A, Native>(*net, pos, a);
-        refresh<A, Scalar>(*net, pos, scalar_a);
-        ASSERT_TRUE(same(a, scalar_a)) << simd_name();
-        // Plain loops: the bias and every piece's inputs.
+        AccumulatorOf<A> a, plain_a;
+        refresh<A, S>(*net, pos, a);
         int white[64], black[64];
         const int n = active_inputs<A>(pos, white, black);
         for (Color p : {WHITE, BLACK}) std::memcpy(plain_a.v[p], net->ft_bias.data(), sizeof plain_a.v[p]);
         reference::update<A>(*net, plain_a, plain_a, white, black, n, nullptr, nullptr, 0);
-        ASSERT_TRUE(same(a, plain_a)) << simd_name();
+        ASSERT_TRUE(same(a, plain_a)) << S::NAME;
         int add_w[4], add_b[4], sub_w[4], sub_b[4];
         for (int k = 0; k < 4; ++k) {
             add_w[k] = int(rng.below(A::INPUTS)), add_b[k] = int(rng.below(A::INPUTS));
             sub_w[k] = int(rng.below(A::INPUTS)), sub_b[k] = int(rng.below(A::INPUTS));
         }
         // From one accumulator into another, and in place.
-        AccumulatorOf<A> b = a, c, d, e;
-        update<A, Native>(*net, a, c, add_w, add_b, 4, sub_w, sub_b, 4);
-        update<A, Scalar>(*net, a, d, add_w, add_b, 4, sub_w, sub_b, 4);
+        AccumulatorOf<A> b = a, c, e;
+        update<A, S>(*net, a, c, add_w, add_b, 4, sub_w, sub_b, 4);
         reference::update<A>(*net, b, e, add_w, add_b, 4, sub_w, sub_b, 4);
-        ASSERT_TRUE(same(c, d)) << simd_name();
-        ASSERT_TRUE(same(c, e)) << simd_name();
-        update<A, Native>(*net, a, a, add_w, add_b, 4, sub_w, sub_b, 4);
+        ASSERT_TRUE(same(c, e)) << S::NAME;
+        update<A, S>(*net, a, a, add_w, add_b, 4, sub_w, sub_b, 4);
         reference::update<A>(*net, b, b, add_w, add_b, 4, sub_w, sub_b, 4);
-        ASSERT_TRUE(same(a, b)) << simd_name();
-        ASSERT_TRUE(same(a, c)) << simd_name();
+        ASSERT_TRUE(same(a, b)) << S::NAME;
+        ASSERT_TRUE(same(a, c)) << S::NAME;
         for (Color us : {WHITE, BLACK})
-            for (int bucket = 0; bucket < A::BUCKETS; ++bucket) {
-                const Value v = output<A, Native>(*net, a, us, bucket);
-                ASSERT_EQ(v, (output<A, Scalar>(*net, a, us, bucket))) << simd_name();
-                ASSERT_EQ(v, reference::output<A>(*net, a, us, bucket)) << simd_name();
-            }
+            for (int bucket = 0; bucket < A::BUCKETS; ++bucket)
+                ASSERT_EQ((output<A, S>(*net, a, us, bucket)), reference::output<A>(*net, a, us, bucket)) << S::NAME;
     }
     // Extremes: every activation clipped at QA with the largest output weights, or below zero.
     for (int fill : {-32768, -1, 0, 1, A::QA - 1, A::QA, A::QA + 1, 32767}) {
@@ -483,10 +474,8 @@ void simd_equals_scalar() {
         for (auto& side : a.v)
             for (auto& x : side) x = std::int16_t(fill);
         for (Color us : {WHITE, BLACK})
-            for (int bucket = 0; bucket < A::BUCKETS; ++bucket) {
-                EXPECT_EQ((output<A, simd::Native>(*net, a, us, bucket)), reference::output<A>(*net, a, us, bucket)) << fill;
-                EXPECT_EQ((output<A, simd::Scalar>(*net, a, us, bucket)), reference::output<A>(*net, a, us, bucket)) << fill;
-            }
+            for (int bucket = 0; bucket < A::BUCKETS; ++bucket)
+                EXPECT_EQ((output<A, S>(*net, a, us, bucket)), reference::output<A>(*net, a, us, bucket)) << S::NAME << fill;
     }
     // The largest sum the loader allows: every activation QA and every weight +-MAX_OUT_WEIGHT (no int32 lane
     // overflows).
@@ -497,8 +486,7 @@ void simd_equals_scalar() {
         for (auto& side : a.v)
             for (auto& x : side) x = std::int16_t(A::QA);
         const Value v = reference::output<A>(*extreme, a, WHITE, 0);
-        EXPECT_EQ((output<A, simd::Native>(*extreme, a, WHITE, 0)), v);
-        EXPECT_EQ((output<A, simd::Scalar>(*extreme, a, WHITE, 0)), v);
+        EXPECT_EQ((output<A, S>(*extreme, a, WHITE, 0)), v) << S::NAME;
         EXPECT_EQ(v, sign * Value((std::int64_t(2) * A::HIDDEN * A::QA * A::MAX_OUT_WEIGHT * A::SCALE + A::QA * A::QB / 2) /
                                    (std::int64_t(A::QA) * A::QB)));
     }
@@ -506,7 +494,14 @@ void simd_equals_scalar() {
 
 TEST(NnueAccumulator, SimdEqualsScalar) {
     for (int arch = 0; arch < ARCHITECTURE_COUNT; ++arch)
-        with_architecture(arch, [](auto a) { simd_equals_scalar<decltype(a)>(); });
+        with_architecture(arch, [](auto a) {
+            using A = decltype(a);
+            backend_equals_plain_loops<A, simd::Native>();
+            backend_equals_plain_loops<A, simd::Scalar>();
+#if defined(__AVX2__)
+            backend_equals_plain_loops<A, simd::Sse2>();
+#endif
+        });
 }
 
 // The inputs are the side to move's view, so a position and its colour-flipped twin score the same; the
