@@ -17,7 +17,7 @@
 #include "core/random.h"
 #include "eval/nnue/accumulator.h"
 #include "training/game_format.h"
-#include "training/sample.h"
+#include "training/reader.h"
 
 namespace quince::nnue_train {
 
@@ -252,57 +252,30 @@ bool read_checkpoint(const std::string& path, int& epochs_done, FloatNet& net, A
 
 bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error,
                          bool own_scores) {
-    std::ifstream in(path);
-    if (!in) {
-        if (error) *error = "cannot open training file '" + path + "'";
-        return false;
-    }
-    std::string line;
-    long line_no = 0;
-    std::uint64_t game = 0;
-    int prev_ply = 0, prev_pieces = 0;
-    double prev_result = -1;
-    // Game ids of different files differ by the hash of the file's first line, not of its name: a file's
-    // validation split is the same wherever it is read from.
-    std::uint64_t file_id = 0;
-    Position pos;
-    while (std::getline(in, line)) {
-        ++line_no;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.empty()) continue;
-        if (game == 0) file_id = fnv1a64(reinterpret_cast<const std::uint8_t*>(line.data()), line.size());
-        training::Sample s;
-        std::string why;
-        if (!training::parse_sample(line, s, &why) || !pos.set_fen(s.fen, false, &why)) {
-            if (error) *error = path + ":" + std::to_string(line_no) + ": " + why;
-            return false;
-        }
-        const int ply = pos.game_ply(), pieces = popcount(pos.pieces());
-        // A new game: the move number does not grow, pieces appear or the result changes.
-        if (ply <= prev_ply || pieces > prev_pieces || s.result != prev_result) ++game;
-        prev_ply = ply, prev_pieces = pieces, prev_result = s.result;
-        const bool teacher = s.teacher && !own_scores;
-        sink(pos, teacher ? *s.teacher : s.score, s.result, file_id ^ (game * 0x9E3779B97F4A7C15ull), teacher);
-    }
-    if (in.bad()) {
-        if (error) *error = "cannot read training file '" + path + "'";
-        return false;
-    }
-    return true;
+    return training::for_each_sample(
+        {path},
+        [&](const training::TrainingSample& ts) {
+            const bool teacher = ts.teacher && !own_scores;
+            sink(*ts.pos, teacher ? *ts.teacher : ts.score, ts.result, ts.game, teacher);
+            return true;
+        },
+        error);
 }
 
 bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
                         const QtdRead& how) {
     std::vector<training::ShardFile> shards;
     if (!training::find_shards(paths, &shards, error)) return false;
-    return training::for_each_position(
-        shards,
-        [&data, &how](const training::LabeledPosition& lp) {
-            if (lp.ply < lp.opening_plies + how.skip_plies) return true;
-            if (how.min_pieces > 0 && popcount(lp.pos->pieces()) < how.min_pieces) return true;
-            const bool teacher = lp.has_teacher && !how.own_scores;
-            const int target = teacher ? int(std::lround(lp.teacher * how.teacher_scale)) : lp.score;
-            data.add(*lp.pos, target, lp.result, std::uint64_t(lp.game), lp.validation, teacher);
+    std::vector<std::string> files;
+    for (const training::ShardFile& f : shards) files.push_back(f.path);
+    return training::for_each_sample(
+        files,
+        [&data, &how](const training::TrainingSample& ts) {
+            if (ts.ply < ts.opening_plies + how.skip_plies) return true;
+            if (how.min_pieces > 0 && popcount(ts.pos->pieces()) < how.min_pieces) return true;
+            const bool teacher = ts.teacher && !how.own_scores;
+            const int target = teacher ? int(std::lround(*ts.teacher * how.teacher_scale)) : ts.score;
+            data.add(*ts.pos, target, ts.result, ts.game, ts.validation, teacher);
             return true;
         },
         error, how.plies);

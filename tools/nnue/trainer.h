@@ -29,10 +29,10 @@ class Dataset;
 using PositionSink =
     std::function<void(const Position& pos, int target_cp, double result, std::uint64_t game, bool from_teacher)>;
 
-// The text training format (tools/training/sample.h): one sink call per line. The target is the line's
-// teacher field, or its search score when it has none or `own_scores` is set; games are told apart as
-// `quince tune` does (the move number does not grow, pieces appear or the result changes), their ids depend on
-// the file's content, not its path. False + *error ("FILE:LINE: what").
+// The text training format (tools/training/sample.h), through the training reader (training/reader.h): one
+// sink call per line. The target is the line's teacher field, or its search score when it has none or
+// `own_scores` is set; the game ids are the reader's (they depend on the file's content, not its path).
+// False + *error ("FILE:LINE: what").
 bool read_text_positions(const std::string& path, const PositionSink& sink, std::string* error,
                          bool own_scores = false);
 
@@ -52,8 +52,9 @@ struct QtdRead {
     int min_pieces = 0;
 };
 
-// The QTD training set (tools/training/game_format.h: data/training/, or shard files): every position `how`
-// takes into `data`, its game number as the game id, the set's validation shards held out. False + *error.
+// The QTD training set (tools/training/game_format.h: data/training/, or shard files), through the training
+// reader: every position `how` takes into `data`, its game number as the game id, the set's validation shards
+// held out. False + *error.
 bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, std::string* error,
                         const QtdRead& how = {});
 

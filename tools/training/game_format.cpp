@@ -618,6 +618,12 @@ std::int64_t quiet_plies(const TrainingGame& game) {
 bool for_each_position(const std::vector<ShardFile>& shards, const std::function<bool(const LabeledPosition&)>& visit,
                        std::string* error, Plies plies) {
     std::int64_t game_number = 0;
+    return for_each_position(shards, visit, error, plies, &game_number);
+}
+
+bool for_each_position(const std::vector<ShardFile>& shards, const std::function<bool(const LabeledPosition&)>& visit,
+                       std::string* error, Plies plies, std::int64_t* game_counter) {
+    std::int64_t& game_number = *game_counter;
     std::string bytes;
     ShardHeader header;
     std::vector<TrainingGame> games;

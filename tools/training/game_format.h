@@ -113,6 +113,11 @@ std::int64_t quiet_plies(const TrainingGame& game);
 bool for_each_position(const std::vector<ShardFile>& shards,
                        const std::function<bool(const LabeledPosition&)>& visit, std::string* error,
                        Plies plies = Plies::Labelled);
+// The same, the games numbered on from *game_number (the last game's number when it returns): one numbering
+// over shards read in several calls.
+bool for_each_position(const std::vector<ShardFile>& shards,
+                       const std::function<bool(const LabeledPosition&)>& visit, std::string* error, Plies plies,
+                       std::int64_t* game_number);
 
 // SHA-256 of a file (nettle) in lowercase hex, as sha256sum prints it; "" when it cannot be had (an unreadable
 // file, a build without QUINCE_DATA_CODECS). The manifest line of a finished shard ("NAME games=… positions=…

@@ -16,6 +16,10 @@ bool parse_score(const std::string& text, int* out) {
 }  // namespace
 
 bool parse_sample(const std::string& line, Sample& sample, std::string* error) {
+    return parse_sample(line, sample, error, nullptr);
+}
+
+bool parse_sample(const std::string& line, Sample& sample, std::string* error, Position* pos_out) {
     auto fail = [error](const std::string& what) {
         if (error) *error = what;
         return false;
@@ -51,6 +55,7 @@ bool parse_sample(const std::string& line, Sample& sample, std::string* error) {
         s.teacher = t;
     }
     sample = std::move(s);
+    if (pos_out) *pos_out = std::move(pos);
     return true;
 }
 

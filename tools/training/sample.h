@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "board/position.h"
+
 namespace quince::training {
 
 struct Sample {
@@ -25,6 +27,8 @@ constexpr int MAX_SAMPLE_SCORE = 30000;
 // an illegal FEN, a score or teacher that is not an integer in ±MAX_SAMPLE_SCORE, a result that is not
 // 1.0 / 0.5 / 0.0. *sample is unchanged on failure.
 bool parse_sample(const std::string& line, Sample& sample, std::string* error);
+// The same, *pos (when given) getting the FEN's position (the check sets it up anyway).
+bool parse_sample(const std::string& line, Sample& sample, std::string* error, Position* pos);
 
 // The line for a sample (no newline): "FEN | score | result[ | teacher]", result written as 1.0 / 0.5 / 0.0.
 std::string format_sample(const Sample& sample);

@@ -21,6 +21,7 @@
 #include "eval/terms.h"
 #include "training/inputs.h"
 #include "training/game_format.h"
+#include "training/reader.h"
 #include "training/sample.h"
 
 namespace quince::tune {
@@ -355,15 +356,17 @@ std::string without_paths(const std::string& line) {
     return out;
 }
 
-// One line of a training file, parsed and traced (possibly on another thread).
+// One position of a training file (training/reader.h) and its trace (made on another thread, maybe).
 struct ParsedLine {
+    training::Sample sample;  // its FEN as read, scores and result
+    std::uint64_t game = 0;   // the reader's game id
+    long line = 0;            // text: the line's number; QTD: 0
     TunePosition p;
-    int ply = 0, pieces = 0;
     std::string error;  // "" when good
-    bool blank = false;
 };
 
-void trace_sample(const training::Sample& sample, const Profile& profile, ParsedLine& out) {
+void trace_sample(ParsedLine& out, const Profile& profile) {
+    const training::Sample& sample = out.sample;
     std::string err;
     Position pos;
     if (!pos.set_fen(sample.fen, false, &err)) {
@@ -380,41 +383,6 @@ void trace_sample(const training::Sample& sample, const Profile& profile, Parsed
     out.p.score = std::int16_t(sample.score);  // |score| <= MAX_SAMPLE_SCORE (parse_sample)
     out.p.teacher = std::int16_t(sample.teacher.value_or(0));
     out.p.has_teacher = sample.teacher.has_value();
-    out.ply = pos.game_ply();
-    out.pieces = popcount(pos.pieces());
-}
-
-void parse_line(const std::string& line, const Profile& profile, ParsedLine& out) {
-    if (trim(line).empty()) {
-        out.blank = true;
-        return;
-    }
-    training::Sample sample;
-    std::string err;
-    if (!training::parse_sample(line, sample, &err)) {
-        out.error = err.empty() ? "malformed line" : err;
-        return;
-    }
-    trace_sample(sample, profile, out);
-}
-
-// A QTD shard (training/game_format.h): its labelled positions as samples, with their game numbers. The
-// score is Quince's own, the teacher's when the shard has one.
-bool qtd_samples(const std::string& path, std::vector<training::Sample>* samples, std::vector<std::int64_t>* games,
-                 bool* validation, std::string* error) {
-    std::vector<training::ShardFile> shard;
-    if (!training::find_shards({path}, &shard, error)) return false;
-    *validation = shard[0].validation;
-    return training::for_each_position(
-        shard,
-        [&](const training::LabeledPosition& lp) {
-            training::Sample s{lp.pos->fen(), lp.score, lp.result, std::nullopt};
-            if (lp.has_teacher) s.teacher = lp.teacher;
-            samples->push_back(std::move(s));
-            games->push_back(lp.game);
-            return true;
-        },
-        error);
 }
 
 }  // namespace
@@ -441,9 +409,7 @@ bool load_training_data(const std::vector<std::string>& files, const Profile& pr
         ++lines;  // a last line without its newline
     }
     d.set.reserve(limit ? std::min(limit, lines) : lines);
-    const std::size_t CHUNK = 1 << 15;  // lines traced together by the threads
-    std::vector<std::string> text;
-    std::vector<ParsedLine> parsed;
+    const std::size_t CHUNK = 1 << 15;  // positions traced together by the threads
     for (std::size_t fi = 0; fi < files.size() && !(limit && d.set.size() >= limit); ++fi) {
         const std::string& path = files[fi];
         const std::string folder = folder_of(path);
@@ -468,79 +434,57 @@ bool load_training_data(const std::vector<std::string>& files, const Profile& pr
         folder_info.files.push_back(path);
         d.files.push_back(path);
         d.file_folder.push_back(folder_index);
-        if (training::is_shard_file(path)) {
-            // A QTD shard: whole games, streamed from the compressed file, one tuner shard per file; whether it
-            // is held out is the set's decision (every twentieth shard), not the tuner's.
-            std::vector<training::Sample> samples;
-            std::vector<std::int64_t> game_of;
-            bool held_out = false;
-            std::string why;
-            if (!qtd_samples(path, &samples, &game_of, &held_out, &why)) return fail(why);
-            if (limit && samples.size() > limit - d.set.size()) samples.resize(limit - d.set.size());
-            parsed.assign(samples.size(), ParsedLine{});
-            parallel_for(samples.size(), threads, [&](std::size_t b, std::size_t e, int) {
-                for (std::size_t i = b; i < e; ++i) trace_sample(samples[i], profile, parsed[i]);
-            });
-            TrainingData::Shard shard{d.set.size(), d.set.size(), 0, int(fi), held_out ? 1 : 0};
-            std::int64_t last_game = -1;
-            for (std::size_t i = 0; i < parsed.size(); ++i) {
-                if (!parsed[i].error.empty()) return fail(path + ": " + samples[i].fen + ": " + parsed[i].error);
-                if (game_of[i] != last_game) ++shard.games, last_game = game_of[i];
-                d.set.push(parsed[i].p);
-            }
-            shard.end = d.set.size();
-            if (shard.end > shard.begin) d.shards.push_back(shard);
-            folder_info.games += shard.games;
-            folder_info.positions += long(shard.end - shard.begin);
-            d.games += shard.games;
-            if (log && (files.size() < 20 || fi + 1 == files.size() || (fi + 1) % 50 == 0))
-                log("loaded " + std::to_string(d.set.size()) + " positions (" + std::to_string(d.games) + " games) of " +
-                    std::to_string(fi + 1) + " of " + std::to_string(files.size()) + " files");
-            continue;
-        }
-        std::ifstream in(path);
-        if (!in) return fail("cannot open training file '" + path + "'");
+        // Every file through the training reader, traced CHUNK positions at a time by the threads. A QTD shard
+        // (whole games) is one tuner shard, held out or not as the set decides (every twentieth shard), not
+        // the tuner; a text file is cut into shards of shard_games games.
+        const bool qtd = training::is_shard_file(path);
         const std::size_t file_begin = d.set.size();
-        TrainingData::Shard shard{d.set.size(), d.set.size(), 0, int(fi)};
-        int prev_ply = 0, prev_pieces = 0;
-        float prev_result = -1;
-        long line_no = 0;
-        bool eof = false;
-        while (!eof && !(limit && d.set.size() >= limit)) {
-            text.clear();
-            for (std::string line; text.size() < CHUNK;) {
-                if (!std::getline(in, line)) {
-                    eof = true;
-                    break;
-                }
-                text.push_back(std::move(line));
-            }
-            parsed.assign(text.size(), ParsedLine{});
-            parallel_for(text.size(), threads, [&](std::size_t b, std::size_t e, int) {
-                for (std::size_t i = b; i < e; ++i) parse_line(text[i], profile, parsed[i]);
+        TrainingData::Shard shard{d.set.size(), d.set.size(), 0, int(fi), qtd ? 0 : -1};
+        std::uint64_t prev_game = 0;
+        std::vector<ParsedLine> chunk;
+        std::string trace_error;
+        // Traces the chunk and adds its positions; false (trace_error) on a position that cannot be traced.
+        auto flush = [&] {
+            parallel_for(chunk.size(), threads, [&](std::size_t b, std::size_t e, int) {
+                for (std::size_t i = b; i < e; ++i) trace_sample(chunk[i], profile);
             });
-            for (ParsedLine& pl : parsed) {
-                ++line_no;
-                if (!pl.error.empty()) return fail(path + ":" + std::to_string(line_no) + ": " + pl.error);
-                if (pl.blank) continue;
-                if (limit && d.set.size() >= limit) break;
-                // A new game: the ply does not grow, pieces appear or the result changes. None of these
-                // happens inside a game, so a game is never cut (two games read as one at worst).
-                const bool new_game = shard.begin == d.set.size() && shard.games == 0
-                                          ? true
-                                          : pl.ply <= prev_ply || pl.pieces > prev_pieces || pl.p.result != prev_result;
+            for (ParsedLine& pl : chunk) {
+                if (!pl.error.empty()) {
+                    trace_error = pl.line ? path + ":" + std::to_string(pl.line) + ": " + pl.error
+                                          : path + ": " + pl.sample.fen + ": " + pl.error;
+                    return false;
+                }
+                // A new game starts a new shard once this one has shard_games games (never inside a game).
+                const bool new_game = shard.games == 0 || pl.game != prev_game;
                 if (new_game) {
-                    if (shard.games == shard_games) {
+                    if (!qtd && shard.games == shard_games) {
                         shard.end = d.set.size();
                         d.shards.push_back(shard);
                         shard = TrainingData::Shard{d.set.size(), d.set.size(), 0, int(fi)};
                     }
                     ++shard.games;
                 }
-                prev_ply = pl.ply, prev_pieces = pl.pieces, prev_result = pl.p.result;
+                prev_game = pl.game;
                 d.set.push(pl.p);
             }
-        }
+            chunk.clear();
+            return true;
+        };
+        std::string why;
+        const bool read = training::for_each_sample(
+            {path},
+            [&](const training::TrainingSample& ts) {
+                if (limit && d.set.size() + chunk.size() >= limit) return false;
+                if (qtd) shard.fixed = ts.validation ? 1 : 0;
+                ParsedLine pl;
+                pl.sample = {ts.fen(), ts.score, ts.result, ts.teacher};
+                pl.game = ts.game, pl.line = ts.line;
+                chunk.push_back(std::move(pl));
+                return chunk.size() < CHUNK || flush();
+            },
+            &why);
+        if (!read) return fail(why);
+        if (!trace_error.empty() || !flush()) return fail(trace_error);
         if (d.set.size() > shard.begin) {
             shard.end = d.set.size();
             d.shards.push_back(shard);

@@ -199,11 +199,11 @@ struct Report {
     eval::Weights weights;  // rounded, clamped
 };
 
-// Loads and traces training files (the format of tools/training/sample.h) with `threads` threads. A
+// Loads and traces training files (text or QTD, through tools/training/reader.h) with `threads` threads. A
 // malformed line is an error naming file and line: nothing is skipped silently and nothing is returned.
-// Games are found along each file (their positions are consecutive): a new game starts where the ply
-// does not increase, the piece count grows or the result changes; a file is cut into shards of at most
-// shard_games games at those boundaries.
+// Games are the reader's (in a text file a new game starts where the ply does not increase, the piece count
+// grows or the result changes); a text file is cut into shards of at most shard_games games at their
+// boundaries, a QTD shard is one shard, held out when the set holds it out.
 bool load_training_data(const std::vector<std::string>& files, const eval::Profile& profile, int shard_games,
                         std::size_t limit, int threads, TrainingData& out, std::string* error,
                         const std::function<void(const std::string&)>& log = nullptr);

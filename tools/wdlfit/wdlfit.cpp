@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <limits>
 #include <ostream>
@@ -12,7 +11,7 @@
 #include "board/position.h"
 #include "cli/cli.h"
 #include "training/inputs.h"
-#include "training/game_format.h"
+#include "training/reader.h"
 #include "training/sample.h"
 
 namespace quince::wdlfit {
@@ -163,49 +162,20 @@ FitResult newton(const std::vector<Point>& points, Vec theta, int degree) {
 
 bool read_points(const std::string& path, int max_score, std::vector<Point>& out, ReadStats& stats,
                  std::string* error) {
-    if (training::is_shard_file(path)) {
-        // A QTD shard: Quince's own search score of every labelled position, streamed from the games.
-        std::vector<training::ShardFile> shard;
-        if (!training::find_shards({path}, &shard, error)) return false;
-        return training::for_each_position(
-            shard,
-            [&](const training::LabeledPosition& lp) {
-                ++stats.lines;
-                if (std::abs(lp.score) > max_score) {
-                    ++stats.beyond_max_score;
-                    return true;
-                }
-                out.push_back({double(lp.score), eval::wdl_material(*lp.pos), lp.result});
-                ++stats.used;
+    // Quince's own search score of every position (a QTD shard's labelled ones), not the teacher's.
+    return training::for_each_sample(
+        {path},
+        [&](const training::TrainingSample& ts) {
+            ++stats.lines;
+            if (std::abs(ts.score) > max_score) {
+                ++stats.beyond_max_score;
                 return true;
-            },
-            error);
-    }
-    std::ifstream in(path);
-    if (!in) {
-        *error = path + ": cannot read";
-        return false;
-    }
-    std::string line;
-    for (std::size_t number = 1; std::getline(in, line); ++number) {
-        if (line.empty()) continue;
-        ++stats.lines;
-        training::Sample s;
-        std::string why;
-        if (!training::parse_sample(line, s, &why)) {
-            *error = path + ":" + std::to_string(number) + ": " + why;
-            return false;
-        }
-        if (std::abs(s.score) > max_score) {
-            ++stats.beyond_max_score;
-            continue;
-        }
-        Position pos;
-        pos.set_fen(s.fen, false, &why);  // parse_sample has checked the FEN
-        out.push_back({double(s.score), eval::wdl_material(pos), s.result});
-        ++stats.used;
-    }
-    return true;
+            }
+            out.push_back({double(ts.score), eval::wdl_material(*ts.pos), ts.result});
+            ++stats.used;
+            return true;
+        },
+        error);
 }
 
 double mean_loss(const eval::WdlModel& model, const std::vector<Point>& points) {

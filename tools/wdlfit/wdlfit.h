@@ -25,8 +25,9 @@ struct ReadStats {
     std::size_t lines = 0, used = 0, beyond_max_score = 0;
 };
 
-// Appends the positions of a training file with |score| <= max_score. False + *error ("FILE:LINE: ...")
-// on a line that does not parse or a file that cannot be read (points read so far stay).
+// Appends the positions of a training file (text or QTD, through tools/training/reader.h) with
+// |score| <= max_score. False + *error ("FILE:LINE: ...") on a line that does not parse or a file that cannot
+// be read (points read so far stay).
 bool read_points(const std::string& path, int max_score, std::vector<Point>& out, ReadStats& stats,
                  std::string* error);
 
