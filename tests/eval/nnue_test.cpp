@@ -1,8 +1,9 @@
 // Profile nnue's network (src/eval/nnue/): the net file is refused when wrong, truncated or damaged, and
 // nothing else, and names its architecture; a version-1 file (the default net's) reads as before; the
-// incrementally updated accumulators equal a refresh over a million random moves, unmoves and null moves (a
-// tenth of them in the sanitizer builds); the SIMD code equals the scalar code and plain loops, for every
-// architecture; the evaluation is colour-symmetric; EvalFile-style loading gives a network evaluation. The
+// incrementally updated accumulators equal a refresh over a million random moves (captures, promotions,
+// castlings and en passant among them), unmoves and null moves (a tenth of them in the sanitizer builds);
+// the SIMD code equals the scalar code and plain loops, for every architecture; the evaluation is
+// colour-symmetric; EvalFile-style loading gives a network evaluation. The
 // WebAssembly build runs this file too, under Node.js (tests/web/CMakeLists.txt), and the ARM build under
 // qemu (scripts/build-arm64.sh).
 #include <gtest/gtest.h>
@@ -300,8 +301,9 @@ TEST(NnueNet, EvalFileLoadsANetAndRefusesABadOne) {
 
 // The accumulators kept by NnueState (pieces moved since the last evaluation) equal a refresh after every
 // step of a random walk of a million moves, unmoves and null moves, evaluated at most steps (so that an
-// update often spans several moves), with jumps to unrelated positions; the other architectures a tenth as
-// many (their accumulators are the same code, their outputs a bucket of their own).
+// update often spans several moves), with jumps to unrelated positions; captures, promotions, castlings and
+// en passant captures among the moves, each counted; the other architectures a tenth as many steps (their
+// accumulators are the same code, their outputs a bucket of their own).
 template <class A>
 void incremental_walk(int steps) {
     auto net = random_net(4, architecture_index<A>());
@@ -314,11 +316,23 @@ void incremental_walk(int steps) {
     std::vector<Move> line;  // Move::null() for a null move
     AccumulatorOf<A> fresh;
     long evaluated = 0, moves = 0, nulls = 0, unmoves = 0;
+    long captures = 0, promotions = 0, castlings = 0, en_passants = 0;  // the moves of each kind
+    std::vector<Move> special;  // the castlings, en passant captures and promotions of a position
     for (int step = 0; step < steps; ++step) {
         const int r = int(rng.below(100));
         MoveList<LEGAL> legal(pos);
         if (r < 55 && legal.size() && line.size() < 300) {
-            const Move m = legal.begin()[rng.below(legal.size())].move;
+            // Half the time a castling, en passant or promotion where there is one: each changes more
+            // inputs than a quiet move, and random play alone seldom plays them.
+            special.clear();
+            for (const auto& e : legal)
+                if (e.move.type() != NORMAL) special.push_back(e.move);
+            const Move m = !special.empty() && rng.below(2) == 0 ? special[rng.below(special.size())]
+                                                                 : legal.begin()[rng.below(legal.size())].move;
+            captures += pos.is_capture(m) && m.type() != EN_PASSANT;
+            promotions += m.type() == PROMOTION;
+            castlings += m.type() == CASTLING;
+            en_passants += m.type() == EN_PASSANT;
             pos.do_move(m);
             line.push_back(m);
             ++moves;
@@ -347,6 +361,11 @@ void incremental_walk(int steps) {
     EXPECT_GT(nulls, steps / 20);
     EXPECT_GT(unmoves, steps / 10 * 3);
     EXPECT_GT(evaluated, steps / 10 * 7);
+    // Every kind of move that changes other inputs than a quiet move does, many times.
+    EXPECT_GT(captures, steps / 50);
+    EXPECT_GT(promotions, steps / 1000);
+    EXPECT_GT(castlings, steps / 1000);
+    EXPECT_GT(en_passants, steps / 2000);
     // Incremental, not refreshing every time: refreshes come from the jumps (1 % of steps) and long unwinds.
     EXPECT_GT(state.updates(), 20 * state.refreshes()) << evaluated << " evaluated";
 }
