@@ -2,7 +2,9 @@
 # Cross-compiles the engine for 64-bit ARM Linux (AArch64), build-arm64/quince, with Debian's aarch64 cross
 # tool chain, and runs what the build runs (the bench signature of `quince --version`) under qemu-user
 # (`qemu-aarch64 -L /usr/aarch64-linux-gnu`, the cross tool chain's C library). The network's SIMD code is
-# NEON's (every AArch64 CPU has it: no CPU variant to choose). Built without tablebases (no Fathom for ARM).
+# NEON's (every AArch64 CPU has it: no CPU variant to choose). Built without tablebases (no Fathom for ARM)
+# and without the training shards' codecs (QUINCE_DATA_CODECS=OFF: no aarch64 liblzma, libzstd or nettle is
+# installed here; the build is for the engine and its network code).
 # usage: scripts/build-arm64.sh [--tests]
 #   --tests  also builds the network's tests (tests/eval/nnue_test.cpp: NEON = the scalar code, incremental =
 #            refresh, the net file) and runs them under qemu, and checks that the ARM engine's bench equals
@@ -34,7 +36,7 @@ cmake -S . -B "$out" -DCMAKE_BUILD_TYPE=Release -DCMAKE_SYSTEM_NAME=Linux -DCMAK
       -DCMAKE_FIND_ROOT_PATH="$sysroot" -DCMAKE_FIND_ROOT_PATH_MODE_PROGRAM=NEVER \
       -DCMAKE_FIND_ROOT_PATH_MODE_LIBRARY=ONLY -DCMAKE_FIND_ROOT_PATH_MODE_INCLUDE=ONLY \
       "-DCMAKE_CROSSCOMPILING_EMULATOR=$(IFS=';'; echo "${qemu[*]}")" \
-      -DQUINCE_SYZYGY=OFF -DQUINCE_BUILD_TESTS=$with_tests \
+      -DQUINCE_SYZYGY=OFF -DQUINCE_DATA_CODECS=OFF -DQUINCE_BUILD_TESTS=$with_tests \
       -DQUINCE_GTEST_SOURCE_DIR=/usr/src/googletest ${QUINCE_ARM64_CMAKE_ARGS:-} >/dev/null
 targets=(quince)
 [ $tests = 0 ] || targets+=(quince_nnue_tests)
