@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -16,6 +19,8 @@
 #include "eval/evaluate.h"
 #include "eval/evaluation.h"
 #include "eval/nnue/network.h"
+#include "eval/weights.h"
+#include "search/params.h"
 #include "uci/uci.h"
 #include "workbench/compare.h"
 #include "workbench/json.h"
@@ -33,10 +38,13 @@ std::string teacher_labels_json(const std::string& description) {
 
 }  // namespace
 
-int usage_error(std::ostream& err, const std::string& command, const std::string& message) {
-    err << "quince" << (command.empty() ? "" : " " + command) << ": " << message << " (see 'quince "
-        << (command.empty() ? "" : command + " ") << "--help')\n";
+int program_usage_error(std::ostream& err, const std::string& program, const std::string& message) {
+    err << program << ": " << message << " (see '" << program << " --help')\n";
     return EXIT_USAGE;
+}
+
+int usage_error(std::ostream& err, const std::string& command, const std::string& message) {
+    return program_usage_error(err, command.empty() ? "quince" : "quince " + command, message);
 }
 
 bool parse_args(const Args& args, const std::vector<OptionSpec>& specs, ParsedArgs* out, std::string* error) {
@@ -50,19 +58,31 @@ bool parse_args(const Args& args, const std::vector<OptionSpec>& specs, ParsedAr
         const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
         auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
         if (spec == specs.end()) return *error = "unknown option '" + printable(a) + "'", false;
-        if (out->has(name)) return *error = "--" + name + " given twice", false;
-        std::string value;
-        if (spec->takes_value) {
-            if (eq != std::string::npos) value = a.substr(eq + 1);
-            else if (i + 1 < args.size()) value = args[++i];
-            else return *error = "--" + name + " needs a value", false;
-            if (value.empty()) return *error = "--" + name + " needs a value", false;
+        if (out->has(name) && !spec->repeatable) return *error = "--" + name + " given twice", false;
+        std::vector<std::string> values;
+        if (spec->takes_list) {
+            if (eq != std::string::npos) values.push_back(a.substr(eq + 1));
+            while (i + 1 < args.size() && (args[i + 1].empty() || args[i + 1][0] != '-')) values.push_back(args[++i]);
+        } else if (spec->takes_value) {
+            if (eq != std::string::npos) values.push_back(a.substr(eq + 1));
+            else if (i + 1 < args.size()) values.push_back(args[++i]);
         } else if (eq != std::string::npos) {
             return *error = "--" + name + " takes no value", false;
+        } else {
+            values.push_back("");
         }
-        out->options[name] = value;
+        if ((spec->takes_value || spec->takes_list) &&
+            (values.empty() || std::any_of(values.begin(), values.end(), [](const std::string& v) { return v.empty(); })))
+            return *error = "--" + name + " needs a value", false;
+        out->options.emplace(name, values.front());
+        std::vector<std::string>& all = out->values[name];
+        all.insert(all.end(), values.begin(), values.end());
     }
     return true;
+}
+
+bool asks_for_help(const Args& args) {
+    return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
 }
 
 bool parse_number(const std::string& text, long long lo, long long hi, const std::string& what, long long* out,
@@ -73,6 +93,40 @@ bool parse_number(const std::string& text, long long lo, long long hi, const std
         return false;
     }
     return true;
+}
+
+bool parse_real(const std::string& text, double lo, double hi, const std::string& what, double* out,
+                std::string* error) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end || !(v >= lo && v <= hi)) {
+        std::ostringstream message;
+        message << what << " must be a number from " << lo << " to " << hi << ", got '" << printable(text) << "'";
+        *error = message.str();
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    return words;
+}
+
+std::string formatted(const char* format, ...) {
+    std::va_list args, again;
+    va_start(args, format);
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, format, args);
+    va_end(args);
+    std::string text(std::size_t(std::max(n, 0)) + 1, '\0');
+    std::vsnprintf(text.data(), text.size(), format, again);
+    va_end(again);
+    text.pop_back();  // vsnprintf's terminating zero
+    return text;
 }
 
 bool read_position(const std::vector<std::string>& words, Position* pos, std::string* error) {
@@ -154,6 +208,33 @@ int run_perft(const Args& args, std::ostream& out, std::ostream& err) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out << "\nNodes searched: " << total << "\n";
     err << "Time: " << secs << " s, nps: " << std::uint64_t(double(total) / std::max(secs, 1e-9)) << "\n";
+    return EXIT_OK;
+}
+
+int run_weights(const Args& args, std::ostream& out, std::ostream& err) {
+    ParsedArgs a;
+    std::string error;
+    if (!parse_args(args, {}, &a, &error)) return usage_error(err, "weights", error);
+    if (a.positional.size() != 1) {
+        std::string names;
+        for (const auto& n : eval::profile_names()) names += " " + n;
+        return usage_error(err, "weights", "expected one PROFILE or FILE (profiles:" + names + ")");
+    }
+    const std::string& name = a.positional[0];
+    std::shared_ptr<const eval::Profile> p = eval::find_profile_shared(name);
+    if (p && p->simple) return usage_error(err, "weights", "profile 'simple' is the baseline evaluation and has no weights");
+    if (!p && !(p = eval::load_profile_file(name, &error)))
+        return usage_error(err, "weights", "'" + printable(name) + "' is no built-in profile, and as a file: " + error);
+    out << eval::format_weights(p->w);
+    return EXIT_OK;
+}
+
+int run_spsa(const Args& args, std::ostream& out, std::ostream& err) {
+    if (!args.empty()) return usage_error(err, "spsa", "takes no argument");
+    if (!search::param::TUNABLE)
+        return usage_error(err, "spsa", "this build has no tuning options; build with -DQUINCE_TUNING=ON (CMake) or "
+                                        "'make TUNING=1' (openbench/Makefile)");
+    for (const std::string& line : search::param::spsa_input()) out << line << "\n";
     return EXIT_OK;
 }
 
@@ -284,22 +365,13 @@ const char* const COMPARE_DETAILS =
     "UCI: 'eval compare [PROFILE ...]' prints the table for the current position.\n";
 
 int run_compare(const Args& args, std::ostream& out, std::ostream& err) {
-    // --weights may be given several times (one column per file): taken out before the other options.
-    Args rest;
-    std::vector<std::string> files;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--weights" || args[i].rfind("--weights=", 0) == 0) {
-            std::string f = args[i].size() > 9 ? args[i].substr(10) : (i + 1 < args.size() ? args[++i] : "");
-            if (f.empty()) return usage_error(err, "compare", "--weights needs a value");
-            files.push_back(f);
-        } else {
-            rest.push_back(args[i]);
-        }
-    }
     ParsedArgs a;
     std::string error;
-    if (!parse_args(rest, {{"json", false}, {"svg", false}, {"epd", true}, {"top", true}}, &a, &error))
+    // --weights may be given several times: one column per file.
+    if (!parse_args(args, {{"json", false}, {"svg", false}, {"epd", true}, {"top", true}, {"weights", true, true}}, &a,
+                    &error))
         return usage_error(err, "compare", error);
+    const std::vector<std::string> files = a.has("weights") ? a.values.at("weights") : std::vector<std::string>{};
     if (a.has("json") && a.has("svg")) return usage_error(err, "compare", "--json and --svg exclude each other");
     const bool epd = a.has("epd");
     if (epd && a.has("svg")) return usage_error(err, "compare", "--svg draws one position, not an --epd file");

@@ -13,6 +13,7 @@
 #include "cli/analyse.h"
 #include "cli/cli.h"
 #include "eval/evaluate.h"
+#include "cli/program.h"
 #include "search/params.h"
 #include "core/text.h"
 #include "quince_version.h"
@@ -152,6 +153,53 @@ TEST(Cli, UsageErrorsAreOneLineOnStderrWithExitTwo) {
         EXPECT_EQ(r.err.rfind("quince", 0), 0u) << r.err;
         EXPECT_NE(r.err.find("--help"), std::string::npos) << r.err;
         EXPECT_TRUE(is_valid_utf8(r.err));
+    }
+}
+
+// The tools' subcommands report a usage error as every other subcommand does: one line naming the
+// subcommand and what was wrong, the pointer to its --help, exit status 2, nothing on stdout.
+TEST(Cli, ToolUsageErrorsLookLikeEveryOtherSubcommands) {
+    if (test::thread_sanitizer) GTEST_SKIP() << test::NO_THREAD;
+    const std::vector<std::vector<std::string>> cases = {
+        {"tune"},
+        {"tune", "--bogus"},
+        {"tune", "--data", "x", "--out", "y", "--epochs", "x"},
+        {"tune", "--data", "x", "--out", "y", "--lambda", "2"},
+        {"tune", "--data", "x", "--out", "y", "stray"},
+        {"tune", "--data", "x", "--out", "y", "--profile", "nope"},
+        {"tune", "--data"},
+        {"datagen"},
+        {"datagen", "--bogus"},
+        {"datagen", "--out", "x", "--games", "1", "--nodes", "0"},
+        {"datagen", "--out", "x", "--games", "1", "--seed", "-1"},
+        {"datagen", "--out", "x", "--games", "1", "--random-plies", "9-3"},
+        {"datagen", "--out", "x", "--games", "1", "--win-adjudication", "800"},
+        {"datagen", "--out", "x", "--games", "1", "--compress", "gzip"},
+        {"datagen", "--out", "x", "--games", "1", "--teacher", "sf"},
+        {"datagen", "--out", "x", "--games", "1", "stray"},
+        {"datagen", "--from-pgn", "--out", "x"},
+        {"datagen", "--from-pgn", "a.pgn", "--relabel", "src", "--out", "x"},
+        {"data"},
+        {"data", "frobnicate"},
+        {"data", "dump", "--limit", "x"},
+        {"data", "info", "--limit", "3"},
+        {"data", "info", "-x"},
+        {"weights"},
+        {"weights", "simple"},
+        {"weights", "rybka1", "fruit21"},
+        {"spsa", "x"},
+        {"wdlfit"},
+        {"similarity"}};
+    for (const auto& args : cases) {
+        std::string shown;
+        for (const auto& a : args) shown += a + " ";
+        auto r = run_command(ENGINE, args);
+        EXPECT_EQ(r.status, 2) << shown << r.err;
+        EXPECT_TRUE(r.out.empty()) << shown << r.out;
+        ASSERT_EQ(lines_of(r.err).size(), 1u) << shown << r.err;
+        EXPECT_EQ(r.err.rfind("quince " + args[0] + ": ", 0), 0u) << shown << r.err;
+        const std::string hint = " (see 'quince " + args[0] + " --help')\n";
+        EXPECT_EQ(r.err.substr(r.err.size() - std::min(r.err.size(), hint.size())), hint) << shown << r.err;
     }
 }
 
@@ -481,6 +529,65 @@ TEST(CliArgs, OptionsInBothFormsAndPositionalWords) {
     EXPECT_TRUE(cli::parse_number("+3", 1, 20, "DEPTH", &v, &error));  // core's parse_integer: a sign is allowed
     EXPECT_EQ(v, 3);
     for (const char* bad : {"", "x", "-1", "0", "21", "3x", " 3", "+-3", "99999999999999999999"}) EXPECT_FALSE(cli::parse_number(bad, 1, 20, "DEPTH", &v, &error)) << bad;
+}
+
+TEST(CliArgs, RepeatedAndListOptions) {
+    const std::vector<cli::OptionSpec> specs = {{"data", true, true}, {"from-pgn", false, true, true}, {"out", true}};
+    cli::ParsedArgs a;
+    std::string error;
+    ASSERT_TRUE(cli::parse_args({"--data", "a", "--from-pgn", "x.pgn", "y.pgn", "--out", "d", "--data=b", "--from-pgn=z.pgn",
+                                 "w.pgn", "-", "rest"},
+                                specs, &a, &error))
+        << error;
+    EXPECT_EQ(a.values["data"], (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(a.options["data"], "a");  // the first value
+    // A list ends at the next word starting with '-'.
+    EXPECT_EQ(a.values["from-pgn"], (std::vector<std::string>{"x.pgn", "y.pgn", "z.pgn", "w.pgn"}));
+    EXPECT_EQ(a.values["out"], (std::vector<std::string>{"d"}));
+    EXPECT_EQ(a.positional, (std::vector<std::string>{"-", "rest"}));
+    for (const cli::Args& bad : std::vector<cli::Args>{{"--out", "a", "--out", "b"}, {"--from-pgn"}, {"--from-pgn", "--out", "d"},
+                                                       {"--data="}, {"--data", "a", "--data"}}) {
+        cli::ParsedArgs b;
+        EXPECT_FALSE(cli::parse_args(bad, specs, &b, &error)) << bad[0];
+    }
+    EXPECT_TRUE(cli::asks_for_help({"--out", "x", "-h"}));
+    EXPECT_TRUE(cli::asks_for_help({"--help"}));
+    EXPECT_FALSE(cli::asks_for_help({"--helpful", "help"}));
+    double x = 0;
+    EXPECT_TRUE(cli::parse_real("1e3", 1, 1e6, "--epochs", &x, &error));
+    EXPECT_EQ(x, 1000);
+    for (const char* bad : {"", "x", "2.5x", "0.5", "1e7", "nan"}) EXPECT_FALSE(cli::parse_real(bad, 1, 1e6, "--epochs", &x, &error)) << bad;
+    EXPECT_EQ(error, "--epochs must be a number from 1 to 1e+06, got 'nan'");
+    EXPECT_EQ(cli::formatted("%lld positions, %.1f s%s", 12LL, 2.5, "!"), "12 positions, 2.5 s!");
+    EXPECT_EQ(cli::formatted("%s", std::string(5000, 'x').c_str()).size(), 5000u);
+}
+
+// The frame of app/main.cpp: `NAME --help` from the table's row unless the tool answers it, else the runner.
+TEST(CliProgram, SubcommandHelpAndDispatch) {
+    static const char* const details = "more\n";
+    const auto echo = [](const cli::Args& args, std::ostream& out, std::ostream&) {
+        for (const std::string& a : args) out << a << ";";
+        return 7;
+    };
+    const cli::Subcommand plain{"plain", "X [--y]", "does things", echo, &details};
+    const cli::Subcommand own{"own", "", "", echo, nullptr, true};
+    std::ostringstream out, err;
+    EXPECT_EQ(cli::run_subcommand(plain, {"--help"}, out, err), cli::EXIT_OK);
+    EXPECT_EQ(out.str(), "usage: quince plain X [--y]\ndoes things\nmore\n");
+    out.str("");
+    EXPECT_EQ(cli::run_subcommand(own, {"--help"}, out, err), 7);
+    EXPECT_EQ(out.str(), "--help;");
+    out.str("");
+    EXPECT_EQ(cli::run_subcommand(plain, {"a", "--help"}, out, err), 7);  // --help among other words is the tool's
+    EXPECT_EQ(out.str(), "a;--help;");
+    EXPECT_EQ(cli::edit_distance("anlyse", "analyse"), 1u);
+    EXPECT_EQ(cli::edit_distance("perfit", "perft"), 1u);
+    EXPECT_EQ(cli::edit_distance("tnue", "tune"), 1u);  // a swap of neighbours is one edit
+    EXPECT_EQ(cli::edit_distance("", "bench"), 5u);
+    const cli::Subcommand table[] = {plain, own};
+    EXPECT_EQ(cli::unknown_subcommand("plian", table, err), cli::EXIT_USAGE);
+    EXPECT_EQ(err.str(), "quince: unknown subcommand 'plian'; did you mean 'plain'? (see 'quince --help')\n");
+    EXPECT_FALSE(cli::is_terminal(out));  // a string stream never is
 }
 
 TEST(CliArgs, ReadPositionFromWords) {

@@ -2,6 +2,7 @@
 // openings and the statistics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -537,6 +538,26 @@ TEST(MatchPgn, WriterNumbersMovesFromTheFenAndQuotesTags) {
     EXPECT_EQ(games[0].moves[0].san, "e5");
     EXPECT_EQ(games[0].moves[1].san, "Nf3");
     EXPECT_EQ(games[0].result, "1/2-1/2");
+}
+
+// quince-match's command line: the usage on request, usage errors in one line as every Quince program gives them.
+TEST(MatchCli, UsageAndUsageErrors) {
+    std::ostringstream out, err;
+    EXPECT_EQ(run_match_cli({"-engine", "cmd=a", "-help"}, out, err), 0);
+    EXPECT_EQ(out.str(), usage_text());
+    EXPECT_TRUE(err.str().empty());
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{}, {"-bogus"}, {"-engine", "cmd=a", "tc=1"}, {"-engine", "cmd=a", "-engine", "cmd=b"},
+          {"-games", "x"}, {"-rescore"}, {"-rescore", "a.pgn", "-sprt", "elo0=5", "elo1=0"}}) {
+        out.str("");
+        err.str("");
+        EXPECT_EQ(run_match_cli(bad, out, err), 2) << (bad.empty() ? "(nothing)" : bad[0]);
+        EXPECT_TRUE(out.str().empty()) << out.str();
+        const std::string said = err.str();
+        EXPECT_EQ(said.rfind("quince-match: ", 0), 0u) << said;
+        EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+        EXPECT_NE(said.find(" (see 'quince-match --help')\n"), std::string::npos) << said;
+    }
 }
 
 namespace {

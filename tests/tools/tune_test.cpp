@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "eval/evaluate.h"
 #include "support/test_positions.h"
@@ -389,12 +390,10 @@ TEST(Tuner, BadDataInputsFitNothing) {
     EXPECT_NE(err.find("no shard-*.txt"), std::string::npos) << err;
     // A malformed line in the second shard of a folder: named by file and line, and `quince tune` writes nothing.
     const std::string out = dir + "/out.txt";
-    std::vector<std::string> args = {"quince", "tune", "--data", dir, "--profile", "quince", "--epochs", "1", "--quiet", "--out", out};
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    testing::internal::CaptureStderr();
-    EXPECT_EQ(run_tune_cli(int(argv.size()), argv.data()), 2);
-    const std::string said = testing::internal::GetCapturedStderr();
+    std::ostringstream printed, errors;
+    EXPECT_EQ(run_tune_cli({"--data", dir, "--profile", "quince", "--epochs", "1", "--quiet", "--out", out}, printed, errors),
+              2);
+    const std::string said = errors.str();
     EXPECT_NE(said.find(dir + "/shard-00001.txt:2: "), std::string::npos) << said;
     EXPECT_NE(said.find("result"), std::string::npos) << said;
     EXPECT_FALSE(std::filesystem::exists(out));
@@ -406,14 +405,11 @@ TEST(Tuner, BadDataInputsFitNothing) {
 TEST(Tuner, StartingProfileIsAHandCraftedOne) {
     const std::string hand = "(the hand-crafted ones: rybka1, rybka1-curve, rybka232, fruit21, quince)";
     for (const auto& [profile, said_first] :
-         std::vector<std::pair<std::string, std::string>>{{"simple", "error: profile 'simple' has no weights to tune "},
-                                                          {"nope", "error: unknown profile 'nope' "}}) {
-        std::vector<std::string> args = {"quince", "tune", "--data", "unused.txt", "--profile", profile, "--out", "unused-out.txt"};
-        std::vector<char*> argv;
-        for (std::string& a : args) argv.push_back(a.data());
-        testing::internal::CaptureStderr();
-        EXPECT_EQ(run_tune_cli(int(argv.size()), argv.data()), 2);
-        EXPECT_EQ(testing::internal::GetCapturedStderr(), said_first + hand + "\n");
+         std::vector<std::pair<std::string, std::string>>{{"simple", "quince tune: profile 'simple' has no weights to tune "},
+                                                          {"nope", "quince tune: unknown profile 'nope' "}}) {
+        std::ostringstream printed, errors;
+        EXPECT_EQ(run_tune_cli({"--data", "unused.txt", "--profile", profile, "--out", "unused-out.txt"}, printed, errors), 2);
+        EXPECT_EQ(errors.str(), said_first + hand + " (see 'quince tune --help')\n");
     }
 }
 

@@ -15,6 +15,7 @@ are spot-checked, and bad input must give one clear error line with exit status 
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -96,9 +97,10 @@ def comparison_errors(comp, evals):
     return errors
 
 
-# The built-in profiles, from the usage text of `quince weights` (one source of names).
+# The built-in profiles, from the usage error of `quince weights` (one source of names).
 usage = run(["weights"])[2]
-profiles = usage.split("(profiles:")[1].rstrip(")\n").split()
+listed = re.search(r"\(profiles:([^)]*)\)", usage)
+profiles = listed.group(1).split() if listed else []
 check(set(["rybka1", "rybka232", "fruit21"]) <= set(profiles), f"built-in profiles listed: {profiles}")
 
 positions = fens()

@@ -1,16 +1,17 @@
 #include "data_cli.h"
 
-#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
+#include <ostream>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "board/notation.h"
+#include "core/text.h"
 #include "training/game_format.h"
 
 namespace quince::datagen {
@@ -45,6 +46,13 @@ std::string json_escape(const std::string& s) {
     return o;
 }
 
+// {"name": count, …}
+std::string json_counts(const std::map<std::string, std::int64_t>& counts) {
+    std::string text;
+    for (const auto& [name, n] : counts) text += cli::formatted("%s\"%s\": %lld", text.empty() ? "" : ", ", json_escape(name).c_str(), (long long)n);
+    return "{" + text + "}";
+}
+
 const char* result_text(double r) { return r == 1.0 ? "1-0" : r == 0.0 ? "0-1" : "1/2-1/2"; }
 
 // SHA-256 of each shard named in the manifest.txt of its folder: "shard-00012.qtd.xz … sha256=HEX".
@@ -59,11 +67,11 @@ std::map<std::string, std::string> manifest_hashes(const std::string& folder) {
     return out;
 }
 
-int info(const std::vector<std::string>& args, bool json) {
+int info(const std::vector<std::string>& args, bool json, std::ostream& out, std::ostream& err) {
     std::vector<training::ShardFile> shards;
     std::string error;
     if (!training::find_shards(args, &shards, &error)) {
-        std::cerr << "error: " << error << "\n";
+        err << "error: " << error << "\n";
         return 1;
     }
     std::int64_t games = 0, positions = 0, plies = 0, quiet = 0, validation_positions = 0, bytes = 0, shard_bytes = 0;
@@ -124,57 +132,51 @@ int info(const std::vector<std::string>& args, bool json) {
     auto ratio = [](std::int64_t a, std::int64_t b) { return b > 0 ? double(a) / double(b) : 0.0; };
     const double per = ratio(bytes, positions);
     if (json) {
-        std::printf("{\"shards\": %zu, \"games\": %lld, \"positions\": %lld, \"validation_positions\": %lld, "
-                    "\"plies\": %lld, \"quiet_plies\": %lld, \"bytes\": %lld, \"shard_bytes\": %lld, "
-                    "\"bytes_per_position\": %.3f, \"bytes_per_ply\": %.3f, \"bytes_per_quiet_ply\": %.3f, \"folders\": [",
-                    shards.size(), (long long)games, (long long)positions, (long long)validation_positions,
-                    (long long)plies, (long long)quiet, (long long)bytes, (long long)shard_bytes, per,
-                    ratio(bytes, plies), ratio(bytes, quiet));
+        out << cli::formatted("{\"shards\": %zu, \"games\": %lld, \"positions\": %lld, \"validation_positions\": %lld, "
+                              "\"plies\": %lld, \"quiet_plies\": %lld, \"bytes\": %lld, \"shard_bytes\": %lld, "
+                              "\"bytes_per_position\": %.3f, \"bytes_per_ply\": %.3f, \"bytes_per_quiet_ply\": %.3f, \"folders\": [",
+                              shards.size(), (long long)games, (long long)positions, (long long)validation_positions,
+                              (long long)plies, (long long)quiet, (long long)bytes, (long long)shard_bytes, per,
+                              ratio(bytes, plies), ratio(bytes, quiet));
         bool first = true;
         for (const auto& [name, f] : folders)
-            std::printf("%s{\"folder\": \"%s\", \"shards\": %lld, \"games\": %lld, \"positions\": %lld, \"plies\": %lld, "
-                        "\"quiet_plies\": %lld, \"shard_bytes\": %lld}",
-                        first ? "" : ", ", json_escape(name).c_str(), (long long)f.shards, (long long)f.games,
-                        (long long)f.positions, (long long)f.plies, (long long)f.quiet, (long long)f.bytes),
+            out << cli::formatted("%s{\"folder\": \"%s\", \"shards\": %lld, \"games\": %lld, \"positions\": %lld, \"plies\": %lld, "
+                                  "\"quiet_plies\": %lld, \"shard_bytes\": %lld}",
+                                  first ? "" : ", ", json_escape(name).c_str(), (long long)f.shards, (long long)f.games,
+                                  (long long)f.positions, (long long)f.plies, (long long)f.quiet, (long long)f.bytes),
                 first = false;
-        std::printf("], \"teachers\": {");
+        out << "], \"teachers\": " << json_counts(teachers) << ", \"sources\": " << json_counts(sources)
+            << ", \"problems\": [";
         first = true;
-        for (const auto& [t, n] : teachers)
-            std::printf("%s\"%s\": %lld", first ? "" : ", ", json_escape(t).c_str(), (long long)n), first = false;
-        std::printf("}, \"sources\": {");
-        first = true;
-        for (const auto& [t, n] : sources)
-            std::printf("%s\"%s\": %lld", first ? "" : ", ", json_escape(t).c_str(), (long long)n), first = false;
-        std::printf("}, \"problems\": [");
-        first = true;
-        for (const auto& p : problems) std::printf("%s\"%s\"", first ? "" : ", ", json_escape(p).c_str()), first = false;
-        std::printf("]}\n");
+        for (const auto& p : problems) out << cli::formatted("%s\"%s\"", first ? "" : ", ", json_escape(p).c_str()), first = false;
+        out << "]}\n";
     } else {
-        std::printf("shards     %zu\ngames      %lld\npositions  %lld labelled (%lld of them in validation shards)\n"
-                    "plies      %lld scored, %lld of them quiet (the positions a trainer reading quiet plies takes)\n"
-                    "bytes      %lld (shards %lld): %.2f per labelled position, %.2f per ply, %.2f per quiet ply\n",
-                    shards.size(), (long long)games, (long long)positions, (long long)validation_positions,
-                    (long long)plies, (long long)quiet, (long long)bytes, (long long)shard_bytes, per,
-                    ratio(bytes, plies), ratio(bytes, quiet));
+        out << cli::formatted("shards     %zu\ngames      %lld\npositions  %lld labelled (%lld of them in validation shards)\n"
+                              "plies      %lld scored, %lld of them quiet (the positions a trainer reading quiet plies takes)\n"
+                              "bytes      %lld (shards %lld): %.2f per labelled position, %.2f per ply, %.2f per quiet ply\n",
+                              shards.size(), (long long)games, (long long)positions, (long long)validation_positions,
+                              (long long)plies, (long long)quiet, (long long)bytes, (long long)shard_bytes, per,
+                              ratio(bytes, plies), ratio(bytes, quiet));
         if (folders.size() > 1)
             for (const auto& [name, f] : folders)
-                std::printf("folder     %s: %lld shards, %lld games, %lld plies (%lld quiet), %lld labelled, "
-                            "%.2f shard bytes per ply, %.2f per quiet ply\n",
-                            name.c_str(), (long long)f.shards, (long long)f.games, (long long)f.plies,
-                            (long long)f.quiet, (long long)f.positions, ratio(f.bytes, f.plies), ratio(f.bytes, f.quiet));
-        for (const auto& [t, n] : teachers) std::printf("teacher    %s: %lld positions\n", t.c_str(), (long long)n);
-        for (const auto& [t, n] : sources) std::printf("source     %s: %lld positions\n", t.c_str(), (long long)n);
-        for (const auto& p : problems) std::printf("problem    %s\n", p.c_str());
+                out << cli::formatted("folder     %s: %lld shards, %lld games, %lld plies (%lld quiet), %lld labelled, "
+                                      "%.2f shard bytes per ply, %.2f per quiet ply\n",
+                                      name.c_str(), (long long)f.shards, (long long)f.games, (long long)f.plies,
+                                      (long long)f.quiet, (long long)f.positions, ratio(f.bytes, f.plies), ratio(f.bytes, f.quiet));
+        for (const auto& [t, n] : teachers) out << cli::formatted("teacher    %s: %lld positions\n", t.c_str(), (long long)n);
+        for (const auto& [t, n] : sources) out << cli::formatted("source     %s: %lld positions\n", t.c_str(), (long long)n);
+        for (const auto& p : problems) out << cli::formatted("problem    %s\n", p.c_str());
     }
-    for (const auto& p : problems) std::cerr << "error: " << p << "\n";
+    for (const auto& p : problems) err << "error: " << p << "\n";
     return problems.empty() ? 0 : 1;
 }
 
-int dump(const std::vector<std::string>& args, bool json, std::int64_t limit, training::Plies plies) {
+int dump(const std::vector<std::string>& args, bool json, std::int64_t limit, training::Plies plies, std::ostream& out,
+         std::ostream& err) {
     std::vector<training::ShardFile> shards;
     std::string error;
     if (!training::find_shards(args, &shards, &error)) {
-        std::cerr << "error: " << error << "\n";
+        err << "error: " << error << "\n";
         return 1;
     }
     std::int64_t n = 0;
@@ -185,19 +187,19 @@ int dump(const std::vector<std::string>& args, bool json, std::int64_t limit, tr
             ++n;
             const std::string fen = lp.pos->fen();
             if (json)
-                std::printf("{\"fen\": \"%s\", \"teacher\": %d, \"result\": \"%s\", \"score\": %d, \"move\": \"%s\", "
-                            "\"game\": %lld, \"validation\": %s, \"labelled\": %s}\n",
-                            fen.c_str(), lp.teacher, result_text(lp.result), lp.score,
-                            move_to_uci(lp.move, false).c_str(), (long long)lp.game, lp.validation ? "true" : "false",
-                            lp.has_teacher ? "true" : "false");
+                out << cli::formatted("{\"fen\": \"%s\", \"teacher\": %d, \"result\": \"%s\", \"score\": %d, \"move\": \"%s\", "
+                                      "\"game\": %lld, \"validation\": %s, \"labelled\": %s}\n",
+                                      fen.c_str(), lp.teacher, result_text(lp.result), lp.score,
+                                      move_to_uci(lp.move, false).c_str(), (long long)lp.game, lp.validation ? "true" : "false",
+                                      lp.has_teacher ? "true" : "false");
             else
-                std::printf("%s | %d | %s\n", fen.c_str(), lp.teacher, result_text(lp.result));
+                out << cli::formatted("%s | %d | %s\n", fen.c_str(), lp.teacher, result_text(lp.result));
             return true;
         },
         &error, plies);
-    std::fflush(stdout);
+    out.flush();
     if (!ok) {
-        std::cerr << "error: " << error << "\n";
+        err << "error: " << error << "\n";
         return 1;
     }
     return 0;
@@ -205,58 +207,39 @@ int dump(const std::vector<std::string>& args, bool json, std::int64_t limit, tr
 
 }  // namespace
 
-int run_data_cli(int argc, char** argv) {
-    if (argc < 3) {
-        std::cerr << DATA_USAGE;
-        return 2;
-    }
-    const std::string what = argv[2];
-    if (what == "--help" || what == "-h" || what == "help") {
-        std::cout << DATA_USAGE << DATA_HELP;
+int run_data_cli(const cli::Args& args, std::ostream& out, std::ostream& err) {
+    if (args.empty()) return cli::usage_error(err, "data", "expected info or dump");
+    const std::string& what = args[0];
+    if (what == "help" || cli::asks_for_help(args)) {
+        out << DATA_USAGE << DATA_HELP;
         return 0;
     }
-    bool json = false;
-    training::Plies plies = training::Plies::Labelled;
-    std::int64_t limit = -1;
-    std::vector<std::string> paths;
-    for (int i = 3; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--json") json = true;
-        else if (a == "--quiet-plies" && what == "dump") plies = training::Plies::Quiet;
-        else if (a == "--limit" && what == "dump") {
-            if (i + 1 >= argc) {
-                std::cerr << "error: --limit needs a number\n" << DATA_USAGE;
-                return 2;
-            }
-            const std::string v = argv[++i];
-            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), limit);
-            if (ec != std::errc() || p != v.data() + v.size() || limit < 0) {
-                std::cerr << "error: --limit needs a number 0 or more, not '" << v << "'\n" << DATA_USAGE;
-                return 2;
-            }
-        } else if (a == "--help" || a == "-h") {
-            std::cout << DATA_USAGE << DATA_HELP;
-            return 0;
-        } else if (!a.empty() && a[0] == '-') {
-            std::cerr << "error: unknown option '" << a << "'\n" << DATA_USAGE;
-            return 2;
-        } else paths.push_back(a);
-    }
-    if (paths.empty() && (what == "info" || what == "dump")) {
+    if (what != "info" && what != "dump") return cli::usage_error(err, "data", "unknown 'data' command '" + printable(what) + "'");
+    std::vector<cli::OptionSpec> specs = {{"json", false}};
+    if (what == "dump") specs.insert(specs.end(), {{"limit", true}, {"quiet-plies", false}});
+    cli::ParsedArgs a;
+    std::string error;
+    long long limit = -1;
+    if (!cli::parse_args({args.begin() + 1, args.end()}, specs, &a, &error) ||
+        (a.has("limit") && !cli::parse_number(a.options.at("limit"), 0, INT64_MAX, "--limit", &limit, &error)))
+        return cli::usage_error(err, "data", error);
+    std::vector<std::string> paths = a.positional;
+    for (const std::string& p : paths)
+        if (p.size() > 1 && p[0] == '-') return cli::usage_error(err, "data", "unknown option '" + printable(p) + "'");
+    if (paths.empty()) {
         // The default set is a folder of the repository, named relative to the current folder.
         std::error_code ec;
         if (!fs::is_directory("data/training", ec)) {
-            std::cerr << "error: no data/training folder here (the default training set is the repository's: run this "
-                         "in the repository's root, or name a folder or shard files: quince data "
-                      << what << " DIR|FILE...)\n";
+            err << "error: no data/training folder here (the default training set is the repository's: run this "
+                   "in the repository's root, or name a folder or shard files: quince data "
+                << what << " DIR|FILE...)\n";
             return 1;
         }
         paths.push_back("data/training");
     }
-    if (what == "info") return info(paths, json);
-    if (what == "dump") return dump(paths, json, limit, plies);
-    std::cerr << "error: unknown 'data' command '" << what << "'\n" << DATA_USAGE;
-    return 2;
+    if (what == "info") return info(paths, a.has("json"), out, err);
+    return dump(paths, a.has("json"), limit, a.has("quiet-plies") ? training::Plies::Quiet : training::Plies::Labelled,
+                out, err);
 }
 
 }  // namespace quince::datagen

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
-#include <iostream>
+#include <ostream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "cli/cli.h"
+#include "core/text.h"
 #include "datagen.h"
 #include "quince_version.h"
 
@@ -65,212 +67,224 @@ const char* OPTIONS =
     "  --quiet                no progress line on stderr\n"
     "See tools/datagen/README.md.\n";
 
-template <typename T>
-bool parse_number(const std::string& text, T* out) {
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-    return ec == std::errc() && ptr == text.data() + text.size() && !text.empty();
+std::string g_bench_signature;
+
+// "K" or "K-L" of --random-plies: 0..200, L > K.
+bool parse_plies_range(const std::string& v, int* lo, int* hi) {
+    const std::size_t dash = v.find('-');
+    long long a = 0, b = 0;
+    if (!parse_integer(v.substr(0, dash), 0, 200, &a)) return false;
+    if (dash != std::string::npos && (!parse_integer(v.substr(dash + 1), a + 1, 200, &b))) return false;
+    *lo = int(a), *hi = int(b);
+    return true;
 }
 
-std::string g_bench_signature;
+// "CPxPLIES" of --win-adjudication, both positive.
+bool parse_win_adjudication(const std::string& v, Adjudication* adj) {
+    const std::size_t x = v.find('x');
+    return x != std::string::npos && parse_integer(v.substr(0, x), &adj->win_score, 1) &&
+           parse_integer(v.substr(x + 1), &adj->win_plies, 1);
+}
+
+// "CPxPLIES@MOVE" of --draw-adjudication: CP 0 or more, PLIES and MOVE positive.
+bool parse_draw_adjudication(const std::string& v, Adjudication* adj) {
+    const std::size_t x = v.find('x'), at = v.find('@');
+    return x != std::string::npos && at != std::string::npos && at > x &&
+           parse_integer(v.substr(0, x), &adj->draw_score, 0) &&
+           parse_integer(v.substr(x + 1, at - x - 1), &adj->draw_plies, 1) &&
+           parse_integer(v.substr(at + 1), &adj->draw_move_number, 1);
+}
+
+// The whole command line as the manifest records it: words with a blank or a quote in quotes.
+std::string recorded_command(const cli::Args& args) {
+    std::string line = "quince datagen";
+    for (const std::string& a : args) {
+        // (appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "\"" + a here)
+        const bool quote = a.find_first_of(" \t\"'") != std::string::npos;
+        line += quote ? " \"" : " ";
+        line += a;
+        if (quote) line += '"';
+    }
+    return line;
+}
+
+const std::vector<cli::OptionSpec> OPTION_SPECS = {
+    {"from-pgn", false, true, true}, {"relabel", true}, {"out", true}, {"seed", true}, {"nodes", true},
+    {"threads", true}, {"games", true}, {"positions", true}, {"games-per-shard", true}, {"hash", true},
+    {"book", true}, {"sample", true}, {"eval", true}, {"soft-nodes", true}, {"random-plies", true},
+    {"win-adjudication", true}, {"draw-adjudication", true}, {"syzygy", true}, {"max-opening-score", true},
+    {"opening-nodes", true}, {"teacher", true}, {"teacher-nodes", true}, {"teacher-timeout", true},
+    {"dedup", true, true}, {"compress", true}, {"quiet", false}};
+
+// What --relabel and --from-pgn take from the command line as self-play does: the output folder, the
+// teacher, the command recorded in the manifest.
+template <typename Config>
+Config settings_of(const SelfPlayConfig& sp) {
+    Config c;
+    c.out_dir = sp.out_dir;
+    c.teacher = sp.teacher;
+    c.teacher_nodes = sp.teacher_nodes;
+    c.teacher_timeout_ms = sp.teacher_timeout_ms;
+    c.command_line = sp.command_line;
+    return c;
+}
+
+// A job that failed: its error on err, exit status 1.
+int failed(std::ostream& err, const std::string& error) {
+    err << "error: " << error << "\n";
+    return cli::EXIT_FAILED;
+}
+
+// The last line of --relabel and --from-pgn: the text shards' checksum and how to compute it again.
+std::string checksum_line(const std::string& dir) {
+    return cli::formatted("sha256 %s  (cat %s/shard-*.txt | sha256sum)\n", shards_sha256(dir).c_str(), dir.c_str());
+}
+
+int relabel(const SelfPlayConfig& sp, const std::string& source, std::ostream& out, std::ostream& err) {
+    RelabelConfig rl = settings_of<RelabelConfig>(sp);
+    rl.source_dir = source;
+    rl.threads = sp.threads;
+    rl.progress = sp.progress;
+    RelabelSummary s;
+    std::string error;
+    if (!run_relabel(rl, &s, &error)) return failed(err, error);
+    out << cli::formatted("relabel: %lld shards (%lld already complete); this run: %lld positions read, %lld written, "
+                          "%lld dropped as teacher mates in %.1f s (%.0f positions/s)\n",
+                          (long long)s.shards, (long long)s.shards_skipped, (long long)s.positions_read,
+                          (long long)s.positions_written, (long long)s.teacher_mates, s.seconds,
+                          s.seconds > 0 ? double(s.positions_read) / s.seconds : 0.0)
+        << checksum_line(rl.out_dir);
+    return cli::EXIT_OK;
+}
+
+int from_pgn(const SelfPlayConfig& sp, const std::vector<std::string>& files, std::ostream& out, std::ostream& err) {
+    PgnImportConfig pi = settings_of<PgnImportConfig>(sp);
+    pi.files = files;
+    pi.games_per_shard = sp.games_per_shard;
+    pi.hash_mb = sp.hash_mb;
+    PgnImportSummary s;
+    std::string error;
+    const bool ok = import_pgn(pi, &s, &error);
+    for (const std::string& e : s.errors) err << "skipped: " << e << "\n";
+    if (!ok) return failed(err, error);
+    out << cli::formatted("games %lld: used %lld, unfinished (*) %lld, malformed %lld; positions written %lld, "
+                          "duplicates %lld, teacher mates %lld\n",
+                          (long long)s.games, (long long)s.games_used, (long long)s.games_unfinished,
+                          (long long)s.games_malformed, (long long)s.positions, (long long)s.duplicates,
+                          (long long)s.teacher_mates)
+        << checksum_line(pi.out_dir);
+    return cli::EXIT_OK;
+}
+
+int selfplay(SelfPlayConfig sp, std::ostream& out, std::ostream& err) {
+    sp.engine = std::string("Quince ") + QUINCE_VERSION + ", bench " +
+                (g_bench_signature.empty() ? std::string("not computed") : g_bench_signature);
+    RunSummary s;
+    std::string error;
+    if (!run_selfplay(sp, &s, &error)) return failed(err, error);
+    const double games = double(std::max<std::int64_t>(1, s.games_this_run));
+    out << cli::formatted("this run: %lld games (%.1f plies each), %lld positions written in %.1f s (%.0f positions/s, "
+                          "%.1f per game); duplicates %lld\n",
+                          (long long)s.games_this_run, double(s.plies_this_run) / games, (long long)s.positions_this_run,
+                          s.seconds, s.seconds > 0 ? double(s.positions_this_run) / s.seconds : 0.0,
+                          double(s.positions_this_run) / games, (long long)s.duplicates)
+        << cli::formatted("data: %lld games, %lld positions in %lld shards of %s (manifest.txt lists each shard's "
+                          "SHA-256)\n",
+                          (long long)s.games, (long long)s.positions, (long long)s.shards, sp.out_dir.c_str());
+    return cli::EXIT_OK;
+}
 
 }  // namespace
 
 void set_bench_signature(const char* signature) { g_bench_signature = signature ? signature : ""; }
 
-int run_datagen_cli(int argc, char** argv) {
-    SelfPlayConfig sp;
-    PgnImportConfig pi;
-    bool from_pgn = false;
-    RelabelConfig rl;
-    bool relabel = false;
-    std::string command_line = "quince";
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        // (appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "\"" + a here)
-        const bool quote = a.find_first_of(" \t\"'") != std::string::npos;
-        command_line += quote ? " \"" : " ";
-        command_line += a;
-        if (quote) command_line += '"';
+int run_datagen_cli(const cli::Args& args, std::ostream& out, std::ostream& err) {
+    if (cli::asks_for_help(args)) {
+        out << USAGE << OPTIONS;
+        return cli::EXIT_OK;
     }
-    auto bad = [](const std::string& what) {
-        std::cerr << "error: " << what << "\n" << USAGE;
-        return 2;
-    };
-    for (int i = 2; i < argc; ++i) {
-        const std::string opt = argv[i];
-        if (opt == "--help" || opt == "-h") {
-            std::cout << USAGE << OPTIONS;
-            return 0;
-        }
-        auto value = [&](std::string* out) {
-            if (i + 1 >= argc) return false;
-            *out = argv[++i];
-            return true;
-        };
-        std::string v;
-        auto number = [&](auto* out, long long min, long long max) {
-            using T = std::remove_pointer_t<decltype(out)>;
-            T n{};
-            if (!value(&v) || !parse_number(v, &n) || (long long)n < min || (unsigned long long)n > (unsigned long long)max)
-                return false;
-            *out = n;
-            return true;
-        };
-        if (opt == "--from-pgn") {
-            from_pgn = true;
-            while (i + 1 < argc && argv[i + 1][0] != '-') pi.files.push_back(argv[++i]);
-            if (pi.files.empty()) return bad("--from-pgn needs at least one PGN file");
-        } else if (opt == "--relabel") {
-            relabel = true;
-            if (!value(&rl.source_dir) || rl.source_dir.empty()) return bad("--relabel needs a source folder");
-        } else if (opt == "--out") {
-            if (!value(&sp.out_dir)) return bad("--out needs a directory");
-            pi.out_dir = sp.out_dir;
-        } else if (opt == "--seed") {
-            if (!value(&v) || !parse_number(v, &sp.seed)) return bad("--seed needs an unsigned 64-bit integer");
-        } else if (opt == "--nodes") {
-            if (!number(&sp.nodes, 1, 1000000000)) return bad("--nodes needs an integer 1..1000000000");
-        } else if (opt == "--threads") {
-            if (!number(&sp.threads, 1, 256)) return bad("--threads needs an integer 1..256");
-        } else if (opt == "--games") {
-            if (!number(&sp.games, 1, 1000000000000LL)) return bad("--games needs a positive integer");
-        } else if (opt == "--positions") {
-            if (!number(&sp.positions, 1, 1000000000000LL)) return bad("--positions needs a positive integer");
-        } else if (opt == "--games-per-shard") {
-            if (!number(&sp.games_per_shard, 1, 1000000)) return bad("--games-per-shard needs an integer 1..1000000");
-            pi.games_per_shard = sp.games_per_shard;
-        } else if (opt == "--hash") {
-            if (!number(&sp.hash_mb, 1, 4096)) return bad("--hash needs an integer 1..4096 (MB)");
-            pi.hash_mb = sp.hash_mb;
-        } else if (opt == "--book") {
-            if (!value(&sp.book)) return bad("--book needs a file");
-        } else if (opt == "--sample") {
-            if (!number(&sp.sample, 1, 10000)) return bad("--sample needs an integer 1..10000 (positions per game)");
-        } else if (opt == "--eval") {
-            if (!value(&sp.eval) || sp.eval.empty()) return bad("--eval needs a profile name or a file");
-        } else if (opt == "--soft-nodes") {
-            if (!number(&sp.soft_nodes, 1, 1000000000)) return bad("--soft-nodes needs an integer 1..1000000000");
-        } else if (opt == "--random-plies") {
-            const std::size_t dash = i + 1 < argc ? std::string(argv[i + 1]).find('-') : std::string::npos;
-            int lo = 0, hi = 0;
-            if (!value(&v) || !parse_number(dash == std::string::npos ? v : v.substr(0, dash), &lo) ||
-                (dash != std::string::npos && !parse_number(v.substr(dash + 1), &hi)) || lo < 0 || lo > 200 ||
-                hi > 200 || (dash != std::string::npos && hi <= lo))
-                return bad("--random-plies needs an integer 0..200, or a range K-L with K < L <= 200");
-            sp.opening.random_plies = lo;
-            sp.opening.random_plies_max = dash == std::string::npos ? 0 : hi;
-        } else if (opt == "--win-adjudication") {
-            const std::size_t x = i + 1 < argc ? std::string(argv[i + 1]).find('x') : std::string::npos;
-            if (!value(&v) || x == std::string::npos || !parse_number(v.substr(0, x), &sp.adjudication.win_score) ||
-                !parse_number(v.substr(x + 1), &sp.adjudication.win_plies) || sp.adjudication.win_score < 1 ||
-                sp.adjudication.win_plies < 1)
-                return bad("--win-adjudication needs CPxPLIES, both positive (e.g. 2000x5)");
-        } else if (opt == "--draw-adjudication") {
-            const std::string text = i + 1 < argc ? argv[i + 1] : "";
-            const std::size_t x = text.find('x'), at = text.find('@');
-            if (!value(&v) || x == std::string::npos || at == std::string::npos || at < x ||
-                !parse_number(v.substr(0, x), &sp.adjudication.draw_score) ||
-                !parse_number(v.substr(x + 1, at - x - 1), &sp.adjudication.draw_plies) ||
-                !parse_number(v.substr(at + 1), &sp.adjudication.draw_move_number) || sp.adjudication.draw_score < 0 ||
-                sp.adjudication.draw_plies < 1 || sp.adjudication.draw_move_number < 1)
-                return bad("--draw-adjudication needs CPxPLIES@MOVE (e.g. 10x12@40)");
-        } else if (opt == "--syzygy") {
-            if (!value(&sp.syzygy) || sp.syzygy.empty()) return bad("--syzygy needs a folder of Syzygy tables");
-        } else if (opt == "--max-opening-score") {
-            if (!number(&sp.opening.max_score, 0, 30000)) return bad("--max-opening-score needs an integer 0..30000");
-        } else if (opt == "--opening-nodes") {
-            if (!number(&sp.opening.verify_nodes, 0, 1000000000)) return bad("--opening-nodes needs an integer 0..1000000000");
-        } else if (opt == "--teacher") {
-            if (!value(&sp.teacher) || sp.teacher.empty()) return bad("--teacher needs a command");
-        } else if (opt == "--teacher-nodes") {
-            if (!number(&sp.teacher_nodes, 1, 1000000000)) return bad("--teacher-nodes needs an integer 1..1000000000");
-        } else if (opt == "--teacher-timeout") {
-            std::int64_t seconds = 0;
-            if (!number(&seconds, 1, 86400)) return bad("--teacher-timeout needs seconds 1..86400");
-            sp.teacher_timeout_ms = seconds * 1000;
-        } else if (opt == "--dedup") {
-            std::string d;
-            if (!value(&d) || d.empty()) return bad("--dedup needs a folder");
-            sp.dedup_dirs.push_back(d);
-        } else if (opt == "--compress") {
-            if (!value(&v) || (v != "xz" && v != "zstd")) return bad("--compress needs xz or zstd");
-            sp.codec = v == "xz" ? training::Codec::Xz : training::Codec::Zstd;
-        } else if (opt == "--quiet") {
-            sp.progress = false;
-        } else {
-            return bad("unknown option '" + opt + "'");
-        }
-    }
-    sp.command_line = pi.command_line = command_line;
+    auto bad = [&err](const std::string& what) { return cli::usage_error(err, "datagen", what); };
+    cli::ParsedArgs a;
     std::string error;
-    if ((relabel || from_pgn) && !sp.eval.empty())
+    if (!cli::parse_args(args, OPTION_SPECS, &a, &error)) return bad(error);
+    // Words outside the options: only the PGN files right after --from-pgn are (its values).
+    if (!a.positional.empty()) {
+        const std::string& word = a.positional[0];
+        return bad(word.size() > 1 && word[0] == '-' ? "unknown option '" + printable(word) + "'"
+                                                     : "unexpected argument '" + printable(word) + "'");
+    }
+    SelfPlayConfig sp;
+    bool ok = true;
+    auto number = [&](const char* name, long long lo, long long hi, auto* field) {
+        long long n = 0;
+        if (!ok || !a.has(name)) return;
+        ok = cli::parse_number(a.options.at(name), lo, hi, std::string("--") + name, &n, &error);
+        if (ok) *field = static_cast<std::remove_pointer_t<decltype(field)>>(n);
+    };
+    number("nodes", 1, 1000000000, &sp.nodes);
+    number("threads", 1, 256, &sp.threads);
+    number("games", 1, 1000000000000LL, &sp.games);
+    number("positions", 1, 1000000000000LL, &sp.positions);
+    number("games-per-shard", 1, 1000000, &sp.games_per_shard);
+    number("hash", 1, 4096, &sp.hash_mb);
+    number("sample", 1, 10000, &sp.sample);
+    number("soft-nodes", 1, 1000000000, &sp.soft_nodes);
+    number("max-opening-score", 0, 30000, &sp.opening.max_score);
+    number("opening-nodes", 0, 1000000000, &sp.opening.verify_nodes);
+    number("teacher-nodes", 1, 1000000000, &sp.teacher_nodes);
+    std::int64_t timeout_seconds = 0;
+    number("teacher-timeout", 1, 86400, &timeout_seconds);
+    if (!ok) return bad(error);
+    if (timeout_seconds) sp.teacher_timeout_ms = timeout_seconds * 1000;
+    if (a.has("seed")) {  // the whole unsigned 64-bit range
+        const std::string& v = a.options.at("seed");
+        auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), sp.seed);
+        if (ec != std::errc() || end != v.data() + v.size())
+            return bad("--seed must be an unsigned 64-bit integer, got '" + printable(v) + "'");
+    }
+    if (a.has("random-plies") &&
+        !parse_plies_range(a.options.at("random-plies"), &sp.opening.random_plies, &sp.opening.random_plies_max))
+        return bad("--random-plies needs an integer 0..200, or a range K-L with K < L <= 200");
+    if (a.has("win-adjudication") && !parse_win_adjudication(a.options.at("win-adjudication"), &sp.adjudication))
+        return bad("--win-adjudication needs CPxPLIES, both positive (e.g. 2000x5)");
+    if (a.has("draw-adjudication") && !parse_draw_adjudication(a.options.at("draw-adjudication"), &sp.adjudication))
+        return bad("--draw-adjudication needs CPxPLIES@MOVE (e.g. 10x12@40)");
+    if (a.has("compress")) {
+        const std::string& v = a.options.at("compress");
+        if (v != "xz" && v != "zstd") return bad("--compress needs xz or zstd");
+        sp.codec = v == "xz" ? training::Codec::Xz : training::Codec::Zstd;
+    }
+    if (a.has("out")) sp.out_dir = a.options.at("out");
+    if (a.has("book")) sp.book = a.options.at("book");
+    if (a.has("eval")) sp.eval = a.options.at("eval");
+    if (a.has("syzygy")) sp.syzygy = a.options.at("syzygy");
+    if (a.has("teacher")) sp.teacher = a.options.at("teacher");
+    if (a.has("dedup")) sp.dedup_dirs = a.values.at("dedup");
+    sp.progress = !a.has("quiet");
+    sp.command_line = recorded_command(args);
+
+    const bool relabelling = a.has("relabel"), importing = a.has("from-pgn");
+    if ((relabelling || importing) && !sp.eval.empty())
         return bad("--eval is for self-play (--from-pgn and --relabel play no games)");
-    if (relabel) {
-        if (from_pgn) return bad("--relabel and --from-pgn are two different modes");
+    if (relabelling) {
+        if (importing) return bad("--relabel and --from-pgn are two different modes");
         if (sp.out_dir.empty()) return bad("--out DIR is required");
         if (sp.teacher.empty() || sp.teacher_nodes == 0) return bad("--relabel needs --teacher \"CMD\" and --teacher-nodes N");
-        rl.out_dir = sp.out_dir;
-        rl.teacher = sp.teacher;
-        rl.teacher_nodes = sp.teacher_nodes;
-        rl.teacher_timeout_ms = sp.teacher_timeout_ms;
-        rl.threads = sp.threads;
-        rl.progress = sp.progress;
-        rl.command_line = command_line;
-        RelabelSummary s;
-        if (!run_relabel(rl, &s, &error)) {
-            std::cerr << "error: " << error << "\n";
-            return 1;
-        }
-        std::printf("relabel: %lld shards (%lld already complete); this run: %lld positions read, %lld written, "
-                    "%lld dropped as teacher mates in %.1f s (%.0f positions/s)\n",
-                    (long long)s.shards, (long long)s.shards_skipped, (long long)s.positions_read,
-                    (long long)s.positions_written, (long long)s.teacher_mates, s.seconds,
-                    s.seconds > 0 ? double(s.positions_read) / s.seconds : 0.0);
-        std::printf("sha256 %s  (cat %s/shard-*.txt | sha256sum)\n", shards_sha256(rl.out_dir).c_str(),
-                    rl.out_dir.c_str());
-        return 0;
+        return relabel(sp, a.options.at("relabel"), out, err);
     }
-    if (from_pgn) {
-        if (!sp.teacher.empty() && sp.teacher_nodes == 0) return bad("--teacher needs --teacher-nodes N");
-        if (sp.teacher.empty() && sp.teacher_nodes != 0) return bad("--teacher-nodes needs --teacher");
-        pi.teacher = sp.teacher;
-        pi.teacher_nodes = sp.teacher_nodes;
-        pi.teacher_timeout_ms = sp.teacher_timeout_ms;
-        PgnImportSummary s;
-        const bool ok = import_pgn(pi, &s, &error);
-        for (const std::string& e : s.errors) std::cerr << "skipped: " << e << "\n";
-        if (!ok) {
-            std::cerr << "error: " << error << "\n";
-            return 1;
-        }
-        std::printf("games %lld: used %lld, unfinished (*) %lld, malformed %lld; positions written %lld, duplicates %lld, "
-                    "teacher mates %lld\n",
-                    (long long)s.games, (long long)s.games_used, (long long)s.games_unfinished,
-                    (long long)s.games_malformed, (long long)s.positions, (long long)s.duplicates,
-                    (long long)s.teacher_mates);
-        std::printf("sha256 %s  (cat %s/shard-*.txt | sha256sum)\n", shards_sha256(pi.out_dir).c_str(), pi.out_dir.c_str());
-        return 0;
+    auto teacher_is_whole = [&] {
+        if (!sp.teacher.empty() && sp.teacher_nodes == 0) return error = "--teacher needs --teacher-nodes N", false;
+        if (sp.teacher.empty() && sp.teacher_nodes != 0) return error = "--teacher-nodes needs --teacher", false;
+        return true;
+    };
+    if (importing) {
+        if (!teacher_is_whole()) return bad(error);
+        return from_pgn(sp, a.values.at("from-pgn"), out, err);
     }
     if (sp.out_dir.empty()) return bad("--out DIR is required");
     if (sp.games <= 0 && sp.positions <= 0) return bad("give a target: --games N or --positions N");
-    if (!sp.teacher.empty() && sp.teacher_nodes == 0) return bad("--teacher needs --teacher-nodes N");
-    if (sp.teacher.empty() && sp.teacher_nodes != 0) return bad("--teacher-nodes needs --teacher");
-    sp.engine = std::string("Quince ") + QUINCE_VERSION + ", bench " +
-                (g_bench_signature.empty() ? std::string("not computed") : g_bench_signature);
-    RunSummary s;
-    if (!run_selfplay(sp, &s, &error)) {
-        std::cerr << "error: " << error << "\n";
-        return 1;
-    }
-    const double games = double(std::max<std::int64_t>(1, s.games_this_run));
-    std::printf("this run: %lld games (%.1f plies each), %lld positions written in %.1f s (%.0f positions/s, %.1f per "
-                "game); duplicates %lld\n",
-                (long long)s.games_this_run, double(s.plies_this_run) / games, (long long)s.positions_this_run,
-                s.seconds, s.seconds > 0 ? double(s.positions_this_run) / s.seconds : 0.0,
-                double(s.positions_this_run) / games, (long long)s.duplicates);
-    std::printf("data: %lld games, %lld positions in %lld shards of %s (manifest.txt lists each shard's SHA-256)\n",
-                (long long)s.games, (long long)s.positions, (long long)s.shards, sp.out_dir.c_str());
-    return 0;
+    if (!teacher_is_whole()) return bad(error);
+    return selfplay(sp, out, err);
 }
 
 }  // namespace quince::datagen

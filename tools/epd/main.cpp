@@ -6,12 +6,14 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <chrono>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "board/notation.h"
+#include "cli/cli.h"
 #include "core/text.h"
 #include "suite.h"
 
@@ -24,7 +26,8 @@ const char* const USAGE =
     "                  [--profile NAME] [--lazy on|off] [--disable FEATURES] [--enable CANDIDATES] [--jobs N] [--first N] [--quiet]\n"
     "  Searches every position of the EPD file (default --movetime 1000) and judges the move played:\n"
     "  solved = one of bm and none of am; STS points from c0 \"move=points, ...\".\n"
-    "  --jobs N searches N positions at once (one engine each); --first N stops after N positions.\n";
+    "  --jobs N searches N positions at once (one engine each); --first N stops after N positions.\n"
+    "  Options take --name=value or --name value.\n";
 
 struct Settings {
     search::Limits limits;
@@ -38,61 +41,46 @@ struct Settings {
     bool quiet = false;
 };
 
-// Returns false with a message for anything it does not understand.
-bool parse_arguments(int argc, char** argv, std::string* file, Settings* s, std::string* error) {
-    bool limit_given = false;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a[0] != '-') {
-            if (!file->empty()) return *error = "more than one file given", false;
-            *file = a;
-            continue;
-        }
-        if (a == "--quiet") {
-            s->quiet = true;
-            continue;
-        }
-        if (i + 1 >= argc) return *error = a + " needs a value", false;
-        const char* v = argv[++i];
-        std::int64_t n = 0;
-        auto number = [&](std::int64_t min, std::int64_t max) {
-            if (parse_integer(v, &n, min, max)) return true;
-            *error = a + ": expected a number from " + std::to_string(min) + " to " + std::to_string(max);
-            return false;
-        };
-        if (a == "--movetime" || a == "--nodes" || a == "--depth") {
-            if (!number(1, a == "--depth" ? 127 : INT64_MAX)) return false;
-            if (a == "--movetime") s->limits.movetime = n;
-            else if (a == "--nodes") s->limits.nodes = std::uint64_t(n);
-            else s->limits.depth = int(n);
-            limit_given = true;
-        } else if (a == "--threads") {
-            if (!number(1, 256)) return false;
-            s->threads = int(n);
-        } else if (a == "--hash") {
-            if (!number(1, 65536)) return false;
-            s->hash_mb = std::size_t(n);
-        } else if (a == "--jobs") {
-            if (!number(1, 256)) return false;
-            s->jobs = int(n);
-        } else if (a == "--first") {
-            if (!number(1, INT64_MAX)) return false;
-            s->first = std::size_t(n);
-        } else if (a == "--profile") {
-            if (!(s->evaluation = eval::builtin_evaluation(v, error))) return false;
-        } else if (a == "--lazy") {
-            if (std::string(v) != "on" && std::string(v) != "off") return *error = "--lazy: on or off", false;
-            s->lazy = std::string(v) == "on";
-        } else if (a == "--disable") {
-            if (!s->options.features.parse_disabled(v, error)) return false;
-        } else if (a == "--enable") {
-            if (!s->options.features.parse_enabled(v, error)) return false;
-        } else {
-            return *error = "unknown option " + a, false;
-        }
+// The words after the program's name; false with a one-line message for anything it does not understand.
+bool parse_arguments(const cli::Args& args, std::string* file, Settings* s, std::string* error) {
+    cli::ParsedArgs a;
+    if (!cli::parse_args(args,
+                         {{"movetime", true}, {"nodes", true}, {"depth", true}, {"threads", true}, {"hash", true},
+                          {"jobs", true}, {"first", true}, {"profile", true}, {"lazy", true}, {"disable", true},
+                          {"enable", true}, {"quiet", false}},
+                         &a, error))
+        return false;
+    for (const std::string& word : a.positional) {
+        if (word.size() > 1 && word[0] == '-') return *error = "unknown option '" + printable(word) + "'", false;
+        if (!file->empty()) return *error = "more than one file given", false;
+        *file = word;
     }
     if (file->empty()) return *error = "no EPD file given", false;
-    if (!limit_given) s->limits.movetime = 1000;
+    // Every number is at least 1.
+    const std::pair<const char*, long long> maxima[] = {{"movetime", INT64_MAX}, {"nodes", INT64_MAX}, {"depth", 127},
+                                                        {"threads", 256}, {"hash", 65536}, {"jobs", 256},
+                                                        {"first", INT64_MAX}};
+    std::map<std::string, long long> n;
+    for (const auto& [name, max] : maxima)
+        if (a.has(name) && !cli::parse_number(a.options.at(name), 1, max, std::string("--") + name, &n[name], error))
+            return false;
+    if (n.count("movetime")) s->limits.movetime = n["movetime"];
+    if (n.count("nodes")) s->limits.nodes = std::uint64_t(n["nodes"]);
+    if (n.count("depth")) s->limits.depth = int(n["depth"]);
+    if (!n.count("movetime") && !n.count("nodes") && !n.count("depth")) s->limits.movetime = 1000;
+    if (n.count("threads")) s->threads = int(n["threads"]);
+    if (n.count("hash")) s->hash_mb = std::size_t(n["hash"]);
+    if (n.count("jobs")) s->jobs = int(n["jobs"]);
+    if (n.count("first")) s->first = std::size_t(n["first"]);
+    if (a.has("profile") && !(s->evaluation = eval::builtin_evaluation(a.options.at("profile"), error))) return false;
+    if (a.has("lazy")) {
+        const std::string& v = a.options.at("lazy");
+        if (v != "on" && v != "off") return *error = "--lazy: on or off", false;
+        s->lazy = v == "on";
+    }
+    if (a.has("disable") && !s->options.features.parse_disabled(a.options.at("disable"), error)) return false;
+    if (a.has("enable") && !s->options.features.parse_enabled(a.options.at("enable"), error)) return false;
+    s->quiet = a.has("quiet");
     s->options.move_overhead = 0;  // no GUI between us and the engine
     return true;
 }
@@ -106,19 +94,19 @@ std::string moves_text(const Position& pos, const std::vector<Move>& moves) {
     return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The program: the words after its name; the report on out, errors on err; the exit status.
+int run(const cli::Args& args, std::ostream& out, std::ostream& err) {
+    if (cli::asks_for_help(args)) {
+        out << USAGE;
+        return cli::EXIT_OK;
+    }
     std::string file, error;
     Settings s;
-    if (!parse_arguments(argc, argv, &file, &s, &error)) {
-        std::cerr << "quince-epd: " << error << "\n" << USAGE;
-        return 2;
-    }
+    if (!parse_arguments(args, &file, &s, &error)) return cli::program_usage_error(err, "quince-epd", error);
     std::ifstream in(file);
     if (!in) {
-        std::cerr << "quince-epd: cannot open " << file << "\n";
-        return 2;
+        err << "quince-epd: cannot open " << file << "\n";
+        return cli::EXIT_USAGE;
     }
 
     std::vector<epd::Problem> problems;
@@ -127,11 +115,11 @@ int main(int argc, char** argv) {
         epd::Record record;
         epd::Problem problem;
         if (!epd::parse_record(line, &record, &error)) {
-            if (!error.empty()) std::cout << "line " << number << ": skipped: " << error << "\n";
+            if (!error.empty()) out << "line " << number << ": skipped: " << error << "\n";
             continue;
         }
         if (!epd::make_problem(record, &problem, &error)) {
-            std::cout << "line " << number << ": skipped: " << error << "\n";
+            out << "line " << number << ": skipped: " << error << "\n";
             continue;
         }
         if (problem.id.empty()) problem.id = "line " + std::to_string(number);
@@ -153,16 +141,16 @@ int main(int argc, char** argv) {
             const epd::Outcome o = epd::solve(engine, p, s.limits, s.options);
             outcomes[i] = o;
             if (s.quiet) continue;
-            std::ostringstream out;
-            out << std::left << std::setw(28) << p.id << (o.solved ? " ok   " : " --   ") << std::setw(7)
+            std::ostringstream row;
+            row << std::left << std::setw(28) << p.id << (o.solved ? " ok   " : " --   ") << std::setw(7)
                 << move_to_san(p.pos, o.played);
-            if (!p.best.empty()) out << " bm " << std::setw(12) << moves_text(p.pos, p.best);
-            if (!p.avoid.empty()) out << " am " << std::setw(12) << moves_text(p.pos, p.avoid);
-            if (p.max_points()) out << " points " << o.points << "/" << p.max_points();
-            out << " depth " << o.depth << " nodes " << o.nodes;
-            if (o.solved) out << " found " << std::fixed << std::setprecision(2) << o.found_ms / 1000.0 << "s/d" << o.found_depth;
+            if (!p.best.empty()) row << " bm " << std::setw(12) << moves_text(p.pos, p.best);
+            if (!p.avoid.empty()) row << " am " << std::setw(12) << moves_text(p.pos, p.avoid);
+            if (p.max_points()) row << " points " << o.points << "/" << p.max_points();
+            row << " depth " << o.depth << " nodes " << o.nodes;
+            if (o.solved) row << " found " << std::fixed << std::setprecision(2) << o.found_ms / 1000.0 << "s/d" << o.found_depth;
             std::lock_guard<std::mutex> lock(print_mutex);
-            std::cout << out.str() << std::endl;
+            out << row.str() << std::endl;
         }
     };
     const auto start = std::chrono::steady_clock::now();
@@ -171,6 +159,10 @@ int main(int argc, char** argv) {
     for (std::thread& t : jobs) t.join();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::cout << "\n" << epd::summary(problems, outcomes, secs);
-    return 0;
+    out << "\n" << epd::summary(problems, outcomes, secs);
+    return cli::EXIT_OK;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return run({argv + 1, argv + argc}, std::cout, std::cerr); }

@@ -1,11 +1,15 @@
 #include "options.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <map>
+#include <ostream>
 #include <set>
-#include <sstream>
 
+#include "cli/cli.h"
 #include "core/text.h"
+#include "rescore.h"
+#include "tournament.h"
 
 namespace quince::match {
 
@@ -27,14 +31,6 @@ bool parse_double(const std::string& text, double* out) {
     return true;
 }
 
-std::vector<std::string> split_words(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> words;
-    std::string w;
-    while (in >> w) words.push_back(w);
-    return words;
-}
-
 // Applies one engine setting; false + *error when it is unknown or malformed.
 bool apply_engine_setting(EngineConfig* e, const std::string& key, const std::string& value, std::string* error) {
     long long n = 0;
@@ -46,7 +42,7 @@ bool apply_engine_setting(EngineConfig* e, const std::string& key, const std::st
     else if (key == "name") e->name = value;
     else if (key == "dir") e->working_dir = value;
     else if (key == "args" || key == "arg") {
-        for (const std::string& w : split_words(value)) e->args.push_back(w);
+        for (const std::string& w : cli::split_words(value)) e->args.push_back(w);
     } else if (key.rfind("option.", 0) == 0 && key.size() > 7) {
         std::string option = key.substr(7);
         for (auto it = e->options.begin(); it != e->options.end();)
@@ -92,6 +88,12 @@ std::vector<std::string> collect_settings(const std::vector<std::string>& args, 
 std::string basename_of(const std::string& path) {
     std::size_t slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// First Ctrl-C: finish the running games and print the report; a second one ends the runner at once.
+void on_interrupt(int) {
+    request_stop();
+    std::signal(SIGINT, SIG_DFL);
 }
 
 }  // namespace
@@ -213,14 +215,12 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
             if (flag == "-resign" && (config->adjudication.resign_move_count <= 0 || config->adjudication.resign_score <= 0))
                 return fail("-resign needs movecount=M and score=CP");
             if (flag == "-sprt" && !(config->sprt.elo1 > config->sprt.elo0)) return fail("-sprt needs elo1 > elo0");
-        } else if (flag == "-help" || flag == "--help" || flag == "-h") {
-            return fail(usage_text());
         } else {
-            return fail("unknown option '" + flag + "'\n" + usage_text());
+            return fail("unknown option '" + printable(flag) + "'");
         }
     }
 
-    if (engine_settings.size() < 2) return fail("at least two -engine are needed\n" + usage_text());
+    if (engine_settings.size() < 2) return fail("at least two -engine are needed");
     std::set<std::string> names;
     config->engines.clear();
     for (const auto& own : engine_settings) {
@@ -254,6 +254,38 @@ bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* 
     }
     if (config->sprt.enabled && config->engines.size() != 2) return fail("-sprt needs exactly two engines");
     return true;
+}
+
+int run_match_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const char* const program = "quince-match";
+    for (const std::string& a : args)
+        if (a == "-help" || a == "--help" || a == "-h") {
+            out << usage_text();
+            return cli::EXIT_OK;
+        }
+    std::string error;
+    if (!args.empty() && args[0] == "-rescore") {  // quince-match -rescore FILE.pgn [FILE.pgn ...] [-sprt ...]
+        std::vector<std::string> files;
+        SprtConfig sprt;
+        if (!parse_rescore_arguments({args.begin() + 1, args.end()}, &files, &sprt, &error))
+            return cli::program_usage_error(err, program, error);
+        std::string report;
+        if (!rescore_pgn_files(files, &report, &error, sprt)) {
+            err << "Error: " << error << "\n";
+            return cli::EXIT_USAGE;  // as ever: an unreadable file here shares the usage errors' status
+        }
+        out << report;
+        return cli::EXIT_OK;
+    }
+    TournamentConfig config;
+    if (!parse_command_line(args, &config, &error)) return cli::program_usage_error(err, program, error);
+    std::signal(SIGINT, on_interrupt);
+    const TournamentSummary summary = run_tournament(config, out);
+    if (!summary.error.empty()) {
+        err << "Error: " << summary.error << "\n";
+        return cli::EXIT_FAILED;
+    }
+    return cli::EXIT_OK;
 }
 
 }  // namespace quince::match

@@ -1,6 +1,7 @@
 // The match configuration and its cutechess-like command line.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,15 @@ struct TournamentConfig {
     int rating_interval = 10;  // print the Elo summary every N games (0 = only at the end)
 };
 
-// Parses argv (without argv[0]). False + *error (a usage message) on any problem.
+// Parses argv (without argv[0]). False + *error (one line naming what is wrong) on any problem.
 bool parse_command_line(const std::vector<std::string>& args, TournamentConfig* config, std::string* error);
+
+// The program: the words after its name, results on out (a match's progress and report), errors on err.
+// `-help` (or --help, -h) anywhere prints the usage; `-rescore FILE.pgn …` the report of finished games;
+// anything else is a match (Ctrl-C once: the running games end and the report is printed). Exit status:
+// 0 done, 1 the match failed, 2 a usage error (one line on err: `quince-match: what (see 'quince-match
+// --help')`) or a rescore that failed.
+int run_match_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 std::string usage_text();
 // One key=value of -sprt (elo0, elo1, alpha, beta) into *sprt; false for an unknown key or a bad value.

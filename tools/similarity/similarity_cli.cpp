@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/cli.h"
+#include "cli/program.h"
 #include "core/text.h"
 #include "eval/evaluation.h"
 #include "eval/profile.h"
@@ -227,6 +228,14 @@ int run_similarity_cli(const std::vector<std::string>& args, std::ostream& out, 
     }
     out << (a.has("json") ? report_json(report) : report_text(report));
     return cli::EXIT_OK;
+}
+
+int run_similarity_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    CliContext context;
+    context.quince_path = cli::program_path();
+    context.progress = cli::is_terminal(err);
+    context.interrupt = cli::stop_on_interrupt();
+    return run_similarity_cli(args, out, err, context);
 }
 
 }  // namespace quince::similarity

@@ -17,6 +17,9 @@ struct CliContext {
 // Exit status: 0 done, 1 failed or interrupted (an engine failed, a file could not be written), 2 usage error.
 int run_similarity_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                        const CliContext& context);
+// `quince similarity` as the program runs it: the profile:NAME engines are this program, Ctrl-C stops after
+// the searches under way (the results so far stay in the --state file), progress when err is a terminal.
+int run_similarity_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 extern const char* const SIMILARITY_ARGUMENTS;  // for `quince --help`
 extern const char* const SIMILARITY_SUMMARY;

@@ -1,10 +1,12 @@
 // `quince tune`: command line of the tuner.
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <iostream>
+#include <ostream>
 #include <sstream>
+#include <type_traits>
 
+#include "cli/cli.h"
+#include "core/text.h"
 #include "training/game_format.h"
 #include "tuner.h"
 
@@ -49,83 +51,73 @@ std::string sha256_of(const std::vector<std::string>& paths) {
 
 }  // namespace
 
-int run_tune_cli(int argc, char** argv) {
+int run_tune_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (cli::asks_for_help(args)) {
+        out << USAGE;
+        return cli::EXIT_OK;
+    }
     Options o;
-    int i = 1;
-    if (i < argc && std::string(argv[i]) == "tune") ++i;
     // The command as recorded in the profile: paths cut to their base names (no machine's folders).
-    for (int k = 0; k < argc; ++k) {
-        std::string a = k == 0 ? "quince" : argv[k];
+    o.command_line = "quince tune";
+    for (std::string a : args) {
         if (a.find('/') != std::string::npos && a.rfind("--", 0) != 0) {
             while (a.size() > 1 && a.back() == '/') a.pop_back();
             a = a.substr(a.find_last_of('/') + 1);
         }
-        o.command_line += std::string(k ? " " : "") + a;
+        o.command_line += " " + a;
     }
-    auto need = [&](const std::string& flag) -> const char* {
-        if (i + 1 >= argc) {
-            std::cerr << "error: " << flag << " needs a value\n" << USAGE;
-            std::exit(2);
-        }
-        return argv[++i];
+    cli::ParsedArgs a;
+    std::string error;
+    if (!cli::parse_args(args,
+                         {{"data", true, true}, {"out", true}, {"profile", true}, {"weights", true}, {"name", true},
+                          {"epochs", true}, {"batch", true}, {"lr", true}, {"lambda", true}, {"teacher", false},
+                          {"K", true}, {"reg", true}, {"validation", true}, {"validation-shards", true},
+                          {"shard-games", true}, {"patience", true}, {"threads", true}, {"max-positions", true},
+                          {"seed", true}, {"tune", true}, {"freeze", true}, {"pst-tables", false},
+                          {"phase-table", false}, {"phase-monotone", false}, {"quiet", false}},
+                         &a, &error))
+        return cli::usage_error(err, "tune", error);
+    if (!a.positional.empty())
+        return cli::usage_error(err, "tune", "unexpected argument '" + printable(a.positional[0]) + "'");
+    // Numbers as strtod reads them (counts too: "--epochs 1e3"), within each option's range.
+    bool ok = true;
+    auto number = [&](const char* name, double lo, double hi, auto* field) {
+        double v = 0;
+        if (!ok || !a.has(name)) return;
+        ok = cli::parse_real(a.options.at(name), lo, hi, std::string("--") + name, &v, &error);
+        if (ok) *field = static_cast<std::remove_pointer_t<decltype(field)>>(v);
     };
-    auto number = [&](const std::string& flag, double lo, double hi) {
-        const std::string v = need(flag);
-        char* end = nullptr;
-        const double d = std::strtod(v.c_str(), &end);
-        if (v.empty() || *end || !(d >= lo && d <= hi)) {
-            std::cerr << "error: " << flag << " '" << v << "': expected a number in [" << lo << ", " << hi << "]\n";
-            std::exit(2);
-        }
-        return d;
-    };
-    for (; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--data") o.data.push_back(need(a));
-        else if (a == "--out") o.out = need(a);
-        else if (a == "--profile") o.profile = need(a);
-        else if (a == "--weights") o.weights = need(a);
-        else if (a == "--name") o.name = need(a);
-        else if (a == "--epochs") o.epochs = int(number(a, 1, 1e6));
-        else if (a == "--batch") o.batch = int(number(a, 1, 1e8));
-        else if (a == "--lr") o.lr = number(a, 1e-6, 1e6);
-        else if (a == "--lambda") o.lambda = number(a, 0, 1);
-        else if (a == "--teacher") o.teacher = true;
-        else if (a == "--K") o.K = number(a, 1e-3, 100);
-        else if (a == "--reg") o.reg = number(a, 0, 1e6);
-        else if (a == "--validation") o.validation = number(a, 0, 0.5);
-        else if (a == "--validation-shards") o.validation_shards = int(number(a, 1, 1e9));
-        else if (a == "--shard-games") o.shard_games = int(number(a, 1, 1e9));
-        else if (a == "--patience") o.patience = int(number(a, 1, 1e6));
-        else if (a == "--threads") o.threads = int(number(a, 1, 256));
-        else if (a == "--max-positions") o.max_positions = std::size_t(number(a, 1, 1e12));
-        else if (a == "--seed") o.seed = std::uint64_t(number(a, 0, 1e18));
-        else if (a == "--tune") o.tune_groups = split_list(need(a));
-        else if (a == "--freeze") o.freeze_groups = split_list(need(a));
-        else if (a == "--pst-tables") o.pst_tables = true;
-        else if (a == "--phase-table") o.phase_table = true;
-        else if (a == "--phase-monotone") o.phase_monotone = true;
-        else if (a == "--quiet") o.quiet = true;
-        else if (a == "--help" || a == "-h") {
-            std::cout << USAGE;
-            return 0;
-        } else {
-            std::cerr << "error: unknown argument '" << a << "'\n" << USAGE;
-            return 2;
-        }
-    }
-    if (o.data.empty() || o.out.empty()) {
-        std::cerr << "error: --data and --out are required\n" << USAGE;
-        return 2;
-    }
+    number("epochs", 1, 1e6, &o.epochs);
+    number("batch", 1, 1e8, &o.batch);
+    number("lr", 1e-6, 1e6, &o.lr);
+    number("lambda", 0, 1, &o.lambda);
+    number("K", 1e-3, 100, &o.K);
+    number("reg", 0, 1e6, &o.reg);
+    number("validation", 0, 0.5, &o.validation);
+    number("validation-shards", 1, 1e9, &o.validation_shards);
+    number("shard-games", 1, 1e9, &o.shard_games);
+    number("patience", 1, 1e6, &o.patience);
+    number("threads", 1, 256, &o.threads);
+    number("max-positions", 1, 1e12, &o.max_positions);
+    number("seed", 0, 1e18, &o.seed);
+    if (!ok) return cli::usage_error(err, "tune", error);
+    if (a.has("data")) o.data = a.values.at("data");
+    if (a.has("out")) o.out = a.options.at("out");
+    if (a.has("profile")) o.profile = a.options.at("profile");
+    if (a.has("weights")) o.weights = a.options.at("weights");
+    if (a.has("name")) o.name = a.options.at("name");
+    if (a.has("tune")) o.tune_groups = split_list(a.options.at("tune"));
+    if (a.has("freeze")) o.freeze_groups = split_list(a.options.at("freeze"));
+    o.teacher = a.has("teacher");
+    o.pst_tables = a.has("pst-tables");
+    o.phase_table = a.has("phase-table");
+    o.phase_monotone = a.has("phase-monotone");
+    o.quiet = a.has("quiet");
+    if (o.data.empty() || o.out.empty()) return cli::usage_error(err, "tune", "--data and --out are required");
     eval::Weights start{};
     if (!o.weights.empty()) {
-        std::string err;
-        auto p = eval::load_profile_file(o.weights, &err);
-        if (!p) {
-            std::cerr << "error: " << err << "\n";
-            return 2;
-        }
+        auto p = eval::load_profile_file(o.weights, &error);
+        if (!p) return cli::usage_error(err, "tune", error);
         start = p->w;
     } else {
         // Only a hand-crafted profile has weights to tune; the registry names them.
@@ -136,18 +128,17 @@ int run_tune_cli(int argc, char** argv) {
             for (const std::string& n : eval::handcrafted_profile_names())
                 if (eval::builtin_kind(n, &kind) && kind == eval::EvalKind::Handcrafted)
                     tunable += (tunable.empty() ? "" : ", ") + n;
-            std::cerr << "error: " << (known ? "profile '" + o.profile + "' has no weights to tune"
-                                             : "unknown profile '" + o.profile + "'")
-                      << " (the hand-crafted ones: " << tunable << ")\n";
-            return 2;
+            return cli::usage_error(err, "tune",
+                                    (known ? "profile '" + o.profile + "' has no weights to tune"
+                                           : "unknown profile '" + printable(o.profile) + "'") +
+                                        " (the hand-crafted ones: " + tunable + ")");
         }
     }
     const std::string started_from = o.weights.empty() ? o.profile : o.weights.substr(o.weights.find_last_of('/') + 1);
     Report rep;
-    std::string err;
-    if (!run_tune(o, start, {}, rep, &err, [](const std::string& s) { std::cerr << s << std::endl; })) {
-        std::cerr << "error: " << err << "\n";
-        return 2;
+    if (!run_tune(o, start, {}, rep, &error, [&err](const std::string& s) { err << s << std::endl; })) {
+        err << "error: " << error << "\n";
+        return 2;  // as ever: the tuner's failures (unreadable or malformed data) share the usage errors' status
     }
     std::string name = o.name;
     if (name.empty()) {
@@ -184,16 +175,16 @@ int run_tune_cli(int argc, char** argv) {
                   rep.train_error_start, rep.train_error_end, rep.valid_error_start, rep.valid_error_end,
                   rep.valid_result_error_start, rep.valid_result_error_end);
     head << buf << "\n";
-    std::ofstream out(o.out);
-    out << eval::format_weights(rep.weights, head.str());
-    if (!out) {
-        std::cerr << "error: cannot write '" << o.out << "'\n";
+    std::ofstream file(o.out);
+    file << eval::format_weights(rep.weights, head.str());
+    if (!file) {
+        err << "error: cannot write '" << o.out << "'\n";
         return 2;
     }
     std::snprintf(buf, sizeof buf, "wrote %s (%.0f positions x epochs per second; %.1f s with loading)", o.out.c_str(),
                   rep.positions_epochs_per_second, rep.fit_seconds);
-    std::cerr << buf << "\n";
-    return 0;
+    err << buf << "\n";
+    return cli::EXIT_OK;
 }
 
 }  // namespace quince::tune

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -230,8 +231,8 @@ double fit_K(const Model& m, const TuneSet& set, const std::vector<std::uint32_t
 bool run_tune(const Options& o, const eval::Weights& start, std::vector<TunePosition> positions, Report& report,
               std::string* error, const std::function<void(const std::string&)>& log);
 
-// `quince tune`
-int run_tune_cli(int argc, char** argv);
+// `quince tune`: the words after the subcommand's name; exit status 0 done, 2 usage error or failure.
+int run_tune_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 // The closest non-decreasing sequence to v[0..n) in the least-squares sense (pool adjacent violators),
 // in place: the phase table's projection after each step with Options::phase_monotone.
