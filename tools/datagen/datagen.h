@@ -1,7 +1,8 @@
 // `quince datagen`: training data. Self-play at a fixed node budget writes whole games in the compact QTD
 // format (training/game_format.h: shard-00000.qtd.xz, …, plus manifest.txt with the command, settings and
 // one line per finished shard); PGN files with per-move score comments give positions in the text format of
-// training/sample.h.
+// training/sample.h; relabelling scores a folder's positions again by a teacher. One file per job:
+// selfplay.cpp, pgn_import.cpp, relabel.cpp; what they share is shared.{h,cpp}.
 #pragma once
 
 #include <cstdint>
@@ -92,6 +93,8 @@ bool resolve_player_eval(const std::string& spec, PlayerEval* out, std::string* 
 // The quiet filter: not in check, and the quiescence search leaves the static evaluation unchanged.
 bool is_quiet(search::Engine& probe, const Position& pos);
 
+struct Teacher;  // a teacher's UCI process (shared.h)
+
 // Plays games of a run on one thread: a search engine for the moves, a second one for the quiet filter
 // (so that filtering never changes the games) and, optionally, the teacher process.
 class GamePlayer {
@@ -105,14 +108,13 @@ public:
     // first, so the game does not depend on which thread plays it or what that thread played before.
     bool play(std::uint64_t index, GameData* out, std::string* error);
 
-    struct TeacherEngine;  // a teacher UCI process (also used by --from-pgn)
     std::string teacher_id() const;  // the teacher's `id name` ("" without a teacher)
 
 private:
     const SelfPlayConfig& config_;
     const std::vector<std::string>& book_;
     search::Engine engine_, probe_;
-    std::unique_ptr<TeacherEngine> teacher_;
+    std::unique_ptr<Teacher> teacher_;
 };
 
 struct RunSummary {
