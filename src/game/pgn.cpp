@@ -470,7 +470,8 @@ std::string escape_tag(const std::string& value) {
 
 class Words {
 public:
-    explicit Words(int max_line) : short_comment_(max_line / 2) {}
+    // cutechess: comments as `{text}`, always breakable at their blanks (WriteOptions::cutechess).
+    Words(int max_line, bool cutechess) : short_comment_(max_line / 2), cutechess_(cutechess) {}
     void add(const std::string& w) {
         if (glue_ && !words_.empty()) words_.back() += w;
         else words_.push_back(w);
@@ -487,6 +488,13 @@ public:
             const std::size_t b = clean.find(' ', a);
             parts.push_back(clean.substr(a, b == std::string::npos ? std::string::npos : b - a));
             a = b;
+        }
+        if (cutechess_) {  // "{" and "}" glued to the first and last word
+            if (parts.empty()) parts.push_back("");
+            parts.front().insert(0, "{");
+            parts.back() += "}";
+            for (const std::string& p : parts) add(p);
+            return;
         }
         std::string whole = "{";
         for (const std::string& p : parts) whole += " " + p;
@@ -518,34 +526,38 @@ private:
     std::vector<std::string> words_;
     bool glue_ = false;
     int short_comment_;
+    bool cutechess_;
 };
 
 void write_line(Position pos, const Line& line, const WriteOptions& options, Words* words) {
     bool need_number = true;
+    // After a comment or a variation a Black move is numbered again ("1... e5"), except in cutechess's form.
+    const bool renumber = !options.cutechess;
     for (const PgnMove& pm : line) {
-        for (const std::string& c : pm.comments_before) words->comment(c), need_number = true;
-        // The number and its move stay on one line ("5. O-O", never "5." at a line's end).
+        for (const std::string& c : pm.comments_before) words->comment(c), need_number = need_number || renumber;
         const int number = pos.game_ply() / 2 + 1;
-        std::string san = pos.side_to_move() == WHITE ? std::to_string(number) + ". "
-                          : need_number                ? std::to_string(number) + "... "
-                                                       : "";
-        san += pm.is_null() ? "--" : pm.san.empty() ? move_to_san(pos, pm.move) : pm.san;
+        const std::string number_text = pos.side_to_move() == WHITE ? std::to_string(number) + "."
+                                        : need_number                ? std::to_string(number) + "..."
+                                                                     : "";
+        std::string san = pm.is_null() ? "--" : pm.san.empty() ? move_to_san(pos, pm.move) : pm.san;
         bool suffixed = false;
         std::vector<int> rest;
         for (int n : pm.nags) {
             if (options.symbolic_nags && !suffixed && n >= 1 && n <= 6) san += SUFFIX_NAGS[n], suffixed = true;
             else rest.push_back(n);
         }
-        words->add(san);
+        // The number and its move stay on one line ("5. O-O", never "5." at a line's end); cutechess breaks there.
+        if (options.cutechess && !number_text.empty()) words->add(number_text);
+        words->add(options.cutechess || number_text.empty() ? san : number_text + " " + san);
         for (int n : rest) words->add(std::string(1, '$').append(std::to_string(n)));
         need_number = false;
-        for (const std::string& c : pm.comments) words->comment(c), need_number = true;
+        for (const std::string& c : pm.comments) words->comment(c), need_number = renumber;
         for (const Line& v : pm.variations) {
             words->add("(");
             words->glue_next();
             write_line(pos, v, options, words);
             words->close_paren();
-            need_number = true;
+            need_number = renumber;
         }
         if (pm.is_null()) pos.do_null_move();
         else pos.do_move(pm.move);
@@ -630,7 +642,7 @@ std::string write_pgn(const Game& game, const WriteOptions& options) {
         if (!roster) tag(name, t.second);
     }
     out += "\n";
-    Words words(options.max_line);
+    Words words(options.max_line, options.cutechess);
     write_line(game.start(), game.moves, options, &words);
     for (const std::string& c : game.final_comments) words.comment(c);
     words.add(game.result);

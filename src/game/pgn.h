@@ -82,6 +82,10 @@ struct WriteOptions {
     // NAGs 1..6 as suffixes ("Qxb7??", as lichess and most GUIs show them) instead of "$4" (export format).
     bool symbolic_nags = false;
     int max_line = 79;  // movetext lines are at most this long (the export format's 80 columns)
+    // Movetext as cutechess-cli writes it (quince-match's games, which scripts read by its patterns):
+    // comments as `{text}`, a Black move after a comment without its number (`1. e4 {+0.35/9 0.004s} e5`),
+    // and a line may end between a move's number and the move or inside a comment.
+    bool cutechess = false;
 };
 
 // One game in export format: the seven-tag roster first (Event, Site, Date, Round, White, Black, Result;

@@ -383,6 +383,48 @@ TEST(PgnWriter, NumbersAfterCommentsAndVariationsAndLinesWithin80Columns) {
     EXPECT_NE(write_pgn(games[1], symbolic).find("3. Bc4 Nf6?? 4. Qxf7# 1-0"), std::string::npos);
 }
 
+// quince-match's games: comments as {text}, no number repeated after a comment, lines broken anywhere
+// between words (cutechess-cli's movetext, which the scripts that read match games expect).
+TEST(PgnWriter, CutechessMovetext) {
+    Game g;
+    g.result = "1-0";
+    Position pos;
+    for (const char* san : {"e4", "e5", "Nf3", "Nc6", "Bb5"}) {
+        PgnMove m;
+        m.move = san_to_move(pos, san);
+        m.san = san;
+        m.comments.push_back(std::string(san) == "Nc6" ? "book" : "+0.35/9 0.004s");
+        pos.do_move(m.move);
+        g.moves.push_back(m);
+    }
+    g.final_comments.push_back("White wins by adjudication");
+    WriteOptions cutechess;
+    cutechess.cutechess = true;
+    const std::string text = write_pgn(g, cutechess);
+    EXPECT_NE(text.find("\n\n1. e4 {+0.35/9 0.004s} e5 {+0.35/9 0.004s} 2. Nf3 {+0.35/9 0.004s} Nc6 {book}\n"
+                        "3. Bb5 {+0.35/9 0.004s} {White wins by adjudication} 1-0\n\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(write_pgn(g).find("1. e4 { +0.35/9 0.004s } 1... e5"), std::string::npos);  // the export format's
+    std::vector<Game> again;
+    PgnError e;
+    ASSERT_TRUE(read_pgn(text, &again, &e)) << e.text();
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(sans(again[0].moves), sans(g.moves));
+    EXPECT_EQ(again[0].moves[3].comments, (std::vector<std::string>{"book"}));
+    // The reader gives a comment after the last move to that move.
+    EXPECT_EQ(again[0].moves.back().comments, (std::vector<std::string>{"+0.35/9 0.004s", "White wins by adjudication"}));
+    // A line may end between a number and its move, or inside a comment.
+    cutechess.max_line = 12;
+    std::istringstream lines(write_pgn(g, cutechess));
+    std::vector<std::string> movetext;
+    for (std::string l; std::getline(lines, l);)
+        if (!l.empty() && l[0] != '[') movetext.push_back(l);
+    EXPECT_EQ(movetext[0], "1. e4");
+    EXPECT_EQ(movetext[1], "{+0.35/9");
+    EXPECT_EQ(movetext[2], "0.004s} e5");
+}
+
 TEST(PgnWriter, LongCommentsAreWrappedAtBlanks) {
     Game g;
     PgnMove m;

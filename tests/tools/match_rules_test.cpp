@@ -540,6 +540,42 @@ TEST(MatchPgn, WriterNumbersMovesFromTheFenAndQuotesTags) {
     EXPECT_EQ(games[0].result, "1/2-1/2");
 }
 
+// The games file keeps cutechess-cli's movetext byte for byte (the library's writer in that form): lines
+// broken between words, a comment across two lines, Black's moves after comments without a number.
+TEST(MatchPgn, WrittenAsCutechessWritesIt) {
+    GameRecord game;
+    game.white = "quince";
+    game.black = "toga2";
+    game.white_tc = "10+0.1";
+    game.black_tc = "40/60";
+    game.date = "2026.01.01";
+    Referee referee;
+    ASSERT_TRUE(referee.reset("", false, nullptr));
+    int i = 0;
+    for (const char* uci : {"e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6", "c1e3", "e7e5",
+                            "d4b3", "c8e6", "f2f3", "f8e7", "d1d2", "e8g8", "e1c1", "b8d7"}) {
+        MoveRecord m;
+        ASSERT_TRUE(referee.play(uci, &m.san, &m.uci)) << uci;
+        m.book = i < 4;
+        if (i >= 4 && i % 5 != 0) m.score = EngineScore{i == 17, i % 2 ? -(i * 7) : i * 9};
+        m.depth = i;
+        m.elapsed_ms = 1000 + 37 * i;
+        game.moves.push_back(m);
+        ++i;
+    }
+    game.outcome = {GameResult::Draw, Incident::None, "adjudication", "Draw by adjudication: both engines agree"};
+    EXPECT_EQ(format_pgn(game, "ev", 3),
+              "[Event \"ev\"]\n[Site \"quince-match\"]\n[Date \"2026.01.01\"]\n[Round \"3\"]\n[White \"quince\"]\n"
+              "[Black \"toga2\"]\n[Result \"1/2-1/2\"]\n[WhiteTimeControl \"10+0.1\"]\n[BlackTimeControl \"40/60\"]\n"
+              "[Termination \"adjudication\"]\n[PlyCount \"20\"]\n\n"
+              "1. e4 {book} c5 {book} 2. Nf3 {book} d6 {book} 3. d4 {+0.36/4 1.148s} cxd4\n"
+              "{1.185s} 4. Nxd4 {+0.54/6 1.222s} Nf6 {-0.49/7 1.259s} 5. Nc3 {+0.72/8 1.296s}\n"
+              "a6 {-0.63/9 1.333s} 6. Be3 {1.370s} e5 {-0.77/11 1.407s} 7. Nb3 {+1.08/12\n"
+              "1.444s} Be6 {-0.91/13 1.481s} 8. f3 {+1.26/14 1.518s} Be7 {1.555s} 9. Qd2\n"
+              "{+1.44/16 1.592s} O-O {-M119/17 1.629s} 10. O-O-O {+1.62/18 1.666s} Nbd7\n"
+              "{-1.33/19 1.703s} {Draw by adjudication: both engines agree} 1/2-1/2\n\n");
+}
+
 // quince-match's command line: the usage on request, usage errors in one line as every Quince program gives them.
 TEST(MatchCli, UsageAndUsageErrors) {
     std::ostringstream out, err;

@@ -1,22 +1,13 @@
 #include "pgn.h"
 
-#include <cctype>
 #include <cstdio>
-#include <sstream>
-#include "core/text.h"
+
+#include "board/notation.h"
+#include "game/pgn.h"
 
 namespace quince::match {
 
 namespace {
-
-std::string escape_tag(const std::string& value) {
-    std::string out;
-    for (char c : value) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out;
-}
 
 std::string move_comment(const MoveRecord& m) {
     if (m.book) return "book";
@@ -29,71 +20,38 @@ std::string move_comment(const MoveRecord& m) {
 }  // namespace
 
 std::string format_pgn(const GameRecord& game, const std::string& event, int round_number) {
-    std::ostringstream out;
-    auto tag = [&out](const std::string& name, const std::string& value) {
-        out << '[' << name << " \"" << escape_tag(value) << "\"]\n";
-    };
-    const std::string result = result_text(game.outcome.result);
-    tag("Event", event);
-    tag("Site", "quince-match");
-    tag("Date", game.date);
-    tag("Round", std::to_string(round_number));
-    tag("White", game.white);
-    tag("Black", game.black);
-    tag("Result", result);
-    if (game.chess960) tag("Variant", "fischerandom");
+    game::Game g;
+    g.result = result_text(game.outcome.result);
+    g.tags = {{"Event", event}, {"Site", "quince-match"}, {"Date", game.date}, {"Round", std::to_string(round_number)},
+              {"White", game.white}, {"Black", game.black}};
+    if (game.chess960) g.set_tag("Variant", "fischerandom");
     if (!game.start_fen.empty()) {
-        tag("FEN", game.start_fen);
-        tag("SetUp", "1");
+        g.set_tag("FEN", game.start_fen);
+        g.set_tag("SetUp", "1");
     }
-    if (game.white_tc == game.black_tc) tag("TimeControl", game.white_tc);
-    else tag("WhiteTimeControl", game.white_tc), tag("BlackTimeControl", game.black_tc);
-    tag("Termination", game.outcome.termination.empty() ? "unterminated" : game.outcome.termination);
-    tag("PlyCount", std::to_string(game.moves.size()));
-    out << '\n';
-
+    if (game.white_tc == game.black_tc) {
+        g.set_tag("TimeControl", game.white_tc);
+    } else {
+        g.set_tag("WhiteTimeControl", game.white_tc);
+        g.set_tag("BlackTimeControl", game.black_tc);
+    }
+    g.set_tag("Termination", game.outcome.termination.empty() ? "unterminated" : game.outcome.termination);
+    g.set_tag("PlyCount", std::to_string(game.moves.size()));
     // Move numbers follow the start position's side to move and full move counter.
-    int move_number = 1;
-    bool white_to_move = true;
-    if (!game.start_fen.empty()) {
-        std::istringstream f(game.start_fen);
-        std::string board, side, castling, ep;
-        int half = 0, full = 1;
-        f >> board >> side >> castling >> ep;
-        if (f >> half >> full) move_number = std::max(full, 1);
-        white_to_move = side != "b";
-    }
-    std::string text;
-    auto append = [&text](const std::string& token) { text += (text.empty() ? "" : " ") + token; };
-    bool first = true;
+    Position pos = g.start();
     for (const MoveRecord& m : game.moves) {
-        if (white_to_move || first) {
-            std::string number = std::to_string(move_number);
-            number += white_to_move ? "." : "...";
-            append(number);
-        }
-        append(m.san);
-        std::string comment = "{";
-        comment += move_comment(m);
-        comment += '}';
-        append(comment);
-        if (!white_to_move) ++move_number;
-        white_to_move = !white_to_move;
-        first = false;
+        game::PgnMove pm;
+        pm.move = uci_to_move(pos, m.uci);
+        if (!pm.move) break;  // cannot happen: the referee played every recorded move
+        pm.san = m.san;
+        pm.comments.push_back(move_comment(m));
+        pos.do_move(pm.move);
+        g.moves.push_back(std::move(pm));
     }
-    if (!game.outcome.reason.empty()) append(std::string("{") + game.outcome.reason + "}");
-    append(result);
-
-    // Wrap at 79 columns on token boundaries; comments may be broken at spaces, which PGN allows.
-    std::istringstream words(text);
-    std::string word, line;
-    while (words >> word) {
-        if (!line.empty() && line.size() + 1 + word.size() > 79) out << line << '\n', line.clear();
-        line += (line.empty() ? "" : " ") + word;
-    }
-    if (!line.empty()) out << line << '\n';
-    out << '\n';
-    return out.str();
+    if (!game.outcome.reason.empty()) g.final_comments.push_back(game.outcome.reason);
+    game::WriteOptions options;
+    options.cutechess = true;
+    return game::write_pgn(g, options);
 }
 
 }  // namespace quince::match
