@@ -26,13 +26,6 @@ using workbench::json_string;
 
 constexpr long long DEFAULT_DEPTH = 20;
 
-std::vector<std::string> split(const std::string& s) {
-    std::istringstream in(s);
-    std::vector<std::string> words;
-    for (std::string w; in >> w;) words.push_back(w);
-    return words;
-}
-
 // 1234 -> "1234", 12345 -> "12.3k", 4125329 -> "4.13M", 1.2e10 -> "12.00G": node counts for people.
 std::string human(std::uint64_t n) {
     char buf[32];
@@ -50,8 +43,8 @@ std::string seconds(std::int64_t ms) {
 }
 
 // Win/draw/loss per mille turned to White's view.
-eval::Wdl white_wdl(int win, int draw, int loss, Color stm) {
-    return stm == WHITE ? eval::Wdl{win, draw, loss} : eval::Wdl{loss, draw, win};
+eval::Wdl white_wdl(const eval::Wdl& w, Color stm) {
+    return stm == WHITE ? w : eval::Wdl{w.loss, w.draw, w.win};
 }
 std::string wdl_text(const eval::Wdl& w) {
     return std::to_string(w.win) + "/" + std::to_string(w.draw) + "/" + std::to_string(w.loss);
@@ -60,9 +53,9 @@ std::string wdl_json(const eval::Wdl& w) {
     return "[" + std::to_string(w.win) + ", " + std::to_string(w.draw) + ", " + std::to_string(w.loss) + "]";
 }
 
-std::string json_score(const PvLine& l, Color stm) {
-    const int white = stm == WHITE ? l.score : -l.score;
-    return l.mate ? "{\"white_mate\": " + std::to_string(white) + "}" : "{\"white_cp\": " + std::to_string(white) + "}";
+std::string json_score(const search::Score& score, Color stm) {
+    const int white = stm == WHITE ? score.value : -score.value;
+    return score.mate ? "{\"white_mate\": " + std::to_string(white) + "}" : "{\"white_cp\": " + std::to_string(white) + "}";
 }
 
 std::string json_moves(const Position& root, const std::vector<Move>& pv, bool san) {
@@ -113,51 +106,6 @@ const char* const ANALYSE_DETAILS =
     "others are analysed (exit status 1). A null move (-- or Z0) in the main line ends the analysis there;\n"
     "in a variation it is kept.\n";
 
-bool parse_info_line(const std::string& line, const Position& root, PvLine* out) {
-    const std::vector<std::string> t = split(line);
-    if (t.empty() || t[0] != "info") return false;
-    PvLine l;
-    bool has_pv = false, has_score = false;
-    for (std::size_t i = 1; i < t.size(); ++i) {
-        const std::string& k = t[i];
-        auto next_int = [&](auto* v) {
-            return i + 1 < t.size() && parse_integer(t[++i], v);
-        };
-        if (k == "depth") { if (!next_int(&l.depth)) return false; }
-        else if (k == "seldepth") { if (!next_int(&l.seldepth)) return false; }
-        else if (k == "multipv") { if (!next_int(&l.multipv)) return false; }
-        else if (k == "nodes") { if (!next_int(&l.nodes)) return false; }
-        else if (k == "nps") { if (!next_int(&l.nps)) return false; }
-        else if (k == "time") { if (!next_int(&l.time_ms)) return false; }
-        else if (k == "wdl") {
-            if (!next_int(&l.win) || !next_int(&l.draw) || !next_int(&l.loss)) return false;
-            l.has_wdl = true;
-        }
-        else if (k == "lowerbound") l.bound = 1;
-        else if (k == "upperbound") l.bound = -1;
-        else if (k == "score") {
-            if (i + 2 >= t.size() || (t[i + 1] != "cp" && t[i + 1] != "mate")) return false;
-            l.mate = t[++i] == "mate";
-            if (!next_int(&l.score)) return false;
-            has_score = true;
-        } else if (k == "pv") {
-            has_pv = true;
-            Position p = root;
-            for (++i; i < t.size(); ++i) {
-                const Move m = uci_to_move(p, t[i]);
-                if (!m) break;
-                l.pv.push_back(m);
-                p.do_move(m);
-            }
-        } else if (k == "currmove" || k == "string") {
-            return false;
-        }
-    }
-    if (!has_pv || !has_score || l.pv.empty() || l.multipv < 1) return false;
-    *out = std::move(l);
-    return true;
-}
-
 std::string san_line(const Position& root, const std::vector<Move>& pv) {
     Position p = root;
     std::string r;
@@ -173,10 +121,10 @@ std::string san_line(const Position& root, const std::vector<Move>& pv) {
     return r;
 }
 
-std::string white_score_text(const PvLine& line, Color side_to_move) {
-    const int white = side_to_move == WHITE ? line.score : -line.score;
+std::string white_score_text(const search::Score& score, Color side_to_move) {
+    const int white = side_to_move == WHITE ? score.value : -score.value;
     char buf[32];
-    if (line.mate) std::snprintf(buf, sizeof buf, "%sM%d", white > 0 ? "+" : "-", std::abs(white));
+    if (score.mate) std::snprintf(buf, sizeof buf, "%sM%d", white > 0 ? "+" : "-", std::abs(white));
     else std::snprintf(buf, sizeof buf, "%+.2f", white / 100.0);
     return buf;
 }
@@ -252,8 +200,8 @@ void print_no_legal_move(const Position& root, bool json, std::ostream& out) {
             << ".\n";
 }
 
-// The output of one position's analysis: the search's info lines gathered into iterations and printed
-// when complete (text or JSON), the live status line, the final result. The search thread calls
+// The output of one position's analysis: the search's lines (search::Info) gathered into iterations and
+// printed when complete (text or JSON), the live status line, the final result. The search thread calls
 // on_info(); this thread status() and result(); a mutex orders their output.
 class AnalysisOutput {
 public:
@@ -276,16 +224,15 @@ public:
              << "     time    nodes     nps  line" << std::endl;
     }
 
-    // One UCI info line of the search. The search reports all lines together; an iteration is complete
-    // when every line has its depth and an exact score (fail-high/low reports and stopped iterations are not).
-    void on_info(const std::string& line) {
-        PvLine l;
-        if (!parse_info_line(line, root_, &l) || l.multipv > int(latest_.size())) return;
+    // One line of the search. The search reports all lines together; an iteration is complete when every
+    // line has its depth and an exact score (fail-high/low reports and stopped iterations are not).
+    void on_info(const search::Info& l) {
+        if (l.pv.empty() || l.multipv < 1 || l.multipv > int(latest_.size())) return;
         std::lock_guard<std::mutex> lock(mutex_);
         latest_[std::size_t(l.multipv - 1)] = l;
         if (l.multipv != int(latest_.size())) return;
-        const bool complete = std::all_of(latest_.begin(), latest_.end(), [&](const PvLine& x) {
-            return x.depth == l.depth && x.bound == 0 && !x.pv.empty();
+        const bool complete = std::all_of(latest_.begin(), latest_.end(), [&](const search::Info& x) {
+            return x.depth == l.depth && x.bound == search::Info::Bound::EXACT && !x.pv.empty();
         });
         if (complete && l.depth > printed_depth_) {
             printed_depth_ = l.depth;
@@ -300,10 +247,13 @@ public:
         std::lock_guard<std::mutex> lock(mutex_);
         out_ << "\r\033[K" << "  depth " << printed_depth_ + 1 << "  " << seconds(ms) << "  " << human(nodes)
              << " nodes  " << human(nodes * 1000 / std::uint64_t(std::max<std::int64_t>(ms, 1))) << " nps";
-        const PvLine& first = latest_[0];
+        const search::Info& first = latest_[0];
         if (!first.pv.empty())
-            out_ << "  (so far " << white_score_text(first, stm_) << " " << move_to_san(root_, first.pv[0])
-                 << (first.bound > 0 ? ", failing high" : first.bound < 0 ? ", failing low" : "") << ")";
+            out_ << "  (so far " << white_score_text(first.score, stm_) << " " << move_to_san(root_, first.pv[0])
+                 << (first.bound == search::Info::Bound::LOWER   ? ", failing high"
+                     : first.bound == search::Info::Bound::UPPER ? ", failing low"
+                                                                 : "")
+                 << ")";
         out_.flush();
         status_shown_ = true;
     }
@@ -311,38 +261,33 @@ public:
     // The search's result: best move, score, the depth shown for it, nodes and time.
     void result(const search::SearchResult& r, std::int64_t ms, bool interrupted) {
         std::lock_guard<std::mutex> lock(mutex_);
-        PvLine best;
-        best.depth = r.depth;
-        const std::vector<std::string> score = split(search::format_score(r.score));
-        best.mate = score[0] == "mate";
-        best.score = std::stoi(score[1]);
-        best.pv = r.pv.empty() ? std::vector<Move>{r.best} : r.pv;
+        const search::Score score = search::reported_score(r.score);
+        const std::vector<Move> pv = r.pv.empty() ? std::vector<Move>{r.best} : r.pv;
         // A search stopped inside an iteration reports the move it had finished searching at that depth
         // (shown above as that depth); the summary names the same depth rather than the last full one.
-        const int shown_depth = !last_printed_.pv.empty() && last_printed_.pv == best.pv &&
-                                        last_printed_.mate == best.mate && last_printed_.score == best.score
+        const int shown_depth = !last_printed_.pv.empty() && last_printed_.pv == pv && last_printed_.score == score
                                     ? std::max(r.depth, last_printed_.depth)
                                     : r.depth;
         const bool chess960 = root_.is_chess960();
         eval::Wdl wdl;
         if (wdl_) {
             const eval::Wdl w = eval::score_to_wdl(r.score, eval::wdl_material(root_), *wdl_);
-            wdl = white_wdl(w.win, w.draw, w.loss, stm_);
+            wdl = white_wdl(w, stm_);
         }
         if (json_) {
             out_ << "{\"type\": \"result\", \"fen\": " << json_string(root_.fen()) << ", \"bestmove\": "
                  << json_string(move_to_uci(r.best, chess960)) << ", \"san\": " << json_string(move_to_san(root_, r.best))
-                 << ", \"depth\": " << shown_depth << ", \"score\": " << json_score(best, stm_)
+                 << ", \"depth\": " << shown_depth << ", \"score\": " << json_score(score, stm_)
                  << (wdl_ ? ", \"wdl\": " + wdl_json(wdl) : "")
-                 << ", \"pv\": " << json_moves(root_, best.pv, false) << ", \"san_pv\": " << json_moves(root_, best.pv, true)
+                 << ", \"pv\": " << json_moves(root_, pv, false) << ", \"san_pv\": " << json_moves(root_, pv, true)
                  << ", \"nodes\": " << r.nodes << ", \"time_ms\": " << ms << ", \"stopped\": " << (interrupted ? "true" : "false")
                  << "}" << std::endl;
         } else {
             clear_status();
             out_ << (interrupted ? "stopped. " : "") << "best move " << move_to_san(root_, r.best) << " ("
-                 << move_to_uci(r.best, chess960) << "), " << white_score_text(best, stm_)
+                 << move_to_uci(r.best, chess960) << "), " << white_score_text(score, stm_)
                  << (wdl_ ? " (win/draw/loss " + wdl_text(wdl) + ")" : "") << " at depth " << shown_depth
-                 << ", " << human(r.nodes) << " nodes in " << seconds(ms) << ": " << san_line(root_, best.pv) << std::endl;
+                 << ", " << human(r.nodes) << " nodes in " << seconds(ms) << ": " << san_line(root_, pv) << std::endl;
         }
     }
 
@@ -352,28 +297,28 @@ private:
         status_shown_ = false;
     }
     void print_iteration() {
-        const PvLine& first = latest_[0];
+        const search::Info& first = latest_[0];
         if (json_) {
             out_ << "{\"type\": \"iteration\", \"depth\": " << first.depth << ", \"seldepth\": " << first.seldepth
                  << ", \"time_ms\": " << first.time_ms << ", \"nodes\": " << first.nodes << ", \"nps\": " << first.nps
                  << ", \"lines\": [";
             for (std::size_t i = 0; i < latest_.size(); ++i)
                 out_ << (i ? ", " : "") << "{\"multipv\": " << latest_[i].multipv
-                     << ", \"score\": " << json_score(latest_[i], stm_)
-                     << (latest_[i].has_wdl ? ", \"wdl\": " + wdl_json(white_wdl(latest_[i].win, latest_[i].draw, latest_[i].loss, stm_)) : "")
+                     << ", \"score\": " << json_score(latest_[i].score, stm_)
+                     << (latest_[i].wdl ? ", \"wdl\": " + wdl_json(white_wdl(*latest_[i].wdl, stm_)) : "")
                      << ", \"pv\": " << json_moves(root_, latest_[i].pv, false)
                      << ", \"san\": " << json_moves(root_, latest_[i].pv, true) << "}";
             out_ << "]}" << std::endl;
             return;
         }
         clear_status();
-        for (const PvLine& l : latest_) {
+        for (const search::Info& l : latest_) {
             char row[128];
-            std::string score = white_score_text(l, stm_);
+            std::string score = white_score_text(l.score, stm_);
             if (wdl_) {  // a column of its own, "312/601/87"
                 char cell[32];
                 std::snprintf(cell, sizeof cell, "%7s %13s", score.c_str(),
-                              l.has_wdl ? wdl_text(white_wdl(l.win, l.draw, l.loss, stm_)).c_str() : "");
+                              l.wdl ? wdl_text(white_wdl(*l.wdl, stm_)).c_str() : "");
                 score = cell;
             }
             if (multi_)
@@ -393,9 +338,9 @@ private:
     const eval::WdlModel* wdl_;
     std::ostream& out_;
     std::mutex mutex_;
-    std::vector<PvLine> latest_;
+    std::vector<search::Info> latest_;
     int printed_depth_ = 0;
-    PvLine last_printed_;  // first line of the last iteration shown
+    search::Info last_printed_;  // first line of the last iteration shown
     bool status_shown_ = false;
 };
 
@@ -452,9 +397,10 @@ int run_analyse(const Args& args, std::ostream& out, std::ostream& err, const An
     if (!set_up_engine(engine, r.engine, err)) return EXIT_FAILED;
     search::SearchOptions options;
     options.multi_pv = int(r.multipv);
-    options.chess960 = r.root.is_chess960();
     options.show_wdl = r.wdl;
-    engine.set_output([&output](const std::string& line) { output.on_info(line); });
+    search::Listener listener;
+    listener.info = [&output](const search::Info& info) { output.on_info(info); };
+    engine.set_listener(std::move(listener));
     output.header(r);
     engine.go(r.root, r.limits, options);
     const bool interrupted = wait_for_search(engine, settings, output);

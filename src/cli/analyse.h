@@ -17,27 +17,11 @@
 
 namespace quince::cli {
 
-// One principal variation as the search reports it in a UCI `info … pv …` line.
-struct PvLine {
-    int depth = 0, seldepth = 0, multipv = 1;
-    bool mate = false;  // score is "mate N" (moves) rather than centipawns
-    int score = 0;      // side to move's view, as in UCI
-    int bound = 0;      // +1 lowerbound (fail high), -1 upperbound (fail low), 0 exact
-    bool has_wdl = false;           // the line has `wdl W D L` (UCI_ShowWDL)
-    int win = 0, draw = 0, loss = 0;  // per mille, side to move's view
-    std::uint64_t nodes = 0, nps = 0;
-    std::int64_t time_ms = 0;
-    std::vector<Move> pv;  // legal from the root, in order (stops at the first move that is not)
-};
-
-// Reads an `info` line with a pv; false for other lines (currmove, strings, bestmove).
-bool parse_info_line(const std::string& line, const Position& root, PvLine* out);
-
 // "1. e4 e5 2. Nf3" (or "3... Nf6 4. O-O" when Black moves first), numbered from the root's move number.
 std::string san_line(const Position& root, const std::vector<Move>& pv);
 
 // Score in pawns from White's point of view: "+0.31", "-1.20", "+M3" (White mates in 3), "-M2".
-std::string white_score_text(const PvLine& line, Color side_to_move);
+std::string white_score_text(const search::Score& score, Color side_to_move);
 
 struct AnalyseSettings {
     bool live = false;  // stdout is a terminal: a status line is redrawn while an iteration runs

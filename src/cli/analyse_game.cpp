@@ -367,7 +367,6 @@ bool analyse_game(const game::Game& game, search::Engine& engine, const GameBudg
     search::SearchOptions options;
     options.silent = true;
     const Position start = game.start();
-    options.chess960 = start.is_chess960();
     const int n = int(game.moves_before_null());  // a null move in the main line ends the game there
     // The first move judged: full move `from_move` (White's, or Black's when the game starts after it),
     // with one side only that side's first move from there (the position before it is the first needed).

@@ -5,10 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 #include "board/movegen.h"
-#include "board/notation.h"
 #include "search/movepick.h"
 #include "search/params.h"
 #include "search/skill.h"
@@ -86,11 +84,11 @@ int mate_in_moves(Value v) {
     return 0;
 }
 
-std::string format_score(Value v) {
-    if (v >= VALUE_MATE_IN_MAX_PLY || v <= VALUE_MATED_IN_MAX_PLY) return "mate " + std::to_string(mate_in_moves(v));
-    if (v >= VALUE_TB_WIN_IN_MAX_PLY) return "cp " + std::to_string(TB_WIN_CP - (VALUE_TB - v));
-    if (v <= VALUE_TB_LOSS_IN_MAX_PLY) return "cp " + std::to_string(-(TB_WIN_CP - (VALUE_TB + v)));
-    return "cp " + std::to_string(v);
+Score reported_score(Value v) {
+    if (v >= VALUE_MATE_IN_MAX_PLY || v <= VALUE_MATED_IN_MAX_PLY) return {true, mate_in_moves(v)};
+    if (v >= VALUE_TB_WIN_IN_MAX_PLY) return {false, TB_WIN_CP - (VALUE_TB - v)};
+    if (v <= VALUE_TB_LOSS_IN_MAX_PLY) return {false, -(TB_WIN_CP - (VALUE_TB + v))};
+    return {false, v};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,8 +416,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
 
         ss->move_count = ++move_count;
         if (RootNode && id_ == 0 && engine_.elapsed_ms() > 3000)
-            engine_.emit("info depth " + std::to_string(depth) + " currmove " + engine_.format_move(move) +
-                         " currmovenumber " + std::to_string(move_count + pv_idx_));
+            engine_.tell(engine_.listener_.currmove, CurrMove{depth, move, move_count + pv_idx_});
 
         const bool capture = pos.is_capture_or_promotion(move);
         const Piece moved = pos.moved_piece(move);
@@ -702,23 +699,25 @@ void Worker::report(int depth) {
         // A root in the tablebases: their result, unless the search has proven a mate.
         const bool tb_result = engine_.root_in_tb_ && std::abs(v) < VALUE_MATE_IN_MAX_PLY;
         if (tb_result) v = rm.tb_score;
-        std::ostringstream out;
-        out << "info depth " << d << " seldepth " << std::max(rm.sel_depth, d) << " multipv " << i + 1 << " score "
-            << format_score(v);
+        Info info;
+        info.depth = d;
+        info.seldepth = std::max(rm.sel_depth, d);
+        info.multipv = i + 1;
+        info.score = reported_score(v);
         if (engine_.options_.show_wdl) {
             // A tablebase draw is certain, not the model's guess for a level score.
             const bool tb_draw = tb_result && std::abs(v) < VALUE_TB_WIN_IN_MAX_PLY;
-            const eval::Wdl wdl = tb_draw ? eval::Wdl{0, 1000, 0} : eval::score_to_wdl(v, eval::wdl_material(pos), engine_.eval_->wdl);
-            out << " wdl " << wdl.win << ' ' << wdl.draw << ' ' << wdl.loss;
+            info.wdl = tb_draw ? eval::Wdl{0, 1000, 0} : eval::score_to_wdl(v, eval::wdl_material(pos), engine_.eval_->wdl);
         }
-        if (i == pv_idx_ && rm.lower_bound) out << " lowerbound";
-        if (i == pv_idx_ && rm.upper_bound) out << " upperbound";
-        out << " nodes " << nodes_total << " nps " << nodes_total * 1000 / std::uint64_t(std::max<std::int64_t>(1, elapsed))
-            << " hashfull " << hashfull;
-        if (syzygy::max_pieces() > 0) out << " tbhits " << engine_.tb_hits();
-        out << " time " << elapsed << " pv";
-        for (Move m : rm.pv) out << ' ' << engine_.format_move(m);
-        engine_.emit(out.str());
+        if (i == pv_idx_ && rm.lower_bound) info.bound = Info::Bound::LOWER;
+        else if (i == pv_idx_ && rm.upper_bound) info.bound = Info::Bound::UPPER;
+        info.nodes = nodes_total;
+        info.nps = nodes_total * 1000 / std::uint64_t(std::max<std::int64_t>(1, elapsed));
+        info.hashfull = hashfull;
+        if (syzygy::max_pieces() > 0) info.tbhits = engine_.tb_hits();
+        info.time_ms = elapsed;
+        info.pv = rm.pv;
+        engine_.tell(engine_.listener_.info, info);
     }
 }
 
@@ -927,8 +926,6 @@ std::uint64_t Engine::tb_hits() const {
 std::int64_t Engine::elapsed_ms() const { return (now_ns() - start_ns_.load(std::memory_order_relaxed)) / 1000000; }
 std::int64_t Engine::thinking_ms() const { return (now_ns() - go_ns_.load(std::memory_order_relaxed)) / 1000000; }
 
-std::string Engine::format_move(Move m) const { return move_to_uci(m, options_.chess960); }
-
 // Lazy SMP: each thread's best move gets votes weighted by its score (above the worst thread's) and by
 // the depth it completed; a proven mate wins outright. With one thread, or MultiPV, or a depth limit
 // (where the main thread's answer must be reproducible), the main thread answers.
@@ -1103,7 +1100,7 @@ void Engine::run_main() {
     }
 
     if (root_moves.empty()) {
-        emit(std::string("info depth 0 score ") + (root_pos_.in_check() ? "mate 0" : "cp 0"));
+        tell(listener_.no_move, NoMove{Score{root_pos_.in_check(), 0}});
         root_searched();  // nothing to search: a stop ends the wait below at once
     } else {
         for (std::size_t i = 1; i < workers_.size(); ++i) {
@@ -1151,9 +1148,7 @@ void Engine::run_main() {
     }
     result_.nodes = nodes_searched();
     result_.tb_hits = tb_hits();
-    std::string line = "bestmove " + format_move(result_.best);
-    if (result_.ponder) line += " ponder " + format_move(result_.ponder);
-    emit(line);
+    tell(listener_.bestmove, BestMove{result_.best, result_.ponder});
     searching_.store(false);
 }
 

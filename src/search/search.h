@@ -17,6 +17,7 @@
 #include "eval/evaluate.h"
 #include "search/features.h"
 #include "search/history.h"
+#include "search/info.h"
 #include "search/skill.h"
 #include "search/timeman.h"
 #include "search/tt.h"
@@ -45,10 +46,9 @@ struct Limits {
 struct SearchOptions {
     int multi_pv = 1;
     std::int64_t move_overhead = 30;
-    bool chess960 = false;  // castling notation in the output
     bool ponder_enabled = false;  // UCI Ponder option: expect ponder hits, so think a little longer
-    bool silent = false;    // no info/bestmove output (bench, tests)
-    bool show_wdl = false;  // UCI_ShowWDL: `wdl W D L` after the score in info lines (the evaluation's model)
+    bool silent = false;    // nothing reported to the listener (bench, tests)
+    bool show_wdl = false;  // UCI_ShowWDL: Info::wdl from the evaluation's model
     int skill_level = SKILL_LEVEL_MAX;  // below it: a weakened search and choice of move (search/skill.h)
     SearchFeatures features;  // all on unless switched off to measure one (SearchDisable)
     // Syzygy tablebases (probed only when syzygy::init() has loaded tables): WDL probes in the search
@@ -190,8 +190,6 @@ private:
 
 class Engine {
 public:
-    using Output = std::function<void(const std::string&)>;
-
     Engine();
     ~Engine();
 
@@ -201,23 +199,24 @@ public:
     bool set_hash(std::size_t mb) { return tt_.resize(mb); }
     void clear_hash() { tt_.clear(); }
     void new_game();  // TT and all histories
-    void set_output(Output out) { output_ = std::move(out); }
+    // Who hears the search's progress (search/info.h); only while no search runs.
+    void set_listener(Listener listener) { listener_ = std::move(listener); }
     // What every thread evaluates with (eval/evaluation.h), now and in threads created later; ignored
-    // when null. Its WDL model is the one info lines report with. Only while no search runs.
+    // when null. Its WDL model is the one Info::wdl reports with. Only while no search runs.
     void set_eval(eval::EvalPtr evaluation);
     const eval::EvalPtr& evaluation() const { return eval_; }
     // Lazy evaluation (spec §12.3) in every thread, likewise (default on).
     void set_lazy_eval(bool on);
     const eval::Evaluator& evaluator(int thread) const { return workers_[std::size_t(thread)]->evaluator(); }
 
-    // Starts searching in the background; returns at once. bestmove is sent through the output.
+    // Starts searching in the background; returns at once. The listener hears BestMove last.
     void go(const Position& pos, const Limits& limits, const SearchOptions& options);
     // Ends the search: at once once the main thread has completed its first iteration, else as soon as it
-    // has, so that every answer is a searched move with its info line (a stop, node or time limit that
+    // has, so that every answer is a searched move with its Info (a stop, node or time limit that
     // comes earlier waits for it, as in Stockfish and Ethereal).
     void stop();
     void ponderhit();
-    void wait();  // until the running search (if any) has sent bestmove
+    void wait();  // until the running search (if any) has reported its BestMove
     bool searching() const { return searching_.load(); }
     // Blocking search for tests and bench; returns the main thread's result.
     SearchResult search(const Position& pos, const Limits& limits, const SearchOptions& options);
@@ -232,22 +231,23 @@ public:
     std::uint64_t nodes_searched() const;
     std::uint64_t tb_hits() const;  // tablebase probes of the current (or last) search, all threads
     std::int64_t elapsed_ms() const;        // on our clock: since go, or since ponderhit
-    std::int64_t thinking_ms() const;       // since go, pondering included (the `time` of info lines)
+    std::int64_t thinking_ms() const;       // since go, pondering included (Info::time_ms)
 
 private:
     friend class Worker;
     Worker* select_best_worker();
     void run_main();
-    void emit(const std::string& line) {
-        if (!options_.silent && output_) output_(line);
+    // To the listener, unless the search is silent.
+    template <class Report>
+    void tell(const std::function<void(const Report&)>& to, const Report& report) const {
+        if (!options_.silent && to) to(report);
     }
-    std::string format_move(Move m) const;
 
     TranspositionTable tt_;
     std::vector<std::unique_ptr<Worker>> workers_;
     eval::EvalPtr eval_ = eval::default_evaluation();
     bool lazy_eval_ = true;
-    Output output_;
+    Listener listener_;
     std::unique_ptr<SearchThread> main_thread_;           // made at the first search
     std::vector<std::unique_ptr<SearchThread>> helpers_;  // of workers 1..n-1 (set_threads), made at first use
     std::atomic<bool> searching_{false};
@@ -272,12 +272,5 @@ private:
     bool root_in_tb_ = false;  // root moves were ranked by the tablebases (and cut to the best rank)
     void rank_root_moves_by_tablebase(std::vector<RootMove>& root_moves);
 };
-
-// Distance-to-mate in moves for UCI ("mate N"), or 0 when the score is not a mate.
-int mate_in_moves(Value v);
-// "cp X" or "mate N". A tablebase win (VALUE_TB - ply) is shown as Stockfish shows it, in a band below
-// mate scores: cp TB_WIN_CP - ply (a loss: cp -(TB_WIN_CP - ply)), so a nearer conversion scores higher.
-inline constexpr int TB_WIN_CP = 20000;
-std::string format_score(Value v);
 
 }  // namespace quince::search

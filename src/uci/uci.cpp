@@ -74,8 +74,46 @@ Option Option::button(std::string name, OnChange on_press) {
     return {.name = std::move(name), .type = BUTTON, .on_change = std::move(on_press)};
 }
 
+std::string score_text(const search::Score& score) {
+    return (score.mate ? "mate " : "cp ") + std::to_string(score.value);
+}
+
+std::string info_line(const search::Info& info, bool chess960) {
+    std::string line = "info depth " + std::to_string(info.depth) + " seldepth " + std::to_string(info.seldepth) +
+                       " multipv " + std::to_string(info.multipv) + " score " + score_text(info.score);
+    if (info.wdl)
+        line += " wdl " + std::to_string(info.wdl->win) + ' ' + std::to_string(info.wdl->draw) + ' ' +
+                std::to_string(info.wdl->loss);
+    if (info.bound == search::Info::Bound::LOWER) line += " lowerbound";
+    if (info.bound == search::Info::Bound::UPPER) line += " upperbound";
+    line += " nodes " + std::to_string(info.nodes) + " nps " + std::to_string(info.nps) + " hashfull " +
+            std::to_string(info.hashfull);
+    if (info.tbhits) line += " tbhits " + std::to_string(*info.tbhits);
+    line += " time " + std::to_string(info.time_ms) + " pv";
+    for (Move m : info.pv) line += ' ' + move_to_uci(m, chess960);
+    return line;
+}
+
+std::string currmove_line(const search::CurrMove& c, bool chess960) {
+    return "info depth " + std::to_string(c.depth) + " currmove " + move_to_uci(c.move, chess960) +
+           " currmovenumber " + std::to_string(c.number);
+}
+
+std::string no_move_line(const search::NoMove& n) { return "info depth 0 score " + score_text(n.score); }
+
+std::string bestmove_line(const search::BestMove& best, bool chess960) {
+    std::string line = "bestmove " + move_to_uci(best.move, chess960);
+    if (best.ponder) line += " ponder " + move_to_uci(best.ponder, chess960);
+    return line;
+}
+
 Uci::Uci(std::ostream& out) : out_(out) {
-    engine_.set_output([this](const std::string& line) { send(line); });
+    search::Listener listener;
+    listener.info = [this](const search::Info& i) { send(info_line(i, search_chess960_)); };
+    listener.currmove = [this](const search::CurrMove& c) { send(currmove_line(c, search_chess960_)); };
+    listener.no_move = [this](const search::NoMove& n) { send(no_move_line(n)); };
+    listener.bestmove = [this](const search::BestMove& b) { send(bestmove_line(b, search_chess960_)); };
+    engine_.set_listener(std::move(listener));
 
     add_option(Option::spin("Hash", 16, 1, 65536, [this](const std::string& v, std::string* err) {
         if (engine_.set_hash(std::size_t(std::stoll(v)))) return true;
@@ -622,8 +660,6 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     search::SearchOptions options;
     options.multi_pv = int(option_spin("MultiPV"));
     options.move_overhead = option_spin("Move Overhead");
-    // The position's mode, not the option's: one set up under Chess960 keeps its castling notation.
-    options.chess960 = pos_.is_chess960();
     options.ponder_enabled = option_check("Ponder");
     options.show_wdl = option_check("UCI_ShowWDL");
     options.skill_level = option_check("UCI_LimitStrength") ? search::elo_to_skill_level(int(option_spin("UCI_Elo")))
@@ -633,6 +669,8 @@ void Uci::cmd_go(const std::vector<std::string>& t) {
     options.syzygy_probe_limit = int(option_spin("SyzygyProbeLimit"));
     options.syzygy_50_move_rule = option_check("Syzygy50MoveRule");
     stop_search();  // a running search, perft or bench ends first
+    // The position's mode, not the option's: one set up under Chess960 keeps its castling notation.
+    search_chess960_ = pos_.is_chess960();
     engine_.go(pos_, limits, options);
 }
 

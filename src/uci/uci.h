@@ -120,6 +120,7 @@ private:
     // A refused `position` leaves none, rather than the previous one: a `go` then answers
     // `info string no position: …` and `bestmove 0000`, never a move of a position the GUI has left.
     bool has_position_ = true;
+    bool search_chess960_ = false;  // castling notation of the search's moves: its position's mode
     std::string refused_because_;
     // A `go infinite` or `go ponder` without a position owes its `bestmove 0000` until `stop` (or
     // `ponderhit` of a ponder search with a limit, or a command that stops searches), like a search.
@@ -140,6 +141,14 @@ private:
     std::atomic<int> errors_{0};
     std::atomic<bool> output_lost_{false};
 };
+
+// The search's progress (search/info.h) as UCI lines; castling in Chess960 notation when `chess960`. The
+// only place that writes them: a user of the search in this program reads the data, never these lines.
+std::string score_text(const search::Score& score);  // "cp 31", "mate -2"
+std::string info_line(const search::Info& info, bool chess960);
+std::string currmove_line(const search::CurrMove& currmove, bool chess960);
+std::string no_move_line(const search::NoMove& no_move);
+std::string bestmove_line(const search::BestMove& best, bool chess960);
 
 // Fixed positions for `bench`.
 const std::vector<std::string>& bench_positions();

@@ -463,50 +463,11 @@ TEST(CliFormat, SanLineNumbersMovesFromTheRoot) {
 }
 
 TEST(CliFormat, ScoresInPawnsFromWhitesView) {
-    cli::PvLine l;
-    l.score = 31;
-    EXPECT_EQ(cli::white_score_text(l, WHITE), "+0.31");
-    EXPECT_EQ(cli::white_score_text(l, BLACK), "-0.31");
-    l.mate = true;
-    l.score = 3;
-    EXPECT_EQ(cli::white_score_text(l, WHITE), "+M3");
-    EXPECT_EQ(cli::white_score_text(l, BLACK), "-M3");
-    l.score = -2;
-    EXPECT_EQ(cli::white_score_text(l, BLACK), "+M2");
-}
-
-TEST(CliFormat, InfoLinesParsed) {
-    Position p;
-    ASSERT_TRUE(p.set_fen(Position::START_FEN));
-    cli::PvLine l;
-    ASSERT_TRUE(cli::parse_info_line(
-        "info depth 7 seldepth 9 multipv 2 score cp -12 lowerbound nodes 5000 nps 100000 hashfull 3 time 50 pv e2e4 e7e5", p,
-        &l));
-    EXPECT_EQ(l.depth, 7);
-    EXPECT_EQ(l.seldepth, 9);
-    EXPECT_EQ(l.multipv, 2);
-    EXPECT_EQ(l.score, -12);
-    EXPECT_FALSE(l.mate);
-    EXPECT_EQ(l.bound, 1);
-    EXPECT_EQ(l.nodes, 5000u);
-    EXPECT_EQ(l.time_ms, 50);
-    ASSERT_EQ(l.pv.size(), 2u);
-    ASSERT_TRUE(cli::parse_info_line("info depth 3 score mate -2 nodes 1 time 1 pv g2g4", p, &l));
-    EXPECT_TRUE(l.mate);
-    EXPECT_EQ(l.score, -2);
-    EXPECT_FALSE(cli::parse_info_line("info depth 12 currmove e2e4 currmovenumber 1", p, &l));
-    EXPECT_FALSE(cli::parse_info_line("info string hello", p, &l));
-    EXPECT_FALSE(cli::parse_info_line("bestmove e2e4", p, &l));
-    EXPECT_FALSE(cli::parse_info_line("info depth 3 score cp 5 pv e2e5", p, &l));  // no legal move in the pv
-    // UCI_ShowWDL's `wdl W D L` after the score.
-    EXPECT_FALSE(l.has_wdl);
-    ASSERT_TRUE(cli::parse_info_line("info depth 5 multipv 1 score cp 31 wdl 512 380 108 nodes 900 time 3 pv d2d4", p, &l));
-    EXPECT_TRUE(l.has_wdl);
-    EXPECT_EQ(l.win, 512);
-    EXPECT_EQ(l.draw, 380);
-    EXPECT_EQ(l.loss, 108);
-    EXPECT_EQ(l.score, 31);
-    EXPECT_FALSE(cli::parse_info_line("info depth 5 score cp 31 wdl 512 380 nodes 900 pv d2d4", p, &l));
+    EXPECT_EQ(cli::white_score_text({false, 31}, WHITE), "+0.31");
+    EXPECT_EQ(cli::white_score_text({false, 31}, BLACK), "-0.31");
+    EXPECT_EQ(cli::white_score_text({true, 3}, WHITE), "+M3");
+    EXPECT_EQ(cli::white_score_text({true, 3}, BLACK), "-M3");
+    EXPECT_EQ(cli::white_score_text({true, -2}, BLACK), "+M2");
 }
 
 TEST(CliArgs, OptionsInBothFormsAndPositionalWords) {

@@ -443,12 +443,12 @@ TEST(SyzygyUci, GoodPathIsReportedAndInfoHasTbhits) {
 
 TEST(SyzygyValues, TablebaseScoresShowInABandBelowMate) {
     // As Stockfish shows them: cp 20000 minus the ply of the conversion, below every mate score.
-    EXPECT_EQ(format_score(VALUE_TB - 7), "cp 19993");
-    EXPECT_EQ(format_score(-VALUE_TB + 7), "cp -19993");
-    EXPECT_EQ(format_score(VALUE_TB_WIN_IN_MAX_PLY), "cp " + std::to_string(TB_WIN_CP - MAX_PLY));
-    EXPECT_EQ(format_score(VALUE_TB_WIN_IN_MAX_PLY - 1), "cp " + std::to_string(VALUE_TB_WIN_IN_MAX_PLY - 1));
-    EXPECT_EQ(format_score(mate_in(5)), "mate 3");
-    EXPECT_EQ(format_score(-123), "cp -123");
+    EXPECT_EQ(uci::score_text(reported_score(VALUE_TB - 7)), "cp 19993");
+    EXPECT_EQ(uci::score_text(reported_score(-VALUE_TB + 7)), "cp -19993");
+    EXPECT_EQ(uci::score_text(reported_score(VALUE_TB_WIN_IN_MAX_PLY)), "cp " + std::to_string(TB_WIN_CP - MAX_PLY));
+    EXPECT_EQ(uci::score_text(reported_score(VALUE_TB_WIN_IN_MAX_PLY - 1)), "cp " + std::to_string(VALUE_TB_WIN_IN_MAX_PLY - 1));
+    EXPECT_EQ(uci::score_text(reported_score(mate_in(5))), "mate 3");
+    EXPECT_EQ(uci::score_text(reported_score(-123)), "cp -123");
 }
 
 namespace {

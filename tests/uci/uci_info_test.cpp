@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "board/notation.h"
 #include "uci/uci.h"
 
 namespace {
@@ -126,6 +127,41 @@ info depth 4 seldepth 5 multipv 1 score cp 19979 nodes 76 nps _ hashfull 0 tbhit
 bestmove a1a4 ponder d3c3
 info string Syzygy: tablebases off
 )") << text;
+}
+
+// The lines of what the pinned searches above do not show: bounds, currmove, Chess960 castling, no move.
+TEST(UciInfo, EveryKindOfProgressAsAUciLine) {
+    Position pos;
+    ASSERT_TRUE(pos.set_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"));
+    const Move castle = uci_to_move(pos, "e1g1");
+    ASSERT_TRUE(castle);
+    search::Info i;
+    i.depth = 12;
+    i.seldepth = 17;
+    i.multipv = 3;
+    i.score = {false, -45};
+    i.bound = search::Info::Bound::LOWER;
+    i.wdl = eval::Wdl{100, 600, 300};
+    i.nodes = 123456;
+    i.nps = 654321;
+    i.hashfull = 7;
+    i.tbhits = 0;
+    i.time_ms = 188;
+    i.pv = {castle};
+    EXPECT_EQ(uci::info_line(i, false), "info depth 12 seldepth 17 multipv 3 score cp -45 wdl 100 600 300 lowerbound "
+                                        "nodes 123456 nps 654321 hashfull 7 tbhits 0 time 188 pv e1g1");
+    i.bound = search::Info::Bound::UPPER;
+    i.wdl.reset();
+    i.tbhits.reset();
+    i.score = {true, 4};
+    EXPECT_EQ(uci::info_line(i, true),
+              "info depth 12 seldepth 17 multipv 3 score mate 4 upperbound nodes 123456 nps 654321 hashfull 7 time 188 pv e1h1");
+    EXPECT_EQ(uci::currmove_line({20, castle, 3}, false), "info depth 20 currmove e1g1 currmovenumber 3");
+    EXPECT_EQ(uci::currmove_line({20, castle, 3}, true), "info depth 20 currmove e1h1 currmovenumber 3");
+    EXPECT_EQ(uci::no_move_line({{true, 0}}), "info depth 0 score mate 0");
+    EXPECT_EQ(uci::bestmove_line({castle, Move::none()}, true), "bestmove e1h1");
+    EXPECT_EQ(uci::bestmove_line({Move::none(), Move::none()}, false), "bestmove 0000");
+    EXPECT_EQ(uci::score_text({true, -3}), "mate -3");
 }
 
 }  // namespace QUINCE_TEST_FILE

@@ -171,28 +171,19 @@ Outcome solve(search::Engine& engine, const Problem& problem, const search::Limi
         Move move;
     };
     std::vector<Report> reports;  // written by the search thread, read after it has ended
-    engine.set_output([&](const std::string& line) {
-        std::vector<std::string> t = words(line);
-        if (t.empty() || t[0] != "info") return;
-        Report r{-1, 0, Move::none()};
-        for (std::size_t i = 1; i + 1 < t.size(); ++i) {
-            if (t[i] == "lowerbound" || t[i] == "upperbound") return;  // not a finished main line
-            if (t[i] == "multipv" && t[i + 1] != "1") return;
-            if (t[i] == "depth") r.depth = std::atoi(t[i + 1].c_str());
-            if (t[i] == "time") r.ms = std::atoll(t[i + 1].c_str());
-            if (t[i] == "pv") {
-                r.move = uci_to_move(problem.pos, t[i + 1]);
-                break;
-            }
-        }
-        if (r.move && r.ms >= 0) reports.push_back(r);
-    });
+    search::Listener listener;
+    listener.info = [&](const search::Info& info) {
+        // A failed-high or failed-low line is not a finished main line.
+        if (info.multipv != 1 || info.bound != search::Info::Bound::EXACT || info.pv.empty()) return;
+        reports.push_back({info.time_ms, info.depth, info.pv[0]});
+    };
+    engine.set_listener(std::move(listener));
     engine.new_game();
     search::SearchOptions o = options;
     o.silent = false;
     const auto start = std::chrono::steady_clock::now();
     search::SearchResult result = engine.search(problem.pos, limits, o);
-    engine.set_output(nullptr);
+    engine.set_listener({});
 
     Outcome out;
     out.played = result.best;
