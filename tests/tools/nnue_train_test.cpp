@@ -438,6 +438,7 @@ TEST(NnueTrain, CommandLineRefusesEachBadOptionAndKeepsTheOldNet) {
         {{"--out", net, "--lr", "0", SAMPLE}, "--lr: '0' is not a number in"},
         {{"--out", net, "--lr-decay", "1.5", SAMPLE}, "--lr-decay: '1.5'"},
         {{"--out", net, "--lambda", "nan", SAMPLE}, "--lambda: 'nan'"},
+        {{"--out", net, "--max-quantisation-error", "-1", SAMPLE}, "--max-quantisation-error: '-1'"},
         {{"--out", net, "--scale", "400cp", SAMPLE}, "--scale: '400cp'"},
         {{"--out", net, "--teacher-scale", "0", SAMPLE}, "--teacher-scale: '0'"},
         {{"--out", net, "--validation", "0.95", SAMPLE}, "--validation: '0.95'"},
@@ -563,6 +564,19 @@ TEST(NnueTrain, CommandLineWritesANetThatLoads) {
     EXPECT_FALSE(tmp.good()) << "the temporary file is renamed";
     std::string error;
     EXPECT_NE(eval::nnue::load_network_file(net, &error), nullptr) << error;
+    // The same float net (the checkpoint, no epoch left) with no quantisation error allowed: refused, named,
+    // and the net already there is kept.
+    std::ostringstream out0, err0;
+    EXPECT_EQ(run_train_nnue_cli({"--out", net, "--epochs", "1", "--validation", "0.1", "--limit", "200", "--mirror",
+                                  "--resume", checkpoint, "--max-quantisation-error", "0", SAMPLE},
+                                 out0, err0),
+              1);
+    EXPECT_NE(err0.str().find("cp on average over"), std::string::npos) << err0.str();
+    EXPECT_NE(err0.str().find("(at most 0 allowed, --max-quantisation-error;"), std::string::npos) << err0.str();
+    std::ifstream kept(net, std::ios::binary);
+    std::stringstream kept_bytes;
+    kept_bytes << kept.rdbuf();
+    EXPECT_EQ(kept_bytes.str(), bytes.str());
     std::remove(net.c_str());
     std::remove(checkpoint.c_str());
 }

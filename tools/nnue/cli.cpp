@@ -39,7 +39,9 @@ const char* const USAGE =
     "  --min-pieces N    of a QTD set: leave out positions with fewer than N pieces, kings included\n"
     "  --mirror          train on every position and its mirror image (files a<->h): twice the data\n"
     "  --calibration N   training positions the quantiser fits the integer net to (default 100000; more\n"
-    "                    when the quantised net misses the float one by more than 2 cp)\n"
+    "                    when the quantised net misses the float one by more than it may)\n"
+    "  --max-quantisation-error CP  the mean difference between the quantised and the float net that is\n"
+    "                    still written (default 2; a net is judged by its games, so a match decides)\n"
     "  --checkpoint FILE written after every epoch; --resume FILE continues from one\n"
     "  --description TXT what the net's header says it was trained on (default: the data files and options)\n"
     "  --arch NAME       the network's architecture (src/eval/nnue/architecture.h; default ";
@@ -79,13 +81,14 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
                           {"seed", true}, {"limit", true}, {"checkpoint", true}, {"resume", true},
                           {"description", true}, {"plies", true}, {"mirror", false}, {"calibration", true},
                           {"teacher-scale", true}, {"own-scores", false}, {"skip-plies", true},
-                          {"min-pieces", true}, {"arch", true}},
+                          {"min-pieces", true}, {"arch", true}, {"max-quantisation-error", true}},
                          &a, &error))
         return cli::usage_error(err, "train-nnue", error);
     Options o;
     QtdRead how;
     long long skip_plies = 0, min_pieces = 0;
     long long epochs = o.epochs, batch = o.batch, threads = o.threads, seed = 1, limit = 0, calibration = 100000;
+    double max_quantisation_error = 2.0;
     const bool ok =
         (!a.has("epochs") || cli::parse_number(a.options["epochs"], 1, 100000, "--epochs", &epochs, &error)) &&
         (!a.has("batch") || cli::parse_number(a.options["batch"], 1, 1 << 24, "--batch", &batch, &error)) &&
@@ -97,6 +100,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         (!a.has("lr") || parse_real(a.options["lr"], 1e-9, 10, "--lr", &o.lr, &error)) &&
         (!a.has("lr-decay") || parse_real(a.options["lr-decay"], 0, 1, "--lr-decay", &o.lr_decay, &error)) &&
         (!a.has("lambda") || parse_real(a.options["lambda"], 0, 1, "--lambda", &o.lambda, &error)) &&
+        (!a.has("max-quantisation-error") || parse_real(a.options["max-quantisation-error"], 0, 1000,
+                                                        "--max-quantisation-error", &max_quantisation_error, &error)) &&
         (!a.has("scale") || parse_real(a.options["scale"], 1, 100000, "--scale", &o.scale, &error)) &&
         (!a.has("teacher-scale") ||
          parse_real(a.options["teacher-scale"], 0.01, 100, "--teacher-scale", &how.teacher_scale, &error)) &&
@@ -195,7 +200,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
     }
     std::string bytes;
     QuantiseCheck qc;
-    if (!quantise(r.net, data, calibration_indices(data, o, std::size_t(calibration)), check, o.description, bytes, qc, &error)) {
+    if (!quantise(r.net, data, calibration_indices(data, o, std::size_t(calibration)), check, o.description, bytes, qc, &error,
+                  max_quantisation_error)) {
         err << "quince train-nnue: " << error << "\n";
         return cli::EXIT_FAILED;
     }

@@ -525,7 +525,7 @@ void refit_output(const std::vector<std::int32_t>& act, const std::vector<double
 }
 
 template <class A>
-bool quantise_as(const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
+bool quantise_as(double max_mean_cp, const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
                  const std::vector<std::size_t>& check, const std::string& description, std::string& bytes,
                  QuantiseCheck& report, std::string* error) {
     using L = Layout<A>;
@@ -698,11 +698,11 @@ bool quantise_as(const FloatNet& net, const Dataset& data, const std::vector<std
         ++report.positions;
     }
     if (report.positions) report.mean_abs_diff_cp /= double(report.positions);
-    if (report.mean_abs_diff_cp > 2.0) {
+    if (report.mean_abs_diff_cp > max_mean_cp) {
         std::ostringstream os;
         os << "the quantised net differs from the float net by " << report.mean_abs_diff_cp
-           << " cp on average over " << report.positions
-           << " validation positions (at most 2 allowed; fitting it to more positions, --calibration, may help)";
+           << " cp on average over " << report.positions << " validation positions (at most " << max_mean_cp
+           << " allowed, --max-quantisation-error; fitting it to more positions, --calibration, may help)";
         if (error) *error = os.str();
         return false;
     }
@@ -745,14 +745,14 @@ std::string describe_files(const std::vector<std::string>& files) {
 
 bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
               const std::vector<std::size_t>& check, const std::string& description, std::string& bytes,
-              QuantiseCheck& report, std::string* error) {
+              QuantiseCheck& report, std::string* error, double max_mean_cp) {
     for (float x : net.p)
         if (!std::isfinite(x)) {
             if (error) *error = "the float net has a weight that is not a finite number (training diverged: a lower --lr?)";
             return false;
         }
     return with_architecture(net.arch, [&](auto a) {
-        return quantise_as<decltype(a)>(net, data, calibration, check, description, bytes, report, error);
+        return quantise_as<decltype(a)>(max_mean_cp, net, data, calibration, check, description, bytes, report, error);
     });
 }
 

@@ -161,10 +161,10 @@ std::vector<std::size_t> calibration_indices(const Dataset& data, const Options&
 // output layer refitted and weights rounded adaptively on the `calibration` positions (trainer.cpp), each
 // output bucket on its own positions, then checked: it parses (the loader's int16
 // bounds), and over the positions `check` the engine's integer output differs from the float net's by at
-// most 2 cp on average. False + *error when not.
+// most `max_mean_cp` on average. False + *error when not.
 bool quantise(const FloatNet& net, const Dataset& data, const std::vector<std::size_t>& calibration,
               const std::vector<std::size_t>& check, const std::string& description, std::string& bytes,
-              QuantiseCheck& report, std::string* error);
+              QuantiseCheck& report, std::string* error, double max_mean_cp = 2.0);
 
 // The data files as the net's default description names them: runs of consecutive shards of one folder
 // (`DIR/shard-00000.qtd.xz DIR/shard-00001.qtd.xz …`) as `DIR/shard-00000 .. shard-00393.qtd.xz`, so that a
