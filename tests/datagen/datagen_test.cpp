@@ -146,6 +146,19 @@ SelfPlayConfig tiny_config(const std::string& dir) {
 
 }  // namespace
 
+// The text shards' checksum is `cat DIR/shard-*.txt | sha256sum`: shards in name order, nothing else.
+TEST(DatagenSample, ShardsChecksumIsTheShardsInOrder) {
+    if (training::files_sha256({}).empty()) GTEST_SKIP() << "a build without the SHA-256 library";
+    const std::string dir = testing::TempDir() + "datagen_shards_sha256";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    EXPECT_EQ(shards_sha256(dir), "");
+    for (const auto& [name, text] : {std::pair{"shard-00001.txt", "b"}, {"shard-00000.txt", "a"}, {"notes.txt", "x"}})
+        std::ofstream(dir + "/" + name) << text;
+    EXPECT_EQ(shards_sha256(dir), "fb8e20fc2e4c3f248c60c39bd652f3c1347298bb977b8b4d5903b85055620603");  // of "ab"
+    std::filesystem::remove_all(dir);
+}
+
 TEST(DatagenSample, RoundTrip) {
     Sample a{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", -35, 0.5, std::nullopt};
     EXPECT_EQ(format_sample(a), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | -35 | 0.5");

@@ -1,5 +1,6 @@
 #include "shared.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -136,8 +137,17 @@ std::string shard_path(const std::string& dir, std::int64_t index, const std::st
 }
 
 std::string shards_sha256(const std::string& dir) {
-    // Shard names are zero-padded, so the shell's sorted glob is the shard order.
-    return training::sha256_from_command("cat " + training::shell_quote(dir) + "/shard-*.txt 2>/dev/null | sha256sum");
+    // Shard names are zero-padded, so sorted names are the shard order (what `cat DIR/shard-*.txt` reads).
+    std::vector<std::string> shards;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("shard-", 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0)
+            shards.push_back(entry.path().string());
+    }
+    if (shards.empty()) return "";
+    std::sort(shards.begin(), shards.end());
+    return training::files_sha256(shards);
 }
 
 }  // namespace quince::datagen

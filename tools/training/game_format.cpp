@@ -552,17 +552,6 @@ std::string files_sha256(const std::vector<std::string>& paths) {
 
 std::string file_sha256(const std::string& path) { return files_sha256({path}); }
 
-std::string sha256_from_command(const std::string& command) {
-    FILE* pipe = ::popen((command + " 2>/dev/null").c_str(), "r");
-    if (!pipe) return "";
-    char buf[128] = {};
-    std::string out;
-    if (std::fgets(buf, sizeof buf, pipe)) out = buf;
-    if (::pclose(pipe) != 0) return "";
-    out = out.substr(0, out.find_first_of(" \n"));
-    return out.size() == 64 ? out : "";
-}
-
 // ---------------------------------------------------------------------------------------------
 // Sets
 

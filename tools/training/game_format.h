@@ -125,8 +125,6 @@ bool for_each_position(const std::vector<ShardFile>& shards,
 std::string file_sha256(const std::string& path);
 // The same of files concatenated in order (`cat FILES | sha256sum`); "" when one cannot be read.
 std::string files_sha256(const std::vector<std::string>& paths);
-// The SHA-256 a shell command prints first (e.g. "cat … | sha256sum"), "" when it fails.
-std::string sha256_from_command(const std::string& command);
 // A word for /bin/sh: in single quotes, quotes inside escaped.
 std::string shell_quote(const std::string& s);
 
