@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "eval/endgame.h"
 #include "eval/king.h"
 #include "eval/material_table.h"
 #include "eval/weights.h"
@@ -259,17 +260,20 @@ Evaluator::Evaluator() : impl_(std::make_unique<Impl>()) { set_profile(default_p
 Evaluator::Evaluator(const std::string& profile) : Evaluator() { set_profile(profile); }
 Evaluator::~Evaluator() = default;
 
+// Every evaluation ends with the known-ending scale (eval/endgame.h), whatever evaluated: a profile's
+// cached value and a network's output are the scores before it.
 Value Evaluator::evaluate(const Position& pos, const LazyWindow& window) {
     using Mode = Impl::Mode;
+    Value v = VALUE_ZERO;
     switch (impl_->mode) {
-    case Mode::Fast: return impl_->run<Tracing::Off, Path::Fast, true>(pos, window, nullptr);
-    case Mode::General: return impl_->run<Tracing::Off, Path::General, true>(pos, window, nullptr);
-    case Mode::FastUncached: return impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr);
-    case Mode::GeneralUncached: return impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
-    case Mode::Simple: return simple_evaluate(pos);
-    case Mode::Network: return impl_->network->evaluate(pos);
+    case Mode::Fast: v = impl_->run<Tracing::Off, Path::Fast, true>(pos, window, nullptr); break;
+    case Mode::General: v = impl_->run<Tracing::Off, Path::General, true>(pos, window, nullptr); break;
+    case Mode::FastUncached: v = impl_->run<Tracing::Off, Path::Fast>(pos, window, nullptr); break;
+    case Mode::GeneralUncached: v = impl_->run<Tracing::Off, Path::General>(pos, window, nullptr); break;
+    case Mode::Simple: v = simple_evaluate(pos); break;
+    case Mode::Network: v = impl_->network->evaluate(pos); break;
     }
-    return VALUE_ZERO;  // not reached: every mode is a case
+    return finish_score(pos, v);
 }
 
 namespace {
@@ -285,21 +289,37 @@ void reset_trace(Trace& trace) {
     if (squares) *squares = SquareTrace{};
 }
 
+// The last step on a traced evaluation. With the tuner's coefficients it is left out: the tuner rebuilds
+// and fits the profile's own score from them, and the step is no weight of it.
+Value finish_traced(const Position& pos, Trace& trace) {
+    trace.profile_cp = trace.final_cp;
+    if (trace.coef) return trace.final_cp;
+    EndingScale s;
+    trace.final_cp = finish_score(pos, trace.final_cp, &s);
+    trace.ending_factor = s.factor;
+    trace.ending = s.rule;
+    return trace.final_cp;
+}
+
 }  // namespace
 
 Value Evaluator::evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window) {
     reset_trace(trace);
-    if (impl_->termless()) return trace.final_cp = impl_->termless_score(pos);
+    if (impl_->termless()) trace.final_cp = impl_->termless_score(pos);
     // Coefficients: always the general path, so that weights the Rybka 1.0 path fixes at 0 are seen too.
-    if (impl_->prof->path == Path::General || trace.coef) return impl_->run<Tracing::On, Path::General>(pos, window, &trace);
-    return impl_->run<Tracing::On, Path::Fast>(pos, window, &trace);
+    else if (impl_->prof->path == Path::General || trace.coef) impl_->run<Tracing::On, Path::General>(pos, window, &trace);
+    else impl_->run<Tracing::On, Path::Fast>(pos, window, &trace);
+    return finish_traced(pos, trace);
 }
 
 Value Evaluator::evaluate_general(const Position& pos, Trace* trace, const LazyWindow& window) {
-    if (!trace) return impl_->termless() ? impl_->termless_score(pos) : impl_->run<Tracing::Off, Path::General>(pos, window, nullptr);
+    if (!trace)
+        return finish_score(pos, impl_->termless() ? impl_->termless_score(pos)
+                                                   : impl_->run<Tracing::Off, Path::General>(pos, window, nullptr));
     reset_trace(*trace);
-    if (impl_->termless()) return trace->final_cp = impl_->termless_score(pos);
-    return impl_->run<Tracing::On, Path::General>(pos, window, trace);
+    if (impl_->termless()) trace->final_cp = impl_->termless_score(pos);
+    else impl_->run<Tracing::On, Path::General>(pos, window, trace);
+    return finish_traced(pos, *trace);
 }
 
 void Evaluator::clear() {

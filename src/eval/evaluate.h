@@ -103,10 +103,12 @@ public:
     Evaluator(const Evaluator&) = delete;
     Evaluator& operator=(const Evaluator&) = delete;
 
-    // Score in centipawns relative to the side to move (tempo included). Consults the evaluation cache
-    // after the lazy test: a hit returns exactly what the full evaluation would.
+    // Score in centipawns relative to the side to move (tempo included), the known-ending scale of
+    // eval/endgame.h applied last, whatever evaluated. Consults the evaluation cache after the lazy test:
+    // a hit returns exactly what the full evaluation would.
     Value evaluate(const Position& pos, const LazyWindow& window = {});
-    // Same evaluation with every term recorded (same code path, template switch).
+    // Same evaluation with every term recorded (same code path, template switch). With the tuner's
+    // coefficients (trace.coef) it returns the profile's own score, before the known-ending scale.
     Value evaluate_traced(const Position& pos, Trace& trace, const LazyWindow& window = {});
     // The general code path whatever the profile's Path (with `trace`, traced): equal to evaluate() and
     // evaluate_traced() by design; the test that the fast path agrees with it calls this.

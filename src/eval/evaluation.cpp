@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "core/text.h"
+#include "eval/endgame.h"
 #include "eval/evaluate.h"
 #include "eval/nnue/network.h"
 #include "eval/profile.h"
@@ -237,11 +238,20 @@ void EvalSettings::resolve() {
 
 std::string trace_text(const Position& pos, const Evaluation& evaluation) {
     if (evaluation.kind != EvalKind::Network) return trace_text(pos, evaluation.profile);
-    const Value v = evaluation.network->new_state()->evaluate(pos);
+    const Value net = evaluation.network->new_state()->evaluate(pos);
+    EndingScale scale;
+    const Value v = finish_score(pos, net, &scale);
     const Value white = pos.side_to_move() == WHITE ? v : -v;
     const std::string trained = evaluation.network->description();
+    std::string ending;
+    if (v != net) {
+        ending = "network's output: " + std::to_string(net) + " cp for the side to move\n";
+        if (scale.factor != ENDING_SCALE_NORMAL)
+            ending += "known ending: " + std::string(ending_name(scale.rule)) + ", scaled " +
+                      std::to_string(scale.factor) + "/128\n";
+    }
     return "network " + evaluation.name + " (" + (evaluation.source.empty() ? "built in" : evaluation.source) + ")\n" +
-           (trained.empty() ? "" : "trained: " + trained + "\n") + "final score: " +
+           (trained.empty() ? "" : "trained: " + trained + "\n") + ending + "final score: " +
            std::to_string(white) + " cp (White's view), " + std::to_string(v) + " cp for the side to move\n";
 }
 

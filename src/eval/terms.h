@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "board/position.h"
+#include "eval/endgame.h"
 #include "eval/pawns.h"
 #include "eval/profile.h"
 #include "eval/weight_ref.h"
@@ -90,7 +91,11 @@ struct Trace {
     int op = 0, eg = 0;  // after the opposite-bishop halving
     int w0 = 0, w1 = 0;
     int white_cp = 0;  // interpolated, White's view, floor applied in the side to move's view then re-signed
-    int final_cp = 0;  // side to move's view, tempo included
+    int final_cp = 0;  // side to move's view, tempo included, after the known-ending scale (eval/endgame.h)
+    // The last step (eval/endgame.h): the profile's own score before it, and the rule that scaled it.
+    int profile_cp = 0;  // side to move's view, tempo included
+    int ending_factor = 128;
+    Ending ending = Ending::None;
     CoefTrace* coef = nullptr;  // optional: also record coefficients (tuner)
     SquareTrace* squares = nullptr;  // optional: also record per-square attribution (workbench)
 };

@@ -29,7 +29,9 @@ constexpr const char* LEGEND =
     "  lazy evaluation: yes = material only, the position being far outside the root score's window.\n"
     "  scale factor: 1/2 for an opposite-coloured-bishop ending, else 1.\n"
     "  complexity / endgame scale factor (profiles with the switches complexity / scale_factors): the endgame\n"
-    "    part's change by the complexity and its factor /128 by material (Ethereal 12's form).\n";
+    "    part's change by the complexity and its factor /128 by material (Ethereal 12's form).\n"
+    "  known ending: every evaluation's last step (src/eval/endgame.h), the same for every profile and a\n"
+    "    network: endings that cannot be won score 0, drawish ones are scaled towards 0.\n";
 
 // The legend's list of the trace rows (the list's QUINCE_TERMS), wrapped.
 std::string term_legend() {
@@ -126,7 +128,10 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
     const std::string& profile = r.profile;
     std::ostringstream os;
     if (r.simple) {
-        os << "profile simple (baseline material + PST): " << r.t.final_cp << " cp, side to move's view\n";
+        os << "profile simple (baseline material + PST): " << r.t.profile_cp << " cp, side to move's view\n";
+        if (r.t.ending_factor != ENDING_SCALE_NORMAL)
+            os << "known ending: " << ending_name(r.t.ending) << ", scaled " << r.t.ending_factor << "/128\n";
+        if (r.t.final_cp != r.t.profile_cp) os << "final score: " << r.t.final_cp << " cp\n";
         return os.str();
     }
     const Trace& t = r.t;
@@ -171,6 +176,11 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
     std::snprintf(line, sizeof line, "interpolated: %d cp (White's view; rounding %.2f), tempo %+d for the side to move\n",
                   t.white_cp, r.rounding(), r.tempo);
     os << line;
+    if (t.final_cp != t.profile_cp) {
+        os << "profile's score: " << t.profile_cp << " cp (side to move's view)\n";
+        if (t.ending_factor != ENDING_SCALE_NORMAL)
+            os << "known ending: " << ending_name(t.ending) << ", scaled " << t.ending_factor << "/128\n";
+    }
     os << "final score: " << t.final_cp << " cp (" << (r.stm == WHITE ? "White" : "Black")
        << " to move, side to move's view)\n";
     os << LEGEND << term_legend();
@@ -220,10 +230,13 @@ std::string trace_json(const Position& pos, const std::shared_ptr<const Profile>
     const int sign = r.stm == WHITE ? 1 : -1;
     os << "  \"adjustments\": [{\"name\": \"rounding\", \"cp\": " << num(r.rounding())
        << "}, {\"name\": \"drawishness\", \"cp\": " << t.drawish_cp
-       << "}, {\"name\": \"tempo\", \"cp\": " << sign * r.tempo << "}],\n";
+       << "}, {\"name\": \"tempo\", \"cp\": " << sign * r.tempo << "}, {\"name\": \"known ending\", \"cp\": "
+       << sign * (t.final_cp - t.profile_cp) << "}],\n";
     os << "  \"rounding_cp\": " << num(r.rounding()) << ",\n";
     os << "  \"white_cp\": " << t.white_cp << ",\n";
     os << "  \"tempo_cp\": " << r.tempo << ",\n";
+    os << "  \"ending\": {\"rule\": \"" << ending_name(t.ending) << "\", \"factor\": " << t.ending_factor << "},\n";
+    os << "  \"profile_cp\": " << t.profile_cp << ",\n";
     os << "  \"final_cp_white_view\": " << sign * t.final_cp << ",\n";
     os << "  \"final_cp\": " << t.final_cp << "\n}\n";
     return os.str();

@@ -15,6 +15,7 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "core/random.h"
+#include "eval/endgame.h"
 #include "eval/evaluate.h"
 #include "eval/evaluation.h"
 #include "eval/nnue/accumulator.h"
@@ -161,12 +162,12 @@ TEST(NnueNet, DefaultNetEvaluatesAsBefore) {
     const auto net = embedded_network();
     if (!net || checksum_hex(*net) != DEFAULT_NET_CHECKSUM) GTEST_SKIP() << "this build embeds another net";
     EXPECT_EQ(net->format_version, 1u);
-    Evaluator ev;
-    ev.set_eval(network_evaluation(net));
+    // The net's own output (the Evaluator scales known endings after it).
+    const auto state = network_evaluation(net)->network->new_state();
     for (const auto& [fen, score] : DEFAULT_NET_SCORES) {
         Position pos;
         ASSERT_TRUE(pos.set_fen(fen));
-        EXPECT_EQ(ev.evaluate(pos), score) << fen;
+        EXPECT_EQ(state->evaluate(pos), score) << fen;
     }
 }
 
@@ -543,7 +544,7 @@ TEST(NnueEvaluator, ProfileNnueIsColourSymmetricAndEqualsARefresh) {
                 refresh<A>(*net, pos, acc);
                 return output<A>(*net, acc, pos.side_to_move(), output_bucket<A>(pos));
             });
-            ASSERT_EQ(v, fresh);
+            ASSERT_EQ(v, finish_score(pos, fresh));  // the known-ending scale last
             ASSERT_EQ(v, twin.evaluate(pos.flipped())) << pos.fen();
             // The lazy window is not applied to the network, and the cache returns what was computed.
             ASSERT_EQ(ev.evaluate(pos, LazyWindow::around(v + 5000)), v);
@@ -575,18 +576,18 @@ TEST(NnueEvaluator, BucketsByPieceCountPickTheOutput) {
     auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
     ASSERT_TRUE(net) << error;
     ASSERT_EQ(net->arch, arch);
-    Evaluator ev;
-    ev.set_eval(network_evaluation(net));
+    // The net's own output (the Evaluator scales known endings after it).
+    const auto state = network_evaluation(net)->network->new_state();
     int seen[A::BUCKETS] = {};
     for (const Position& pos : test::random_game_positions(62, 40, 4000, 400)) {
         const int pieces = popcount(pos.pieces());
-        ASSERT_EQ(ev.evaluate(pos), ((pieces - 2) / 4 + 1) * 100) << pos.fen();
+        ASSERT_EQ(state->evaluate(pos), ((pieces - 2) / 4 + 1) * 100) << pos.fen();
         ++seen[(pieces - 2) / 4];
     }
     for (const char* fen : {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"}) {
         Position pos;
         ASSERT_TRUE(pos.set_fen(fen));
-        EXPECT_EQ(ev.evaluate(pos), 100) << fen;
+        EXPECT_EQ(state->evaluate(pos), 100) << fen;
         ++seen[0];
     }
     for (int b = 0; b < A::BUCKETS; ++b) EXPECT_GT(seen[b], 0) << "no position in bucket " << b;

@@ -129,7 +129,8 @@ TEST(EvalProfiles, TraceTermsSumToFinalScore) {
             int s = interpolate_stm(t.op, t.eg, t.w0, t.w1, stm);
             if (t.ocb_after) s /= 2, ++ocb_after;
             ASSERT_EQ(t.white_cp, sign * s + t.drawish_cp) << name << " " << p.fen();
-            ASSERT_EQ(t.final_cp, sign * t.white_cp + w.tempo) << name << " " << p.fen();
+            ASSERT_EQ(t.profile_cp, sign * t.white_cp + w.tempo) << name << " " << p.fen();
+            ASSERT_EQ(t.final_cp, finish_score(p, t.profile_cp)) << name << " " << p.fen();
             drawish += t.drawish_cp != 0;
             // The material terms are D units * pawn_unit (op) and the table value.
             ASSERT_EQ(t.v[T_MATERIAL][WHITE][0] - t.v[T_MATERIAL][BLACK][0], w.pawn_unit * p.material_balance());

@@ -114,8 +114,10 @@ TEST(EvalProperties, TraceTermsSumToTotal) {
         // Material + imbalance terms reproduce 3399*D + mat_value.
         ASSERT_EQ(t.v[T_IMBALANCE][WHITE][0] - t.v[T_IMBALANCE][BLACK][0], t.mat.value);
         ASSERT_EQ(t.v[T_MATERIAL][WHITE][0] - t.v[T_MATERIAL][BLACK][0], 3399 * p.material_balance());
-        // Final: side to move's view of the interpolated score plus tempo.
-        ASSERT_EQ(t.final_cp, (p.side_to_move() == WHITE ? t.white_cp : -t.white_cp) + 3);
+        // The profile's score: side to move's view of the interpolated score plus tempo; the final one
+        // after the known-ending scale.
+        ASSERT_EQ(t.profile_cp, (p.side_to_move() == WHITE ? t.white_cp : -t.white_cp) + 3);
+        ASSERT_EQ(t.final_cp, finish_score(p, t.profile_cp));
     }
 }
 

@@ -8,7 +8,7 @@ every profile) and the comparison driver come from reference_eval.py.
 
     python3 tests/eval/reference_fruit21.py build/eval_trace tests/eval/reference_positions.epd [more.epd ...]
 
-Compares the final score and every term total (op, eg) with `eval_trace --json --profile fruit21`.
+Compares the profile's score (before the known-ending scale) and every term total (op, eg) with `eval_trace --json --profile fruit21`.
 """
 import os, sys
 

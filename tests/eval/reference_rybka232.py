@@ -8,7 +8,7 @@ not from the C++ data.
 
     python3 tests/eval/reference_rybka232.py build/eval_trace tests/eval/reference_positions.epd [more.epd ...]
 
-Compares the final score and every term total (op, eg) with `eval_trace --json --profile rybka232`.
+Compares the profile's score (before the known-ending scale) and every term total (op, eg) with `eval_trace --json --profile rybka232`.
 Chosen values for the seeds' unknowns are the profile's (see src/eval/profile.cpp): minors 3.5 pawns
 in the Kaufman model, drawishness by occupied b..g files 240/160/80/0, no lazy evaluation, and
 Quince's pawn-ending evaluator with no pieces on the board (the docs in src/eval/pawn_ending.h,

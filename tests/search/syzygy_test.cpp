@@ -376,7 +376,9 @@ TEST_F(Syzygy, DrawnPawnEndingIsNotLost) {
     });
     EXPECT_NE(g.result, "1-0") << g.moves;
     EXPECT_NE(g.result, "0-1") << g.moves;
-    EXPECT_GT(checked, 10);
+    // The drawn K+P v K scores 0 (the known-ending scale of eval/endgame.h), so the sides may repeat the
+    // position within a few moves.
+    EXPECT_GT(checked, 5) << g.reason << ": " << g.moves;
 }
 
 TEST(SyzygyUci, BadPathGivesOneLineAndPlayGoesOn) {

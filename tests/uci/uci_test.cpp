@@ -371,7 +371,10 @@ TEST(Uci, EvalCommandLineJson) {
     char buf[4096];
     while (std::size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
     EXPECT_EQ(pclose(p), 0);
-    EXPECT_NE(out.find("\"final_cp\": -95"), std::string::npos) << out;  // spec hand check: Black to move
+    // The spec's hand check (Black to move): the profile's score; the position is a drawn K+P v K, which
+    // the known-ending scale makes 0.
+    EXPECT_NE(out.find("\"profile_cp\": -95"), std::string::npos) << out;
+    EXPECT_NE(out.find("\"final_cp\": 0"), std::string::npos) << out;
     EXPECT_NE(out.find("\"material_index\""), std::string::npos);
     EXPECT_NE(out.find("\"phase\""), std::string::npos);
 }
