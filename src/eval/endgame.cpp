@@ -97,10 +97,10 @@ Value finish_score(const Position& pos, Value v, EndingScale* scale) {
     EndingScale s;
     if (v != 0) {
         s = ending_scale(pos, v > 0 ? pos.side_to_move() : ~pos.side_to_move());
-        if (s.factor != ENDING_SCALE_NORMAL) v = Value(v * s.factor / ENDING_SCALE_NORMAL);
+        v = ending_scaled(v, s.factor);
     }
     if (scale) *scale = s;
-    return v;
+    return rule50_damped(v, pos.rule50());
 }
 
 }  // namespace quince::eval

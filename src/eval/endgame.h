@@ -1,16 +1,20 @@
-// Known endings: the last step of every evaluation, whatever evaluated (each hand-crafted profile, the
-// baseline, a network). The Evaluator applies it to the score it got, so a network's output is scaled
-// after the net, as a profile's after its terms.
+// Known endings and the fifty-move counter: the last step of every evaluation, whatever evaluated (each
+// hand-crafted profile, the baseline, a network). The Evaluator applies it to the score it got, so a
+// network's output is scaled after the net, as a profile's after its terms. Two parts, in this order:
 //
-// A factor (/128) by material and, in a few endings, by the kings' and pawns' squares, for the side the
-// score favours (the "strong" side; the factor says how much of its lead it can turn into a win).
-// Endings that cannot be won score 0: insufficient material, K+minor against anything, K+N+N against a
-// bare king, K+P v K drawn by the exact table (eval/kpk.h), rook pawns (with or without a bishop that
-// does not control the queening square) against a king next to the queening square. Drawish ones are
-// scaled towards 0: no pawns and a lead of at most a minor piece (K+R v K+minor keeps more than K+R v
-// K+R), opposite-coloured bishops alone with pawns (by the strong side's passed pawns), a lone pawn
-// against a piece, one pawn and a lead of at most a minor piece. The product truncates toward zero, so
-// the scores of a position and of its colour-flipped twin stay opposite.
+// 1. The known-ending scale: a factor (/128) by material and, in a few endings, by the kings' and pawns'
+// squares, for the side the score favours (the "strong" side; the factor says how much of its lead it
+// can turn into a win). Endings that cannot be won score 0: insufficient material, K+minor against
+// anything, K+N+N against a bare king, K+P v K drawn by the exact table (eval/kpk.h), rook pawns (with
+// or without a bishop that does not control the queening square) against a king next to the queening
+// square. Drawish ones are scaled towards 0: no pawns and a lead of at most a minor piece (K+R v K+minor
+// keeps more than K+R v K+R), opposite-coloured bishops alone with pawns (by the strong side's passed
+// pawns), a lone pawn against a piece, one pawn and a lead of at most a minor piece.
+// 2. The fifty-move damping: the score times (200 - rule50) / 200, rule50 the half-moves since the last
+// capture or pawn move. A lead not turned into progress is worth less the nearer the fifty-move draw
+// comes: three quarters after 25 moves, half when the draw can be claimed.
+// Both products truncate toward zero, so the scores of a position and of its colour-flipped twin stay
+// opposite.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +58,15 @@ EndingScale ending_scale(const Position& pos, Color strong);
 // A short description of the rule (`quince eval`).
 const char* ending_name(Ending rule);
 
-// The scale applied to v (centipawns, side to move's view); `scale`, when given, receives the rule
+// v * factor / 128, truncated toward zero.
+constexpr Value ending_scaled(Value v, int factor) { return Value(static_cast<long long>(v) * factor / ENDING_SCALE_NORMAL); }
+
+// v * (200 - rule50) / 200, truncated toward zero.
+constexpr Value rule50_damped(Value v, int rule50) {
+    return rule50 <= 0 ? v : rule50 >= 200 ? 0 : Value(static_cast<long long>(v) * (200 - rule50) / 200);
+}
+
+// Both parts applied to v (centipawns, side to move's view); `scale`, when given, receives the rule
 // that applied (factor 128 when v is 0 or nothing applied).
 Value finish_score(const Position& pos, Value v, EndingScale* scale = nullptr);
 

@@ -292,10 +292,11 @@ void reset_trace(Trace& trace) {
 // The last step on a traced evaluation. With the tuner's coefficients it is left out: the tuner rebuilds
 // and fits the profile's own score from them, and the step is no weight of it.
 Value finish_traced(const Position& pos, Trace& trace) {
-    trace.profile_cp = trace.final_cp;
+    trace.profile_cp = trace.scaled_cp = trace.final_cp;
     if (trace.coef) return trace.final_cp;
     EndingScale s;
     trace.final_cp = finish_score(pos, trace.final_cp, &s);
+    trace.scaled_cp = ending_scaled(trace.profile_cp, s.factor);
     trace.ending_factor = s.factor;
     trace.ending = s.rule;
     return trace.final_cp;

@@ -249,6 +249,9 @@ std::string trace_text(const Position& pos, const Evaluation& evaluation) {
         if (scale.factor != ENDING_SCALE_NORMAL)
             ending += "known ending: " + std::string(ending_name(scale.rule)) + ", scaled " +
                       std::to_string(scale.factor) + "/128\n";
+        if (v != ending_scaled(net, scale.factor))
+            ending += "fifty-move counter " + std::to_string(pos.rule50()) + ": x (200 - " +
+                      std::to_string(pos.rule50()) + ") / 200\n";
     }
     return "network " + evaluation.name + " (" + (evaluation.source.empty() ? "built in" : evaluation.source) + ")\n" +
            (trained.empty() ? "" : "trained: " + trained + "\n") + ending + "final score: " +

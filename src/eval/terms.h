@@ -92,8 +92,10 @@ struct Trace {
     int w0 = 0, w1 = 0;
     int white_cp = 0;  // interpolated, White's view, floor applied in the side to move's view then re-signed
     int final_cp = 0;  // side to move's view, tempo included, after the known-ending scale (eval/endgame.h)
-    // The last step (eval/endgame.h): the profile's own score before it, and the rule that scaled it.
+    // The last step (eval/endgame.h): the profile's own score before it, the rule that scaled it and
+    // the score after the scale, before the fifty-move damping.
     int profile_cp = 0;  // side to move's view, tempo included
+    int scaled_cp = 0;
     int ending_factor = 128;
     Ending ending = Ending::None;
     CoefTrace* coef = nullptr;  // optional: also record coefficients (tuner)

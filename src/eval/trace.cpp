@@ -30,8 +30,9 @@ constexpr const char* LEGEND =
     "  scale factor: 1/2 for an opposite-coloured-bishop ending, else 1.\n"
     "  complexity / endgame scale factor (profiles with the switches complexity / scale_factors): the endgame\n"
     "    part's change by the complexity and its factor /128 by material (Ethereal 12's form).\n"
-    "  known ending: every evaluation's last step (src/eval/endgame.h), the same for every profile and a\n"
-    "    network: endings that cannot be won score 0, drawish ones are scaled towards 0.\n";
+    "  known ending, fifty-move counter: every evaluation's last step (src/eval/endgame.h), the same for\n"
+    "    every profile and a network: endings that cannot be won score 0, drawish ones are scaled towards 0;\n"
+    "    then the score x (200 - the half-moves since the last capture or pawn move) / 200.\n";
 
 // The legend's list of the trace rows (the list's QUINCE_TERMS), wrapped.
 std::string term_legend() {
@@ -79,6 +80,7 @@ TraceReport trace_report(const Position& pos, const Profile& prof, Evaluator& ev
     r.simple = prof.simple;
     r.tempo = prof.w.tempo;
     r.stm = pos.side_to_move();
+    r.rule50 = pos.rule50();
     r.t.squares = squares;
     ev.evaluate_traced(pos, r.t);
     if (r.t.lazy) r.w0 = r.w1 = 128;  // material-only value: op = eg, plain / 32
@@ -131,6 +133,8 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
         os << "profile simple (baseline material + PST): " << r.t.profile_cp << " cp, side to move's view\n";
         if (r.t.ending_factor != ENDING_SCALE_NORMAL)
             os << "known ending: " << ending_name(r.t.ending) << ", scaled " << r.t.ending_factor << "/128\n";
+        if (r.t.final_cp != r.t.scaled_cp)
+            os << "fifty-move counter " << r.rule50 << ": x (200 - " << r.rule50 << ") / 200\n";
         if (r.t.final_cp != r.t.profile_cp) os << "final score: " << r.t.final_cp << " cp\n";
         return os.str();
     }
@@ -180,6 +184,8 @@ std::string trace_text(const Position& pos, const std::shared_ptr<const Profile>
         os << "profile's score: " << t.profile_cp << " cp (side to move's view)\n";
         if (t.ending_factor != ENDING_SCALE_NORMAL)
             os << "known ending: " << ending_name(t.ending) << ", scaled " << t.ending_factor << "/128\n";
+        if (t.final_cp != t.scaled_cp)
+            os << "fifty-move counter " << r.rule50 << ": x (200 - " << r.rule50 << ") / 200\n";
     }
     os << "final score: " << t.final_cp << " cp (" << (r.stm == WHITE ? "White" : "Black")
        << " to move, side to move's view)\n";
@@ -231,7 +237,8 @@ std::string trace_json(const Position& pos, const std::shared_ptr<const Profile>
     os << "  \"adjustments\": [{\"name\": \"rounding\", \"cp\": " << num(r.rounding())
        << "}, {\"name\": \"drawishness\", \"cp\": " << t.drawish_cp
        << "}, {\"name\": \"tempo\", \"cp\": " << sign * r.tempo << "}, {\"name\": \"known ending\", \"cp\": "
-       << sign * (t.final_cp - t.profile_cp) << "}],\n";
+       << sign * (t.scaled_cp - t.profile_cp) << "}, {\"name\": \"fifty-move counter\", \"cp\": "
+       << sign * (t.final_cp - t.scaled_cp) << "}],\n";
     os << "  \"rounding_cp\": " << num(r.rounding()) << ",\n";
     os << "  \"white_cp\": " << t.white_cp << ",\n";
     os << "  \"tempo_cp\": " << r.tempo << ",\n";

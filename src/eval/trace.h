@@ -18,6 +18,7 @@ struct TraceReport {
     bool simple = false;  // the baseline profile: final_cp only, no terms
     Color stm = WHITE;
     int tempo = 0;
+    int rule50 = 0;  // the fifty-move counter, which damps the final score
     // Interpolation weights used for the per-term cp column (lazy: material only, no mix).
     double w0 = 0, w1 = 0, scale = 1;
     // A term's share of the score after interpolation and scaling, White's view, centipawns.

@@ -243,6 +243,24 @@ TEST(EvalEndings, ScaleOfTheScoreAndItsTrace) {
     EXPECT_EQ(ev.evaluate_traced(pos, tc), t.profile_cp);
 }
 
+// The fifty-move counter damps every evaluation: x (200 - rule50) / 200, after the known-ending scale.
+TEST(EvalEndings, FiftyMoveCounterDampsEveryEvaluation) {
+    const std::string board = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - ";
+    for (const std::string& name : profile_names()) {
+        Evaluator ev(name);
+        const Value fresh = ev.evaluate(at(board + "0 8"));
+        ASSERT_NE(fresh, 0) << name;
+        EXPECT_EQ(ev.evaluate(at(board + "50 8")), fresh * 150 / 200) << name;
+        EXPECT_EQ(ev.evaluate(at(board + "100 8")), fresh / 2) << name;
+        Trace t;
+        EXPECT_EQ(ev.evaluate_traced(at(board + "50 8"), t), fresh * 150 / 200) << name;
+    }
+    // After the scale: K+R v K+B, 40 half-moves on.
+    const Position pos = at("8/8/3k4/8/3b4/8/2R5/K7 w - - 40 60");
+    EXPECT_EQ(finish_score(pos, 400), 400 * SCALE_PAWNLESS_VS_MINOR / 128 * 160 / 200);
+    EXPECT_NE(trace_text(pos, "quince").find("fifty-move counter 40: x (200 - 40) / 200"), std::string::npos);
+}
+
 // The set of endings labelled by the Syzygy tables (tests/data/endings.epd): a shallow search with the
 // default evaluation scores its drawn positions within half a pawn, and its won and lost ones beyond a
 // pawn the right way. (Without the known-ending scale, K+N+N v K and K+R v K+minor scored as wins.)

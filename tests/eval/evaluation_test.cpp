@@ -148,9 +148,10 @@ TEST(Evaluation, SettingsResolveProfileAndFile) {
 }
 
 // A network plugs in through the same call as a profile: the Evaluator dispatches to it, and the engine
-// searches with it, without the search knowing which kind it has.
+// searches with it, without the search knowing which kind it has. (The fifty-move counter at 0: it would
+// damp the score, eval/endgame.h.)
 TEST(Evaluation, ANetworkPlugsIntoEvaluatorAndEngine) {
-    const Position pos = from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    const Position pos = from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3");
     Evaluator ev;
     ev.set_eval(network_evaluation(37));
     EXPECT_EQ(ev.evaluate(pos), 37);
