@@ -325,17 +325,19 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         Value past = (ss - 2)->static_eval != VALUE_NONE ? (ss - 2)->static_eval : (ss - 4)->static_eval;
         improving = past == VALUE_NONE || ss->static_eval > past;
 
-        // Razoring: hopeless positions at low depth go straight to quiescence.
-        if (features_.on(Feature::Razoring) && !PvNode && depth <= RazorMaxDepth &&
+        // Razoring: hopeless positions at low depth go straight to quiescence; not when only a mate reaches
+        // alpha (quiescence does not look for quiet mates).
+        if (features_.on(Feature::Razoring) && !PvNode && depth <= RazorMaxDepth && alpha < VALUE_TB_WIN_IN_MAX_PLY &&
             eval < alpha - RazorBase - RazorDepthMul * depth * depth) {
             Value v = qsearch<false>(ss, alpha - 1, alpha, 0);
             if (v < alpha) return v;
         }
 
-        // Reverse futility pruning.
+        // Reverse futility pruning; not against a beta that says we are mated (a static evaluation proves
+        // no escape from a mate).
         if (features_.on(Feature::ReverseFutility) && !ss->tt_pv && depth < RfpMaxDepth &&
             eval - RfpMargin * (depth - improving) >= beta &&
-            eval < VALUE_KNOWN_WIN)
+            eval < VALUE_KNOWN_WIN && beta > VALUE_TB_LOSS_IN_MAX_PLY)
             return eval;
 
         // Null move pruning; never in pawn-only endings where zugzwang is common.
@@ -424,14 +426,15 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
         int new_depth = depth - 1;
         int extension = 0;
 
-        // Shallow-depth pruning, once a non-losing line is known.
+        // Shallow-depth pruning, once a non-losing line is known. Futility leaves moves alone when alpha is a
+        // mate: a margin on the static evaluation says nothing of reaching it.
         if (!RootNode && pos.non_pawn_units(us) > 0 && best_value > VALUE_TB_LOSS_IN_MAX_PLY) {
             int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
             if (features_.on(Feature::LateMovePruning) && move_count >= late_move_count(depth, improving))
                 skip_quiets = true;
             if (capture || gives_check) {
                 if (features_.on(Feature::Futility) && capture && !gives_check && !in_check &&
-                    lmr_depth < FutCaptureMaxDepth) {
+                    lmr_depth < FutCaptureMaxDepth && alpha < VALUE_TB_WIN_IN_MAX_PLY) {
                     PieceType victim = captured_type(pos, move);
                     if (ss->static_eval + FutCaptureBase + FutCaptureDepthMul * lmr_depth + SEE_VALUE[victim] <= alpha)
                         continue;
@@ -446,7 +449,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cut_nod
                 history += 2 * main_history_->at(us, move);
                 lmr_depth = std::max(lmr_depth + history / HistLmrDepthDiv, 0);
                 if (features_.on(Feature::Futility) && !in_check && lmr_depth < FutQuietMaxDepth &&
-                    ss->static_eval + FutQuietBase + FutQuietDepthMul * lmr_depth <= alpha)
+                    alpha < VALUE_TB_WIN_IN_MAX_PLY && ss->static_eval + FutQuietBase + FutQuietDepthMul * lmr_depth <= alpha)
                     continue;
                 if (features_.on(Feature::SeePruning) && !pos.see_ge(move, -SeeQuietMargin * lmr_depth * lmr_depth))
                     continue;
@@ -607,7 +610,10 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     } else {
         ss->raw_eval = tt_hit && tte.eval != VALUE_NONE ? tte.eval : evaluate();
         ss->static_eval = best_value = corrected(ss->raw_eval);
-        if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? BOUND_LOWER : BOUND_UPPER)))
+        // A bounded TT score is a better stand pat, but on a PV not a mate score: the line behind it is not
+        // in the table, and a mate the search reports is a line played out to the mate.
+        if (tt_value != VALUE_NONE && (tte.bound & (tt_value > best_value ? BOUND_LOWER : BOUND_UPPER)) &&
+            (!PvNode || std::abs(tt_value) < VALUE_MATE_IN_MAX_PLY))
             best_value = tt_value;
         // Stand pat.
         if (best_value >= beta) {

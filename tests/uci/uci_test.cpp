@@ -1098,12 +1098,13 @@ TEST(Uci, ThreadsAndHashOptions) {
 }
 
 TEST(Uci, ClearHashForgetsPreviousSearch) {
-    // WAC.001: a depth-1 search does not see 1.Qg6 (mate in 2); after a deep search the TT makes
-    // even a depth-1 search play it; after Clear Hash that knowledge is gone.
+    // WAC.001: a depth-2 search does not see 1.Qg6 (mate in 2); after a deep search the TT makes
+    // even a depth-2 search play it; after Clear Hash that knowledge is gone. (Depth 2, not 1: a depth-1
+    // search reaches the reply only in quiescence, which on the PV takes no mate score from the table.)
     EngineProcess e;
     handshake(e);
     e.send("position fen 2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
-    e.send("go depth 1");
+    e.send("go depth 2");
     auto lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_NE(best_of(*lines), "g3g6");
@@ -1111,12 +1112,12 @@ TEST(Uci, ClearHashForgetsPreviousSearch) {
     lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "g3g6");
-    e.send("go depth 1");
+    e.send("go depth 2");
     lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_EQ(best_of(*lines), "g3g6");
     e.send("setoption name Clear Hash");
-    e.send("go depth 1");
+    e.send("go depth 2");
     lines = e.read_until("bestmove", HANG_MS);
     ASSERT_TRUE(lines);
     EXPECT_NE(best_of(*lines), "g3g6");
