@@ -75,18 +75,18 @@ TEST(UciInfo, FixedDepthSearchLinesAreAsBefore) {
         "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",  // mated
         "go depth 3",
     });
-    EXPECT_EQ(text, R"(info depth 1 seldepth 6 multipv 1 score cp -30 wdl 312 248 440 nodes 61 nps _ hashfull 0 time _ pv b8c6
-info depth 1 seldepth 2 multipv 2 score cp -38 wdl 296 246 458 nodes 61 nps _ hashfull 0 time _ pv g8f6
+    EXPECT_EQ(text, R"(info depth 1 seldepth 6 multipv 1 score cp -29 wdl 314 248 438 nodes 61 nps _ hashfull 0 time _ pv b8c6
+info depth 1 seldepth 2 multipv 2 score cp -37 wdl 298 246 456 nodes 61 nps _ hashfull 0 time _ pv g8f6
 info depth 2 seldepth 4 multipv 1 score cp 13 wdl 402 252 346 nodes 131 nps _ hashfull 0 time _ pv g8f6 c2c3 f6e4
 info depth 2 seldepth 3 multipv 2 score cp -12 wdl 348 252 400 nodes 131 nps _ hashfull 0 time _ pv b8c6 c2c3
 info depth 3 seldepth 5 multipv 1 score cp 2 wdl 378 253 369 nodes 232 nps _ hashfull 0 time _ pv g8f6 d2d4 c5d4
-info depth 3 seldepth 4 multipv 2 score cp -23 wdl 326 250 424 nodes 232 nps _ hashfull 0 time _ pv b8c6 c2c3 g8f6
-info depth 4 seldepth 8 multipv 1 score cp 13 wdl 402 252 346 nodes 425 nps _ hashfull 0 time _ pv g8f6 d2d4 f6e4 d4c5
-info depth 4 seldepth 8 multipv 2 score cp -13 wdl 346 252 402 nodes 425 nps _ hashfull 0 time _ pv b8c6 d2d4 c5d4 f3d4
-info depth 5 seldepth 8 multipv 1 score cp -24 wdl 324 249 427 nodes 877 nps _ hashfull 2 time _ pv b8c6 d2d4 c5d4 f3d4 g8f6 d4c6
-info depth 5 seldepth 6 multipv 2 score cp -28 wdl 315 249 436 nodes 877 nps _ hashfull 2 time _ pv e7e6 d2d4 c5d4 f3d4 g8f6
-info depth 6 seldepth 8 multipv 1 score cp -20 wdl 332 250 418 nodes 1531 nps _ hashfull 2 time _ pv e7e6 b1c3 b8c6 d2d4 c5d4 f3d4
-info depth 6 seldepth 8 multipv 2 score cp -24 wdl 324 249 427 nodes 1531 nps _ hashfull 2 time _ pv b8c6 d2d4 c5d4 f3d4 g8f6 d4c6
+info depth 3 seldepth 4 multipv 2 score cp -22 wdl 328 250 422 nodes 232 nps _ hashfull 0 time _ pv b8c6 c2c3 g8f6
+info depth 4 seldepth 8 multipv 1 score cp 13 wdl 402 252 346 nodes 424 nps _ hashfull 0 time _ pv g8f6 d2d4 f6e4 d4c5
+info depth 4 seldepth 8 multipv 2 score cp -13 wdl 346 252 402 nodes 424 nps _ hashfull 0 time _ pv b8c6 d2d4 c5d4 f3d4
+info depth 5 seldepth 8 multipv 1 score cp -24 wdl 324 249 427 nodes 876 nps _ hashfull 2 time _ pv b8c6 d2d4 c5d4 f3d4 g8f6 d4c6
+info depth 5 seldepth 6 multipv 2 score cp -27 wdl 317 250 433 nodes 876 nps _ hashfull 2 time _ pv e7e6 d2d4 c5d4 f3d4 g8f6
+info depth 6 seldepth 8 multipv 1 score cp -20 wdl 332 250 418 nodes 1534 nps _ hashfull 2 time _ pv e7e6 b1c3 b8c6 d2d4 c5d4 f3d4
+info depth 6 seldepth 8 multipv 2 score cp -24 wdl 324 249 427 nodes 1534 nps _ hashfull 2 time _ pv b8c6 d2d4 c5d4 f3d4 g8f6 d4c6
 bestmove e7e6 ponder b1c3
 info depth 1 seldepth 3 multipv 1 score mate 1 nodes 50 nps _ hashfull 0 time _ pv h5f7
 info depth 2 seldepth 2 multipv 1 score mate 1 nodes 94 nps _ hashfull 0 time _ pv h5f7
