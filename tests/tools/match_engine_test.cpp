@@ -339,6 +339,33 @@ TEST(MatchTournament, UnstartableEngineIsAFatalError) {
     EXPECT_EQ(s.games_played, 0);
 }
 
+// An engine that refuses one of its options would play the match with another net or hash than asked:
+// the match stops before its first game, naming the engine and its answer. Other info strings are fine.
+TEST(MatchTournament, RefusedOptionIsAFatalError) {
+    for (const auto& [option, answer] : {std::pair<std::string, std::string>{"Refused", "info string error: setoption: bad value"},
+                                         {"Unknown", "No such option: Unknown"}}) {
+        TournamentConfig config;
+        config.engines = {fake("one", {}), fake("picky", {})};
+        config.engines[1].options.push_back({option, "1"});
+        config.games = 2;
+        std::ostringstream log;
+        TournamentSummary s = run_tournament(config, log);
+        EXPECT_NE(s.error.find("picky refused an option: " + answer), std::string::npos) << s.error;
+        EXPECT_EQ(s.games_played, 0);
+    }
+    TournamentConfig config;
+    config.engines = {fake("one", {}), fake("chatty", {})};
+    config.engines[1].options.push_back({"Chatty", "1"});
+    config.games = 2;
+    std::ostringstream log;
+    TournamentSummary s = run_tournament(config, log);
+    EXPECT_TRUE(s.error.empty()) << s.error;
+    EXPECT_EQ(s.games_played, 2);
+    EXPECT_TRUE(UciEngine::refuses_option("info string ERROR: cannot open weights file 'x.nnue'"));
+    EXPECT_FALSE(UciEngine::refuses_option("info string errors are counted"));
+    EXPECT_FALSE(UciEngine::refuses_option("info depth 1 score cp 0 pv e2e4"));
+}
+
 TEST(MatchProcess, LinesTimeoutsEofAndAStuckReader) {
     EngineProcess echo;
     std::string error, line;

@@ -1,5 +1,6 @@
 #include "uci_engine.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -38,7 +39,8 @@ EngineProcess::ReadStatus UciEngine::receive(std::string& line, std::chrono::mil
     return status;
 }
 
-bool UciEngine::wait_for(const std::string& token, std::int64_t timeout_ms, std::string* error) {
+bool UciEngine::wait_for(const std::string& token, std::int64_t timeout_ms, std::string* error,
+                         std::vector<std::string>* others) {
     const auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
     std::string line;
     for (;;) {
@@ -57,6 +59,7 @@ bool UciEngine::wait_for(const std::string& token, std::int64_t timeout_ms, std:
         std::string first;
         in >> first;
         if (first == token) return true;
+        if (others) others->push_back(line);
         if (first == "option") {
             // "option name <words…> type …": the name may contain spaces.
             std::size_t name_at = line.find(" name ");
@@ -89,11 +92,18 @@ bool UciEngine::start(std::string* error) {
         return false;
     }
     for (const auto& [option, value] : config_.options) send("setoption name " + option + " value " + value);
-    if (!send("isready") || !wait_for("readyok", config_.protocol_timeout_ms, &why)) {
+    std::vector<std::string> answers;
+    if (!send("isready") || !wait_for("readyok", config_.protocol_timeout_ms, &why, &answers)) {
         process_.stop(std::chrono::milliseconds(100));
         if (error) *error = config_.name + ": " + why;
         return false;
     }
+    for (const std::string& line : answers)
+        if (refuses_option(line)) {
+            process_.stop(std::chrono::milliseconds(100));
+            if (error) *error = config_.name + " refused an option: " + line;
+            return false;
+        }
     needs_restart_ = false;
     return true;
 }
@@ -113,6 +123,18 @@ bool UciEngine::prepare_new_game(std::string* error) {
         }
     }
     return true;
+}
+
+bool UciEngine::refuses_option(const std::string& line) {
+    std::istringstream in(line);
+    std::string a, b, c;
+    in >> a >> b >> c;
+    if (a == "info" && b == "string") {
+        for (char& ch : c) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+        if (!c.empty() && c.back() == ':') c.pop_back();
+        return c == "error";
+    }
+    return line.rfind("No such option", 0) == 0;
 }
 
 bool UciEngine::parse_info(const std::string& line, std::optional<EngineScore>* score, int* depth) {

@@ -68,7 +68,9 @@ public:
     const std::string& name() const { return config_.name; }
     const std::string& id_name() const { return id_name_; }
 
-    // Starts the process and runs the uci / setoption / isready handshake. False + *error on failure.
+    // Starts the process and runs the uci / setoption / isready handshake. False + *error on failure, also
+    // when the engine refuses one of its options (a match whose engine silently runs with another net or
+    // hash than asked is void).
     bool start(std::string* error);
     bool alive() { return process_.running() && !process_.has_exited(); }
     // Makes sure a healthy process is there (restarting it if needed) and sends ucinewgame + isready.
@@ -84,9 +86,14 @@ public:
 
     // Parses the score and depth of one "info" line; false when it has neither.
     static bool parse_info(const std::string& line, std::optional<EngineScore>* score, int* depth);
+    // Whether a line an engine writes after setoption refuses the option: `info string error…` (Quince and
+    // engines like it) or `No such option: …` (Stockfish).
+    static bool refuses_option(const std::string& line);
 
 private:
-    bool wait_for(const std::string& token, std::int64_t timeout_ms, std::string* error);
+    // Reads lines until one starts with `token`; the other lines go to *others when given.
+    bool wait_for(const std::string& token, std::int64_t timeout_ms, std::string* error,
+                  std::vector<std::string>* others = nullptr);
     bool send(const std::string& line);
     EngineProcess::ReadStatus receive(std::string& line, std::chrono::milliseconds timeout);
 

@@ -63,6 +63,10 @@ int main(int argc, char** argv) {
             std::cout << "id name FakeEngine " << mode << "\nid author test\noption name Hash type spin default 1 min 1 max 64\noption name UCI_Chess960 type check default false\nuciok" << std::endl;
         } else if (cmd == "setoption") {
             chess960 = chess960 || line == "setoption name UCI_Chess960 value true";
+            // Two ways engines refuse an option: Quince's and Stockfish's.
+            if (line.rfind("setoption name Refused ", 0) == 0) std::cout << "info string error: setoption: bad value" << std::endl;
+            if (line.rfind("setoption name Unknown ", 0) == 0) std::cout << "No such option: Unknown" << std::endl;
+            if (line.rfind("setoption name Chatty ", 0) == 0) std::cout << "info string Chatty set" << std::endl;
         } else if (cmd == "ucinewgame") {
             goes_this_game = 0;
         } else if (cmd == "isready") {
