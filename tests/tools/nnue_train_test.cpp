@@ -64,15 +64,23 @@ TEST(NnueTrain, FixedSeedGivesTheSameNetWhateverTheThreads) {
     ASSERT_GT(d.samples().size(), 1000u);
     Options o = small_options();
     if (test::sanitized()) o.epochs = 1;  // many batches still; the sanitizer builds run this ten times slower
-    Result one, two, again;
+    Result one, two, again, three;
     std::string error;
     o.threads = 1;
     ASSERT_TRUE(train(d, o, one, nullptr, &error)) << error;
+    o.threads = 3;  // threads that do not divide the work evenly
+    ASSERT_TRUE(train(d, o, three, nullptr, &error)) << error;
     o.threads = 2;
     ASSERT_TRUE(train(d, o, two, nullptr, &error)) << error;
     ASSERT_TRUE(train(d, o, again, nullptr, &error)) << error;
     EXPECT_TRUE(one.net.p == two.net.p);
     EXPECT_TRUE(two.net.p == again.net.p);
+    EXPECT_TRUE(one.net.p == three.net.p);
+    // The losses too, which are sums over the threads' work.
+    for (std::size_t e = 0; e < one.epochs.size(); ++e) {
+        EXPECT_EQ(one.epochs[e].train_loss, three.epochs[e].train_loss);
+        EXPECT_EQ(one.epochs[e].validation_loss, three.epochs[e].validation_loss);
+    }
     o.seed = 12;  // and the seed matters
     Result other;
     ASSERT_TRUE(train(d, o, other, nullptr, &error)) << error;

@@ -48,6 +48,17 @@ inline void perspectives(const Sample& s, int* us, int* them) {
     }
 }
 
+// Partial sums of a dot product (forward): 16 lanes, two AVX2 vectors. Every hidden width is a multiple of
+// 16 (architecture.h).
+constexpr int LANES = 16;
+
+// The partial sums added pairwise, always in this order.
+inline float sum_lanes(float* lanes) {
+    for (int width = LANES / 2; width > 0; width /= 2)
+        for (int j = 0; j < width; ++j) lanes[j] += lanes[j + width];
+    return lanes[0];
+}
+
 // The forward pass of one sample: both perspectives' inputs, hidden sums and activations (the side to
 // move's first), the output bucket and the output (units of SCALE centipawns).
 template <class A>
@@ -72,17 +83,23 @@ void forward(const float* p, const Sample& s, Forward<A>& f) {
             for (int i = 0; i < H; ++i) f.acc[side][i] += w[i];
         }
     }
-    f.out = p[L::OUT_B + std::size_t(f.bucket)];
+    // The output's sum in LANES interleaved partial sums, added up in a fixed order at the end: written so
+    // that the compiler keeps them in vector registers (one sum would be a chain of scalar additions), and
+    // the same on every machine and thread count.
+    float lanes[LANES] = {};
     for (int side = 0; side < 2; ++side) {
         const float* ow = p + L::OUT_W + (std::size_t(f.bucket) * 2 + std::size_t(side)) * H;
-        float sum = 0;
-        for (int i = 0; i < H; ++i) {
-            const float x = std::clamp(f.acc[side][i], 0.0f, 1.0f);
-            f.act[side][i] = x * x;
-            sum += f.act[side][i] * ow[i];
-        }
-        f.out += sum;
+        for (int i = 0; i < H; i += LANES)
+            for (int j = 0; j < LANES; ++j) {
+                // Selects of values rather than std::clamp's of references, which the compiler keeps as branches.
+                float x = f.acc[side][i + j];
+                x = x > 0.0f ? x : 0.0f;
+                x = x < 1.0f ? x : 1.0f;
+                f.act[side][i + j] = x * x;
+                lanes[j] += f.act[side][i + j] * ow[i + j];
+            }
     }
+    f.out = p[L::OUT_B + std::size_t(f.bucket)] + sum_lanes(lanes);
 }
 
 // The target of a sample, from the side to move's view: (1 - lambda) * sigmoid(teacher / scale) + lambda * result.
@@ -113,7 +130,9 @@ double backprop_one(const float* p, const Sample& s, const Options& o, float* gp
         for (int i = 0; i < H; ++i) {
             gow[i] += g * f.act[side][i];
             const float a = f.acc[side][i];
-            d[i] = (a > 0.0f && a < 1.0f) ? g * ow[i] * 2.0f * a : 0.0f;
+            // Computed whatever a is, then selected: a select vectorises, a branch does not.
+            const float slope = g * ow[i] * 2.0f * a;
+            d[i] = ((a > 0.0f) & (a < 1.0f)) ? slope : 0.0f;
             gb[i] += d[i];
         }
         for (int kf = 0; kf < s.count; ++kf) {
@@ -385,8 +404,7 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
             const std::size_t end = std::min(train_idx.size(), begin + std::size_t(o.batch));
             const std::size_t n = end - begin;
             for_slices(SLICES, o.threads, [&](int sl) {
-                Gradient& g = slices[std::size_t(sl)];
-                std::fill(g.g.begin(), g.g.end(), 0.0f);
+                Gradient& g = slices[std::size_t(sl)];  // zero: the step below clears what it has read
                 g.loss = 0;
                 const std::size_t b = begin + n * std::size_t(sl) / SLICES, e = begin + n * std::size_t(sl + 1) / SLICES;
                 with_architecture(net.arch, [&](auto a) {
@@ -394,24 +412,36 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
                         g.loss += backprop_one<decltype(a)>(net.p.data(), samples[train_idx[i]], o, g.g.data());
                 });
             });
-            // Sum the slices in order, then one Adam step on the batch's mean gradient.
-            std::fill(grad.begin(), grad.end(), 0.0f);
-            for (const Gradient& g : slices) {
-                loss_sum += g.loss;
-                for (std::size_t i = 0; i < size; ++i) grad[i] += g.g[i];
-            }
+            // Sum the slices in order, then one Adam step on the batch's mean gradient. Element by element, so
+            // the parameters are cut into parts that the threads share like the slices, each slice's gradient
+            // cleared behind the sum for the next batch.
+            for (const Gradient& g : slices) loss_sum += g.loss;
             ++adam.step;
             const float inv_n = float(1.0 / double(n));
             const float c1 = float(1.0 / (1.0 - std::pow(beta1, double(adam.step))));
             const float c2 = float(1.0 / (1.0 - std::pow(beta2, double(adam.step))));
-            for (std::size_t i = 0; i < size; ++i) {
-                const float gi = grad[i] * inv_n;
-                adam.m[i] = float(beta1) * adam.m[i] + float(1 - beta1) * gi;
-                adam.v[i] = float(beta2) * adam.v[i] + float(1 - beta2) * gi * gi;
-                float w = net.p[i] - float(lr) * (adam.m[i] * c1) / (std::sqrt(adam.v[i] * c2) + float(eps));
-                if (i < net.at.out_b) w = std::clamp(w, -FloatNet::CLIP, FloatNet::CLIP);
-                net.p[i] = w;
-            }
+            const float rate = float(lr);
+            for_slices(SLICES, o.threads, [&](int part) {
+                const std::size_t b = size * std::size_t(part) / SLICES, e = size * std::size_t(part + 1) / SLICES;
+                float* sum = grad.data();
+                std::fill(sum + b, sum + e, 0.0f);
+                for (Gradient& g : slices) {
+                    float* gs = g.g.data();
+                    for (std::size_t i = b; i < e; ++i) sum[i] += gs[i], gs[i] = 0.0f;
+                }
+                float *m = adam.m.data(), *v = adam.v.data(), *w = net.p.data();
+                // Local copies: the compiler cannot tell the captured ones from the arrays written below.
+                const std::size_t clipped = net.at.out_b;  // the output biases are not clipped
+                const float lo = -FloatNet::CLIP, hi = FloatNet::CLIP, scale = inv_n, bias1 = c1, bias2 = c2, step = rate;
+                for (std::size_t i = b; i < e; ++i) {
+                    const float gi = sum[i] * scale;
+                    m[i] = float(beta1) * m[i] + float(1 - beta1) * gi;
+                    v[i] = float(beta2) * v[i] + float(1 - beta2) * gi * gi;
+                    const float x = w[i] - step * (m[i] * bias1) / (std::sqrt(v[i] * bias2) + float(eps));
+                    const float y = x < lo ? lo : x > hi ? hi : x;  // std::clamp, as a select
+                    w[i] = i < clipped ? y : x;
+                }
+            });
         }
         // Validation loss, in slices too (a sum in a fixed order).
         std::vector<double> vloss(SLICES, 0.0);
