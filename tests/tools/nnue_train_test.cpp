@@ -203,6 +203,71 @@ TEST(NnueTrain, ResumedRunEndsWhereAnUninterruptedOneDoes) {
     std::remove(ckpt.c_str());
 }
 
+// The step size of each schedule, and a cosine run resumed from a checkpoint ends where an uninterrupted one
+// does (its step size depends on the batch's place in the whole run).
+TEST(NnueTrain, LearningRateSchedules) {
+    Options o;
+    o.lr = 0.01;
+    o.lr_decay = 0.5;
+    o.epochs = 4;
+    EXPECT_DOUBLE_EQ(learning_rate(o, 0, 7, 10), 0.01);
+    EXPECT_DOUBLE_EQ(learning_rate(o, 3, 0, 10), 0.01 * 0.125);  // exp: every epoch
+    o.lr_schedule = LrSchedule::Step;
+    o.lr_step = 2;
+    const double step[4] = {0.01, 0.01, 0.005, 0.005};
+    for (int e = 0; e < 4; ++e) EXPECT_DOUBLE_EQ(learning_rate(o, e, 5, 10), step[e]) << e;
+    o.lr_schedule = LrSchedule::Cosine;
+    o.lr_min = 0.001;
+    EXPECT_DOUBLE_EQ(learning_rate(o, 0, 0, 10), 0.01);
+    EXPECT_NEAR(learning_rate(o, 2, 0, 10), 0.0055, 1e-12);  // half way: the mean of lr and lr_min
+    double last = 1;
+    for (int e = 0; e < 4; ++e)
+        for (std::size_t b = 0; b < 10; ++b) {
+            const double lr = learning_rate(o, e, b, 10);
+            EXPECT_LT(lr, last) << e << " " << b;  // falls batch by batch, not only epoch by epoch
+            EXPECT_GT(lr, o.lr_min);
+            last = lr;
+        }
+    EXPECT_NEAR(last, o.lr_min, 1e-2 * o.lr);  // after the last batch it would be lr_min itself
+
+    if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;
+    const Dataset d = load_sample();
+    const std::string ckpt = ::testing::TempDir() + "/quince_nnue_cosine.ckpt";
+    std::remove(ckpt.c_str());
+    Options c = small_options();
+    c.epochs = 2;
+    Result exp_run, straight, first, resumed;
+    std::string error;
+    ASSERT_TRUE(train(d, c, exp_run, nullptr, &error)) << error;
+    c.lr_schedule = LrSchedule::Cosine;
+    ASSERT_TRUE(train(d, c, straight, nullptr, &error)) << error;
+    EXPECT_FALSE(straight.net.p == exp_run.net.p);  // the schedule is used
+    // A run of two epochs interrupted after its first: the checkpoint as it is when the second epoch's log
+    // line comes (before that epoch's checkpoint replaces it). A run given one epoch would be another wave.
+    struct CopyAtSecondEpoch : std::stringbuf {
+        std::string from, to;
+        int sync() override {
+            if (to.size() && str().find("epoch 2/") != std::string::npos) {
+                std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+                to.clear();
+            }
+            return 0;
+        }
+    } copier;
+    copier.from = ckpt, copier.to = ckpt + ".1";
+    std::ostream log(&copier);
+    c.checkpoint = ckpt;
+    ASSERT_TRUE(train(d, c, first, &log, &error)) << error;
+    EXPECT_TRUE(first.net.p == straight.net.p);
+    c.checkpoint.clear();
+    c.resume = ckpt + ".1";
+    ASSERT_TRUE(train(d, c, resumed, nullptr, &error)) << error;
+    EXPECT_EQ(resumed.epochs.size(), 1u);
+    EXPECT_TRUE(resumed.net.p == straight.net.p);
+    std::remove((ckpt + ".1").c_str());
+    std::remove(ckpt.c_str());
+}
+
 // The quantised net of every architecture: within 2 cp of the float net, and the engine's evaluation (the
 // net file loaded as an evaluation) is what the quantiser measured.
 TEST(NnueTrain, QuantisedNetMatchesTheFloatNetAndTheEngine) {
@@ -247,7 +312,7 @@ TEST(NnueTrain, CommandLineTrainsTheBucketedArchitecture) {
     const std::string net = testing::TempDir() + "nnue_cli_b8.nnue", checkpoint = testing::TempDir() + "nnue_cli_b8.ckpt";
     std::ostringstream out, err;
     ASSERT_EQ(run_train_nnue_cli({"--out", net, "--arch", "768x512-b8", "--epochs", "2", "--batch", "256", "--lr", "0.002",
-                                  "--threads", "2", "--checkpoint", checkpoint, SAMPLE},
+                                  "--threads", "2", "--checkpoint", checkpoint, "--lr-schedule", "step", "--lr-step", "2", SAMPLE},
                                  out, err),
               0)
         << err.str();
@@ -257,6 +322,7 @@ TEST(NnueTrain, CommandLineTrainsTheBucketedArchitecture) {
     ASSERT_NE(loaded, nullptr) << error;
     EXPECT_EQ(loaded->arch, eval::nnue::find_architecture("768x512-b8"));
     EXPECT_NE(loaded->description.find(", arch 768x512-b8"), std::string::npos) << loaded->description;
+    EXPECT_NE(loaded->description.find(", lr-decay 0.75 every 2 epochs,"), std::string::npos) << loaded->description;
     std::set<std::int32_t> biases(loaded->out_bias, loaded->out_bias + eval::nnue::Net768x512Buckets8::BUCKETS);
     EXPECT_GT(biases.size(), 4u);
     eval::Evaluator ev;
@@ -445,6 +511,12 @@ TEST(NnueTrain, CommandLineRefusesEachBadOptionAndKeepsTheOldNet) {
         {{"--out", net, "--calibration", "-5", SAMPLE}, "--calibration"},
         {{"--out", net, "--lr", "0", SAMPLE}, "--lr: '0' is not a number in"},
         {{"--out", net, "--lr-decay", "1.5", SAMPLE}, "--lr-decay: '1.5'"},
+        {{"--out", net, "--lr-schedule", "linear", SAMPLE}, "--lr-schedule: 'linear' is not exp, step or cosine"},
+        {{"--out", net, "--lr-schedule", "step", "--lr-step", "0", SAMPLE}, "--lr-step"},
+        {{"--out", net, "--lr-step", "2", SAMPLE}, "--lr-step belongs to --lr-schedule step"},
+        {{"--out", net, "--lr-schedule", "step", "--lr-min", "0", SAMPLE}, "--lr-min belongs to --lr-schedule cosine"},
+        {{"--out", net, "--lr-schedule", "cosine", "--lr-decay", "0.5", SAMPLE}, "--lr-decay does not apply"},
+        {{"--out", net, "--lr-schedule", "cosine", "--lr-min", "0.1", "--lr", "0.01", SAMPLE}, "--lr-min is above --lr"},
         {{"--out", net, "--lambda", "nan", SAMPLE}, "--lambda: 'nan'"},
         {{"--out", net, "--max-quantisation-error", "-1", SAMPLE}, "--max-quantisation-error: '-1'"},
         {{"--out", net, "--scale", "400cp", SAMPLE}, "--scale: '400cp'"},

@@ -23,6 +23,9 @@ const char* const USAGE =
     "  --batch N         positions per Adam step (default 16384)\n"
     "  --lr X            Adam's step size (default 0.001)\n"
     "  --lr-decay X      the step size is multiplied by X after every epoch (default 0.75)\n"
+    "  --lr-schedule S   how the step size changes: exp (default: --lr-decay after every epoch), step\n"
+    "                    (--lr-decay after every --lr-step N epochs) or cosine (from --lr down to --lr-min X,\n"
+    "                    default 0, over the run's epochs, half a cosine wave, batch by batch)\n"
     "  --lambda X        weight of the game result in the target, 0..1 (default 0: the teacher alone)\n"
     "  --scale CP        centipawns per unit of the sigmoid (default 400)\n"
     "  --validation X    fraction of games held out for validation (default 0.05)\n"
@@ -81,12 +84,13 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
                           {"seed", true}, {"limit", true}, {"checkpoint", true}, {"resume", true},
                           {"description", true}, {"plies", true}, {"mirror", false}, {"calibration", true},
                           {"teacher-scale", true}, {"own-scores", false}, {"skip-plies", true},
-                          {"min-pieces", true}, {"arch", true}, {"max-quantisation-error", true}},
+                          {"min-pieces", true}, {"arch", true}, {"max-quantisation-error", true},
+                          {"lr-schedule", true}, {"lr-step", true}, {"lr-min", true}},
                          &a, &error))
         return cli::usage_error(err, "train-nnue", error);
     Options o;
     QtdRead how;
-    long long skip_plies = 0, min_pieces = 0;
+    long long skip_plies = 0, min_pieces = 0, lr_step = 1;
     long long epochs = o.epochs, batch = o.batch, threads = o.threads, seed = 1, limit = 0, calibration = 100000;
     double max_quantisation_error = 2.0;
     const bool ok =
@@ -99,6 +103,8 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
          cli::parse_number(a.options["calibration"], 0, 10000000, "--calibration", &calibration, &error)) &&
         (!a.has("lr") || parse_real(a.options["lr"], 1e-9, 10, "--lr", &o.lr, &error)) &&
         (!a.has("lr-decay") || parse_real(a.options["lr-decay"], 0, 1, "--lr-decay", &o.lr_decay, &error)) &&
+        (!a.has("lr-step") || cli::parse_number(a.options["lr-step"], 1, 100000, "--lr-step", &lr_step, &error)) &&
+        (!a.has("lr-min") || parse_real(a.options["lr-min"], 0, 10, "--lr-min", &o.lr_min, &error)) &&
         (!a.has("lambda") || parse_real(a.options["lambda"], 0, 1, "--lambda", &o.lambda, &error)) &&
         (!a.has("max-quantisation-error") || parse_real(a.options["max-quantisation-error"], 0, 1000,
                                                         "--max-quantisation-error", &max_quantisation_error, &error)) &&
@@ -109,6 +115,22 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         (!a.has("min-pieces") || cli::parse_number(a.options["min-pieces"], 0, 32, "--min-pieces", &min_pieces, &error)) &&
         (!a.has("validation") || parse_real(a.options["validation"], 0, 0.9, "--validation", &o.validation, &error));
     if (!ok) return cli::usage_error(err, "train-nnue", error);
+    if (a.has("lr-schedule")) {
+        const std::string& name = a.options["lr-schedule"];
+        if (name == "step") o.lr_schedule = LrSchedule::Step;
+        else if (name == "cosine") o.lr_schedule = LrSchedule::Cosine;
+        else if (name != "exp")
+            return cli::usage_error(err, "train-nnue", "--lr-schedule: '" + name + "' is not exp, step or cosine");
+    }
+    o.lr_step = int(lr_step);
+    if (a.has("lr-step") && o.lr_schedule != LrSchedule::Step)
+        return cli::usage_error(err, "train-nnue", "--lr-step belongs to --lr-schedule step");
+    if (a.has("lr-min") && o.lr_schedule != LrSchedule::Cosine)
+        return cli::usage_error(err, "train-nnue", "--lr-min belongs to --lr-schedule cosine");
+    if (a.has("lr-decay") && o.lr_schedule == LrSchedule::Cosine)
+        return cli::usage_error(err, "train-nnue", "--lr-decay does not apply to --lr-schedule cosine (--lr-min does)");
+    if (o.lr_min > o.lr)
+        return cli::usage_error(err, "train-nnue", "--lr-min is above --lr");
     if (a.has("own-scores") && a.has("teacher-scale"))
         return cli::usage_error(err, "train-nnue", "--teacher-scale scales teacher labels, which --own-scores leaves out");
     if (a.has("arch")) {
@@ -177,7 +199,11 @@ int run_train_nnue_cli(const std::vector<std::string>& args, std::ostream& out, 
         d << " " << describe_files(a.positional);
         d << " (" << read_positions << " positions" << (a.has("mirror") ? ", and their mirror images" : "")
           << "); epochs " << o.epochs << ", batch " << o.batch << ", lr "
-          << o.lr << ", lr-decay " << o.lr_decay << ", lambda " << o.lambda << ", scale " << o.scale
+          << o.lr
+          << (o.lr_schedule == LrSchedule::Cosine ? ", lr-schedule cosine to " + cli::formatted("%g", o.lr_min)
+                                                  : ", lr-decay " + cli::formatted("%g", o.lr_decay))
+          << (o.lr_schedule == LrSchedule::Step ? " every " + std::to_string(o.lr_step) + " epochs" : "")
+          << ", lambda " << o.lambda << ", scale " << o.scale
           << ", validation " << o.validation << ", seed " << o.seed
           << (plies == training::Plies::Quiet ? ", plies quiet" : "")
           << (how.teacher_scale != 1.0 ? ", teacher-scale " + std::to_string(how.teacher_scale) : std::string())

@@ -363,6 +363,21 @@ std::vector<std::size_t> validation_indices(const Dataset& data, const Options& 
     return v;
 }
 
+double learning_rate(const Options& o, int epoch, std::size_t batch, std::size_t batches) {
+    switch (o.lr_schedule) {
+    case LrSchedule::Step:
+        return o.lr * std::pow(o.lr_decay, epoch / std::max(1, o.lr_step));
+    case LrSchedule::Cosine: {
+        const double total = double(std::max(1, o.epochs)) * double(std::max<std::size_t>(1, batches));
+        const double done = std::min(1.0, (double(epoch) * double(batches) + double(batch)) / total);
+        return o.lr_min + 0.5 * (o.lr - o.lr_min) * (1.0 + std::cos(3.14159265358979323846 * done));
+    }
+    case LrSchedule::Exp:
+        break;
+    }
+    return o.lr * std::pow(o.lr_decay, epoch);
+}
+
 bool train(const Dataset& data, const Options& o, Result& result, std::ostream* log, std::string* error) {
     const auto& samples = data.samples();
     std::vector<std::size_t> train_idx, val_idx;
@@ -398,11 +413,13 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
         std::sort(train_idx.begin(), train_idx.end());
         SplitMix64 rng(o.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(epoch) + 1);
         for (std::size_t i = train_idx.size(); i > 1; --i) std::swap(train_idx[i - 1], train_idx[rng.below(i)]);
-        const double lr = o.lr * std::pow(o.lr_decay, epoch);
+        const std::size_t batches = (train_idx.size() + std::size_t(o.batch) - 1) / std::size_t(o.batch);
+        const double first_lr = learning_rate(o, epoch, 0, batches);
         double loss_sum = 0;
         for (std::size_t begin = 0; begin < train_idx.size(); begin += std::size_t(o.batch)) {
             const std::size_t end = std::min(train_idx.size(), begin + std::size_t(o.batch));
             const std::size_t n = end - begin;
+            const double lr = learning_rate(o, epoch, begin / std::size_t(o.batch), batches);
             for_slices(SLICES, o.threads, [&](int sl) {
                 Gradient& g = slices[std::size_t(sl)];  // zero: the step below clears what it has read
                 g.loss = 0;
@@ -458,7 +475,8 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
         if (log)
             *log << "epoch " << r.epoch << "/" << o.epochs << ": train loss " << std::setprecision(6) << r.train_loss
                  << ", validation loss " << r.validation_loss << ", " << std::setprecision(3) << secs << " s, "
-                 << std::llround(r.positions_per_second) << " positions/s, lr " << lr << std::endl;
+                 << std::llround(r.positions_per_second) << " positions/s, lr " << first_lr
+                 << (o.lr_schedule == LrSchedule::Cosine ? " at its start" : "") << std::endl;
         if (!o.checkpoint.empty() && !write_checkpoint(o.checkpoint, epoch + 1, net, adam, error)) return false;
     }
     return true;

@@ -91,11 +91,17 @@ private:
     std::size_t teacher_targets_ = 0;
 };
 
+// How Adam's step size changes over a run (learning_rate()).
+enum class LrSchedule { Exp, Step, Cosine };
+
 struct Options {
     int epochs = 10;
     int batch = 16384;
     double lr = 0.001;        // Adam's step size
-    double lr_decay = 0.75;   // the step size is multiplied by this after every epoch
+    double lr_decay = 0.75;   // Exp: the step size is multiplied by this after every epoch; Step: every lr_step
+    LrSchedule lr_schedule = LrSchedule::Exp;
+    int lr_step = 1;          // Step: epochs between two decays
+    double lr_min = 0.0;      // Cosine: the step size at the end of the run
     double lambda = 0.0;      // weight of the game result in the target (0: the teacher alone)
     double scale = 400.0;     // centipawns per unit of the sigmoid (teacher and net alike)
     double validation = 0.05; // fraction of games held out
@@ -142,6 +148,12 @@ struct Result {
     std::vector<EpochReport> epochs;
     std::size_t train_positions = 0, validation_positions = 0;
 };
+
+// The step size of batch `batch` (0-based, of `batches` an epoch) of epoch `epoch` (0-based, counting the
+// epochs of a resumed run's checkpoint): Exp, lr * lr_decay^epoch; Step, lr * lr_decay^(epoch / lr_step),
+// rounded down; Cosine, from lr at the run's first batch down to lr_min after its last (options.epochs
+// epochs), half a cosine wave, batch by batch. A function of these alone, so a resumed run repeats it.
+double learning_rate(const Options& options, int epoch, std::size_t batch, std::size_t batches);
 
 // Trains a net of architecture options.arch on `data`; progress lines go to `log` (may be null). False +
 // *error (a checkpoint that does not read or does not match the options' architecture, no training
