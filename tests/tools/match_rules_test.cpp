@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -481,6 +482,18 @@ TEST(MatchOpenings, CompressedEpd) {
     EXPECT_EQ(book.at(0).fen, "r1bq1rk1/ppp2ppp/5n2/2bp4/2NPP3/2P5/PP3PPP/RNBQK2R w KQ - 0 9");
     cfg.file = "/nonexistent.epd.xz";
     EXPECT_FALSE(book.load(cfg, &error));
+    EXPECT_NE(error.find("/nonexistent.epd.xz"), std::string::npos) << error;
+    // gzip is not among the codecs: refused by name, with what to do.
+    cfg.file = std::string(QUINCE_MATCH_TEST_DATA_DIR) + "/openings.epd.gz";
+    EXPECT_FALSE(book.load(cfg, &error));
+    EXPECT_NE(error.find("gzip is not read"), std::string::npos) << error;
+    // A corrupt .xz file is named, not read as text.
+    const std::string bad = ::testing::TempDir() + "quince_bad_openings.epd.xz";
+    std::ofstream(bad) << "not xz at all\n";
+    cfg.file = bad;
+    EXPECT_FALSE(book.load(cfg, &error));
+    EXPECT_NE(error.find("cannot decompress"), std::string::npos) << error;
+    std::remove(bad.c_str());
 }
 
 TEST(MatchReferee, CastlingAsKingTakesRookIsNormalized) {

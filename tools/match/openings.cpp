@@ -1,8 +1,6 @@
 #include "openings.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -12,6 +10,7 @@
 #include "board/position.h"
 #include "game/pgn.h"
 #include "core/text.h"
+#include "training/game_format.h"
 
 namespace quince::match {
 
@@ -21,33 +20,15 @@ bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Reads the whole file; .xz and .gz files are decompressed with the xz / gzip programs.
+// Reads the whole file; .xz and .zst files decompressed through the training library's codecs.
 bool read_opening_file(const std::string& path, std::string* text, std::string* error) {
-    const char* decompressor = ends_with(path, ".xz") ? "xz" : ends_with(path, ".gz") ? "gzip" : nullptr;
-    if (!std::ifstream(path).good()) {
-        if (error) *error = "cannot open opening file " + path;
+    if (ends_with(path, ".gz")) {
+        if (error) *error = "opening file " + path + ": gzip is not read; decompress it (gunzip) or use xz or zstd";
         return false;
     }
-    if (!decompressor) {
-        std::ifstream in(path, std::ios::binary);
-        text->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        return true;
-    }
-    std::string quoted = "'";
-    for (char ch : path) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    quoted += "'";
-    std::string command = std::string(decompressor) + " -dc -- " + quoted;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe) {
-        if (error) *error = "cannot run " + command;
-        return false;
-    }
-    char buffer[65536];
-    std::size_t n;
-    text->clear();
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text->append(buffer, n);
-    if (::pclose(pipe) != 0) {
-        if (error) *error = "decompression failed: " + command;
+    std::string why;
+    if (!training::read_maybe_compressed_file(path, text, &why)) {
+        if (error) *error = "cannot read opening file " + why;
         return false;
     }
     return true;

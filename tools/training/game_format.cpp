@@ -523,6 +523,15 @@ bool read_shard_file(const std::string& path, std::string* bytes, std::string* e
 #endif
 }
 
+bool read_maybe_compressed_file(const std::string& path, std::string* bytes, std::string* error) {
+    if (ends_with(path, ".xz") || ends_with(path, ".zst")) {
+        if (!fs::is_regular_file(path)) return *error = path + ": no such file", false;
+        return read_shard_file(path, bytes, error);
+    }
+    if (!fs::is_regular_file(path) || !read_whole_file(path, bytes)) return *error = path + ": cannot read the file", false;
+    return true;
+}
+
 std::string files_sha256(const std::vector<std::string>& paths) {
 #ifdef QUINCE_DATA_CODECS
     sha256_ctx ctx;

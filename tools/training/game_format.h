@@ -75,6 +75,9 @@ bool write_shard_file(const std::string& path, const std::string& bytes, Codec c
 // Reads and decompresses (the codec's checksum is verified by the decompressor; concatenated streams are read
 // one after another); *error starts with the path.
 bool read_shard_file(const std::string& path, std::string* bytes, std::string* error);
+// Any file read whole: "*.xz" and "*.zst" decompressed as shards are, other names as they are (opening
+// books, EPD and PGN files that may come compressed); *error starts with the path.
+bool read_maybe_compressed_file(const std::string& path, std::string* bytes, std::string* error);
 
 // One labelled position as a reader sees it.
 struct LabeledPosition {
