@@ -221,10 +221,19 @@ int run_weights(const Args& args, std::ostream& out, std::ostream& err) {
         return usage_error(err, "weights", "expected one PROFILE or FILE (profiles:" + names + ")");
     }
     const std::string& name = a.positional[0];
-    std::shared_ptr<const eval::Profile> p = eval::find_profile_shared(name);
-    if (p && p->simple) return usage_error(err, "weights", "profile 'simple' is the baseline evaluation and has no weights");
-    if (!p && !(p = eval::load_profile_file(name, &error)))
-        return usage_error(err, "weights", "'" + printable(name) + "' is no built-in profile, and as a file: " + error);
+    // What the name is, by the registry of evaluations: only a hand-crafted profile has weights to print.
+    eval::EvalKind kind;
+    std::shared_ptr<const eval::Profile> p;
+    if (eval::builtin_kind(name, &kind)) {
+        if (kind == eval::EvalKind::Simple)
+            return usage_error(err, "weights", "profile '" + name + "' is the baseline evaluation and has no weights");
+        if (kind == eval::EvalKind::Network)
+            return usage_error(err, "weights", "profile '" + name + "' is a network and has no weights; quince eval --json describes it");
+        p = eval::find_profile_shared(name);
+    } else if (!(p = eval::load_profile_file(name, &error))) {
+        return usage_error(err, "weights", "'" + printable(name) + "' is no built-in profile (" + eval::known_profiles() +
+                                               ") and as a file: " + error);
+    }
     out << eval::format_weights(p->w);
     return EXIT_OK;
 }

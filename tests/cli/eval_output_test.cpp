@@ -72,6 +72,7 @@ TEST(EvalOutput, TheNetworkPrintsWhatItPrinted) {
     check("eval-json-nnue", {"eval", "--json", "--profile", "nnue", "--epd", EPD});
     check("uci-eval-nnue", {"setoption name EvalProfile value nnue", "position startpos moves e2e4", "eval"});
     check("eval-default", {"eval", "r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R b KQ - 3 9"});
+    check("weights-nnue", {"weights", "nnue"});  // a network has no weights to print: said so
 }
 
 // A name that is no evaluation: every user lists the ones there are, as it did.
@@ -83,6 +84,7 @@ TEST(EvalOutput, BadProfileNamesListTheKnownOnes) {
     check("bad-similarity", {"similarity", "profile:nnuee", "profile:quince"});
     check("bad-weights", {"weights"});
     check("weights-simple", {"weights", "simple"});
+    check("weights-nosuch", {"weights", "nnuee"});
 }
 
 }  // namespace QUINCE_TEST_FILE
