@@ -2,8 +2,8 @@
 // (tests/data/endings.epd) and how the evaluations score its drawn positions.
 //
 // The set is made by this file (random legal positions of chosen material, seeded):
-//   QUINCE_MAKE_ENDINGS=/tmp/endings.fen build/tests/quince_tests --gtest_filter='EvalEndings.*'
-// then labelled by Debian's Syzygy prober: tests/data/label_endings.py /tmp/endings.fen SYZYGY_DIR > tests/data/endings.epd
+//   QUINCE_MAKE_ENDINGS=endings.fen build/tests/quince_tests --gtest_filter='EvalEndings.*'
+// then labelled by Debian's Syzygy prober: tests/data/label_endings.py endings.fen SYZYGY_DIR > tests/data/endings.epd
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -21,6 +21,7 @@
 #include "eval/terms.h"
 #include "eval/trace.h"
 #include "search/search.h"
+#include "support/test_positions.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
@@ -29,12 +30,6 @@ using namespace quince;
 using namespace quince::eval;
 
 namespace {
-
-Position at(const std::string& fen) {
-    Position pos;
-    EXPECT_TRUE(pos.set_fen(fen)) << fen;
-    return pos;
-}
 
 struct Labelled {
     std::string fen, material, wdl;  // wdl: the tables' verdict for the side to move
@@ -167,7 +162,7 @@ TEST(EvalEndings, UnwinnableEndingsScoreZeroForEveryEvaluation) {
         "1k6/8/8/P7/8/8/8/K3B3 b - - 0 1",      // a-pawn, the wrong bishop, the king next to a8
     };
     for (const char* fen : fens) {
-        const Position pos = at(fen);
+        const Position pos = test::from_fen(fen);
         for (const std::string& name : profile_names()) {
             Evaluator ev(name);
             EXPECT_EQ(ev.evaluate(pos), 0) << name << " " << fen;
@@ -214,7 +209,7 @@ TEST(EvalEndings, RulesByEnding) {
         {"8/8/3k4/2nb4/3r4/8/2RQ4/K7 w - - 0 1", WHITE, Ending::None, 128},
     };
     for (const Case& c : cases) {
-        const Position pos = at(c.fen);
+        const Position pos = test::from_fen(c.fen);
         const EndingScale s = ending_scale(pos, c.strong);
         EXPECT_EQ(int(s.rule), int(c.rule)) << c.fen << ": " << ending_name(s.rule);
         EXPECT_EQ(s.factor, c.factor) << c.fen;
@@ -227,7 +222,7 @@ TEST(EvalEndings, RulesByEnding) {
 // The scale applies to the side the score favours, truncating toward zero; `quince eval` says which
 // rule applied, and the JSON's adjustments still add up to the final score.
 TEST(EvalEndings, ScaleOfTheScoreAndItsTrace) {
-    const Position pos = at("8/8/3k4/8/3b4/8/2R5/K7 w - - 0 1");
+    const Position pos = test::from_fen("8/8/3k4/8/3b4/8/2R5/K7 w - - 0 1");
     EXPECT_EQ(finish_score(pos, 400), 400 * SCALE_PAWNLESS_VS_MINOR / 128);
     EXPECT_EQ(finish_score(pos, -7), 0);  // favours Black, whose bishop cannot win: -7 * 0 / 128
     EXPECT_EQ(finish_score(pos, 0), 0);
@@ -251,15 +246,15 @@ TEST(EvalEndings, FiftyMoveCounterDampsEveryEvaluation) {
     const std::string board = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - ";
     for (const std::string& name : profile_names()) {
         Evaluator ev(name);
-        const Value fresh = ev.evaluate(at(board + "0 8"));
+        const Value fresh = ev.evaluate(test::from_fen(board + "0 8"));
         ASSERT_NE(fresh, 0) << name;
-        EXPECT_EQ(ev.evaluate(at(board + "50 8")), fresh * 150 / 200) << name;
-        EXPECT_EQ(ev.evaluate(at(board + "100 8")), fresh / 2) << name;
+        EXPECT_EQ(ev.evaluate(test::from_fen(board + "50 8")), fresh * 150 / 200) << name;
+        EXPECT_EQ(ev.evaluate(test::from_fen(board + "100 8")), fresh / 2) << name;
         Trace t;
-        EXPECT_EQ(ev.evaluate_traced(at(board + "50 8"), t), fresh * 150 / 200) << name;
+        EXPECT_EQ(ev.evaluate_traced(test::from_fen(board + "50 8"), t), fresh * 150 / 200) << name;
     }
     // After the scale: K+R v K+B, 40 half-moves on.
-    const Position pos = at("8/8/3k4/8/3b4/8/2R5/K7 w - - 40 60");
+    const Position pos = test::from_fen("8/8/3k4/8/3b4/8/2R5/K7 w - - 40 60");
     EXPECT_EQ(finish_score(pos, 400), 400 * SCALE_PAWNLESS_VS_MINOR / 128 * 160 / 200);
     EXPECT_NE(trace_text(pos, "quince").find("fifty-move counter 40: x (200 - 40) / 200"), std::string::npos);
 }
@@ -288,7 +283,7 @@ TEST(EvalEndings, SyzygyLabelledSetsAtDepth12) {
             std::string misses;
             for (const Labelled& l : set) {
                 engine.new_game();
-                const Value v = engine.search(at(l.fen), limits, options).score;
+                const Value v = engine.search(test::from_fen(l.fen), limits, options).score;
                 if (l.wdl == "draw") {
                     ++draws;
                     if (std::abs(v) <= 50) ++draws_ok;

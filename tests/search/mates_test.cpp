@@ -11,21 +11,16 @@
 #include "board/movegen.h"
 #include "board/notation.h"
 #include "search/search.h"
+#include "support/test_positions.h"
 
 namespace {
 namespace QUINCE_TEST_FILE {  // names private to this file, also in a unity batch (tests/CMakeLists.txt)
 
 using namespace quince;
 using namespace quince::search;
+using test::from_fen;
 
 namespace {
-
-Position from_fen(const std::string& fen) {
-    Position p;
-    std::string error;
-    EXPECT_TRUE(p.set_fen(fen, false, &error)) << error;
-    return p;
-}
 
 Limits depth_limit(int d) {
     Limits l;

@@ -1,6 +1,8 @@
 // Positions shared by the tests: the EPD suites in tests/data and positions from seeded random games.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <fstream>
 #include <random>
@@ -11,6 +13,14 @@
 #include "board/position.h"
 
 namespace quince::test {
+
+// A position from a FEN the test knows to be good; a bad one fails the test, naming the FEN and why.
+inline Position from_fen(const std::string& fen) {
+    Position pos;
+    std::string error;
+    EXPECT_TRUE(pos.set_fen(fen, false, &error)) << fen << ": " << error;
+    return pos;
+}
 
 // The FEN of every line of an EPD suite in tests/data (the part before the first ';').
 inline std::vector<std::string> suite_fens(const std::string& file) {
