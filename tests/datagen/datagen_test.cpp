@@ -228,6 +228,49 @@ TEST(DatagenPgn, CommentScores) {
     EXPECT_EQ(comment_score_cp("+1.2x/3"), std::nullopt);
 }
 
+TEST(DatagenPgn, EvalCommands) {
+    bool mate = false;
+    EXPECT_EQ(eval_command_cp("[%eval 0.17]"), 17);
+    EXPECT_EQ(eval_command_cp("[%eval 0.17] [%clk 0:00:30]"), 17);
+    EXPECT_EQ(eval_command_cp("Good move. [%clk 0:00:30] [%eval -1.52,23]"), -152);
+    EXPECT_EQ(eval_command_cp("[%eval +3]"), 300);
+    EXPECT_EQ(eval_command_cp("[%eval #-4]", &mate), std::nullopt);
+    EXPECT_TRUE(mate);
+    EXPECT_EQ(eval_command_cp("[%eval #2]", &mate), std::nullopt);
+    EXPECT_TRUE(mate);
+    EXPECT_EQ(eval_command_cp("+0.35/9 0.004s", &mate), std::nullopt);  // a score comment, not a command
+    EXPECT_FALSE(mate);
+    for (const char* bad : {"[%eval]", "[%eval ]", "[%eval 0.17", "[%evaluation 0.17]", "[%eval 1.3x]",
+                            "[%eval 0.5 0.7]", "[%eval abc]", "[%eval0.17]"})
+        EXPECT_EQ(eval_command_cp(bad), std::nullopt) << bad;
+}
+
+// Games as lichess exports them: each eval command scores the position after its move, White's view.
+TEST(DatagenPgn, ImportsEvalCommandsFromWhitesView) {
+    const std::string dir = temp_dir("pgn-evals");
+    PgnImportConfig c;
+    c.files = {std::string(QUINCE_DATAGEN_TEST_DATA_DIR) + "/evals.pgn"};
+    c.out_dir = dir;
+    c.hash_mb = 1;
+    PgnImportSummary s;
+    std::string error;
+    ASSERT_TRUE(import_pgn(c, &s, &error)) << error;
+    EXPECT_EQ(s.games_used, 2);
+    const std::vector<std::string> expected = {
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 17 | 1.0",            // 1. e4 {0.17}
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 20 | 1.0",          // 1... e5 {0.2}
+        "rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2 | -45 | 1.0",        // 2. Qh5 {-0.45,22}
+        "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3 | -30 | 1.0",      // 2... Nc6
+        "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3 | -40 | 1.0",    // 3. Bc4
+        // 3... Nf6 {#3} is a mate: no sample; the mated position after 4. Qxf7# has no comment.
+        "4k3/8/8/8/8/8/3KP3/8 b - - 1 1 | 125 | 0.5",  // the FEN game: 1. Kd2 {1.25}
+        // 1... Kd7 {no eval here} and 2. Kd3 {1.3x} give none; of two commands the first counts.
+        "8/8/3k4/8/8/3K4/4P3/8 w - - 4 3 | 90 | 0.5",
+    };
+    EXPECT_EQ(lines_of(read_shards(dir)), expected);
+    fs::remove_all(dir);
+}
+
 // The tuner's test: datagen output parses and replays legally.
 TEST(DatagenSelfPlay, OutputDecodesAndIsLegalAndQuiet) {
     const std::string dir = temp_dir("legal");

@@ -162,6 +162,11 @@ struct PgnImportSummary {
 // and anything else that carries no score; *mate says which.
 std::optional<int> comment_score_cp(const std::string& comment, bool* mate = nullptr);
 
+// The score of an eval command in a move comment, as lichess and `quince analyse` write it: "[%eval 0.17]",
+// "[%eval -1.52,23]" (pawns, then the depth), "[%eval #-4]" — the position after the move, White's view, in
+// centipawns. nullopt without one, for a mate (*mate says so) and for a value that is not a number.
+std::optional<int> eval_command_cp(const std::string& comment, bool* mate = nullptr);
+
 // Turns PGN files into training data in config.out_dir (which must hold no shards yet). A malformed game
 // is skipped with one error line; the others are still used. False + *error only when nothing can be done
 // (an unreadable file, an output directory that already holds data, I/O errors).

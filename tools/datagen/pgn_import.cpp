@@ -1,4 +1,5 @@
-// `quince datagen --from-pgn`: the positions of PGN games whose moves carry score comments, as training samples.
+// `quince datagen --from-pgn`: the positions of PGN games whose moves carry scores (engine comments or eval
+// commands), as training samples.
 #include "datagen.h"
 
 #include <algorithm>
@@ -53,6 +54,22 @@ std::optional<int> comment_score_cp(const std::string& comment, bool* mate) {
     return int(negative ? -cp : cp);
 }
 
+std::optional<int> eval_command_cp(const std::string& comment, bool* mate) {
+    if (mate) *mate = false;
+    const std::size_t at = comment.find("[%eval");
+    if (at == std::string::npos) return std::nullopt;
+    const std::size_t from = at + 6, end = comment.find(']', from);
+    if (end == std::string::npos || from == end || !std::isspace(static_cast<unsigned char>(comment[from])))
+        return std::nullopt;
+    // The value ends at the depth's comma; what is left is read as a score comment's first token.
+    std::string value = comment.substr(from, end - from);
+    value = value.substr(0, value.find(','));
+    if (value.find_first_not_of(" \t") == std::string::npos) return std::nullopt;
+    const std::size_t last = value.find_last_not_of(" \t");
+    if (value.find_first_of(" \t", value.find_first_not_of(" \t")) < last) return std::nullopt;  // two words
+    return comment_score_cp(value, mate);
+}
+
 bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::string* error) {
     *summary = PgnImportSummary{};
     if (config.out_dir.empty()) return fail(error, "--out DIR is required");
@@ -98,20 +115,24 @@ bool import_pgn(const PgnImportConfig& config, PgnImportSummary* summary, std::s
         Position pos = g.start();
         probe.new_game();
         std::vector<std::pair<Sample, Key>> samples;
+        // A quiet position with its score (White's view) becomes a sample.
+        auto label = [&](int white_cp) {
+            Position quiet_probe;
+            if (!chess960 && quiet_probe.set_fen(pos.fen(), false, nullptr) && quiet_probe.has_legal_move() &&
+                is_quiet(probe, quiet_probe))
+                samples.emplace_back(Sample{pos.fen(), white_cp, white_result, std::nullopt}, pos.key());
+        };
         for (const game::PgnMove& m : g.moves) {  // legal: the reader checked every move on the board
             std::string comment;
             for (const std::string& c : m.comments) comment += (comment.empty() ? "" : " ") + c;
-            bool mate = false;
-            std::optional<int> cp = comment_score_cp(comment, &mate);
-            // The comment is the mover's score of the position before the move.
-            if (cp && !chess960) {
-                Position quiet_probe;
-                if (quiet_probe.set_fen(pos.fen(), false, nullptr) && is_quiet(probe, quiet_probe)) {
-                    Sample s{pos.fen(), pos.side_to_move() == WHITE ? *cp : -*cp, white_result, std::nullopt};
-                    samples.emplace_back(std::move(s), pos.key());
-                }
-            }
+            // An eval command scores the position after the move, White's view; an engine's comment is the
+            // mover's score of the position before it.
+            const std::optional<int> after = eval_command_cp(comment);
+            if (!after)
+                if (const std::optional<int> cp = comment_score_cp(comment))
+                    label(pos.side_to_move() == WHITE ? *cp : -*cp);
             pos.do_move(m.move);
+            if (after) label(*after);
         }
         ++summary->games_used;
         if (teacher) {
