@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "board/movegen.h"
@@ -305,11 +306,20 @@ TEST(NnueNet, EvalFileLoadsANetAndRefusesABadOne) {
 // update often spans several moves), with jumps to unrelated positions; captures, promotions, castlings and
 // en passant captures among the moves, each counted; the other architectures a tenth as many steps (their
 // accumulators are the same code, their outputs a bucket of their own).
+// With `kings`, a third of the moves are king moves where there is one, and the walk also starts from
+// endings, where kings roam: many of them change a perspective's king bucket or side (king-bucketed inputs).
 template <class A>
-void incremental_walk(int steps) {
+void incremental_walk(int steps, bool kings = false) {
     auto net = random_net(4, architecture_index<A>());
     ASSERT_TRUE(net);
-    const std::vector<Position> starts = test::random_game_positions(58, 8, 200, 40);
+    std::vector<Position> starts = test::random_game_positions(58, 8, 200, 40);
+    if (kings)
+        for (const char* fen : {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "r3k2r/1p4p1/8/2pP4/8/8/1P4P1/R3K2R w KQkq c6 0 1",
+                                "8/2P2k2/8/8/3p4/8/5K2/8 b - - 0 1", "8/8/3k4/8/2K5/8/6p1/8 w - - 0 1"}) {
+            Position pos;
+            ASSERT_TRUE(pos.set_fen(fen)) << fen;
+            for (int i = 0; i < 20; ++i) starts.push_back(pos);  // the walk jumps to one of the starts
+        }
     ASSERT_FALSE(starts.empty());
     SplitMix64 rng(2026);
     NnueState<A> state;
@@ -318,7 +328,10 @@ void incremental_walk(int steps) {
     AccumulatorOf<A> fresh;
     long evaluated = 0, moves = 0, nulls = 0, unmoves = 0;
     long captures = 0, promotions = 0, castlings = 0, en_passants = 0;  // the moves of each kind
+    long view_changes = 0, mirror_changes = 0;  // moves after which a perspective's view differs
+    std::uint64_t refreshed_pieces = 0;  // the inputs of the perspectives refreshed from the cache of views
     std::vector<Move> special;  // the castlings, en passant captures and promotions of a position
+    std::vector<Move> king_moves;
     for (int step = 0; step < steps; ++step) {
         const int r = int(rng.below(100));
         MoveList<LEGAL> legal(pos);
@@ -326,10 +339,17 @@ void incremental_walk(int steps) {
             // Half the time a castling, en passant or promotion where there is one: each changes more
             // inputs than a quiet move, and random play alone seldom plays them.
             special.clear();
-            for (const auto& e : legal)
+            king_moves.clear();
+            for (const auto& e : legal) {
                 if (e.move.type() != NORMAL) special.push_back(e.move);
-            const Move m = !special.empty() && rng.below(2) == 0 ? special[rng.below(special.size())]
-                                                                 : legal.begin()[rng.below(legal.size())].move;
+                else if (type_of(pos.piece_on(e.move.from())) == KING) king_moves.push_back(e.move);
+            }
+            const int kind = int(rng.below(kings ? 3 : 2));
+            const Move m = !special.empty() && kind == 0      ? special[rng.below(special.size())]
+                           : !king_moves.empty() && kind == 2 ? king_moves[rng.below(king_moves.size())]
+                                                              : legal.begin()[rng.below(legal.size())].move;
+            int before[COLOR_NB], after[COLOR_NB];
+            views<A>(pos, before);
             captures += pos.is_capture(m) && m.type() != EN_PASSANT;
             promotions += m.type() == PROMOTION;
             castlings += m.type() == CASTLING;
@@ -337,6 +357,9 @@ void incremental_walk(int steps) {
             pos.do_move(m);
             line.push_back(m);
             ++moves;
+            views<A>(pos, after);
+            view_changes += before[WHITE] != after[WHITE] || before[BLACK] != after[BLACK];
+            mirror_changes += (before[WHITE] ^ after[WHITE]) % 2 || (before[BLACK] ^ after[BLACK]) % 2;
         } else if (r < 63 && !pos.in_check() && line.size() < 300) {
             pos.do_null_move();
             line.push_back(Move::null());
@@ -352,7 +375,9 @@ void incremental_walk(int steps) {
             line.clear();
         }
         if (rng.below(4) == 0) continue;  // not evaluated: the next update spans more than one step
+        const std::uint64_t view_refreshes = state.view_refreshes();
         const Value v = state.evaluate(*net, pos);
+        refreshed_pieces += (state.view_refreshes() - view_refreshes) * std::uint64_t(popcount(pos.pieces()));
         refresh<A>(*net, pos, fresh);
         ASSERT_TRUE(same(state.accumulator(), fresh)) << A::NAME << " step " << step << " " << pos.fen();
         ASSERT_EQ(v, output<A>(*net, fresh, pos.side_to_move(), output_bucket<A>(pos))) << A::NAME << " step " << step;
@@ -369,6 +394,15 @@ void incremental_walk(int steps) {
     EXPECT_GT(en_passants, steps / 2000);
     // Incremental, not refreshing every time: refreshes come from the jumps (1 % of steps) and long unwinds.
     EXPECT_GT(state.updates(), 20 * state.refreshes()) << evaluated << " evaluated";
+    if (kings) {
+        // Kings crossing between buckets and between the d- and e-files, the cache of views refreshing the
+        // perspectives they change by fewer inputs than their pieces (a random walk, with its jumps, strays
+        // further from a view's last use than a search does).
+        EXPECT_GT(view_changes, steps / 20) << A::NAME;
+        EXPECT_GT(mirror_changes, steps / 40) << A::NAME;
+        EXPECT_GT(state.view_refreshes(), std::uint64_t(steps / 40)) << A::NAME;
+        EXPECT_LT(state.view_changed_inputs(), refreshed_pieces * 3 / 4) << A::NAME;
+    }
 }
 
 TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
@@ -376,6 +410,70 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshOverAMillionRandomMoves) {
     const int steps = test::sanitized() ? 100000 : 1000000;
     for (int arch = 0; arch < ARCHITECTURE_COUNT; ++arch)
         with_architecture(arch, [&](auto a) { incremental_walk<decltype(a)>(arch == DEFAULT ? steps : steps / 10); });
+}
+
+// King-bucketed inputs: the walk above with many king moves, across the buckets and between the d- and
+// e-files (castlings, en passant captures and promotions among them): every update, including those that
+// refresh a perspective from the cache of views, equals a refresh.
+TEST(NnueAccumulator, KingBucketsIncrementalEqualsRefreshAcrossBucketsAndSides) {
+    const int steps = test::sanitized() ? 100000 : 1000000;
+    for (int arch = 0; arch < ARCHITECTURE_COUNT; ++arch)
+        with_architecture(arch, [&](auto a) {
+            using A = decltype(a);
+            if constexpr (A::Inputs::VIEWS > 1) incremental_walk<A>(steps, true);
+        });
+}
+
+// A perspective whose king changes view is refreshed from the cached accumulator of its new view: the
+// first time with every piece, afterwards with only the pieces that moved since that view was last used.
+// The other perspective is updated as usual.
+TEST(NnueAccumulator, KingChangingViewRefreshesOnlyThePiecesThatDiffer) {
+    using A = Net768x512Kings4;
+    auto net = random_net(12, architecture_index<A>());
+    ASSERT_TRUE(net);
+    Position pos;
+    ASSERT_TRUE(pos.set_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"));
+    const std::uint64_t pieces = std::uint64_t(popcount(pos.pieces()));
+    NnueState<A> state;
+    AccumulatorOf<A> fresh;
+    std::uint64_t refreshed = 0, by_view = 0, by_move = 0;  // the counters' increments of the last move
+    auto play = [&](const char* uci) {
+        const Move m = uci_to_move(pos, uci);
+        ASSERT_TRUE(m) << uci;
+        pos.do_move(m);
+        const std::uint64_t r = state.view_refreshes(), v = state.view_changed_inputs(), c = state.changed_inputs();
+        state.evaluate(*net, pos);
+        refreshed = state.view_refreshes() - r, by_view = state.view_changed_inputs() - v, by_move = state.changed_inputs() - c;
+        refresh<A>(*net, pos, fresh);
+        ASSERT_TRUE(same(state.accumulator(), fresh)) << uci;
+    };
+    // The first evaluation: both perspectives from their views' empty caches.
+    state.evaluate(*net, pos);
+    EXPECT_EQ(state.view_refreshes(), 2u);
+    EXPECT_EQ(state.view_changed_inputs(), 2 * pieces);
+    // Ke1-e2: White's king from rank 1 to rank 2 (another bucket, still mirrored): White's perspective from its
+    // new view's empty cache, every piece; Black's updated by the king's two inputs.
+    play("e1e2");
+    EXPECT_EQ(refreshed, 1u);
+    EXPECT_EQ(by_view, pieces);
+    EXPECT_EQ(by_move, 2u);
+    play("d7d6");
+    EXPECT_EQ(refreshed, 0u);
+    play("e2d3");  // ranks 3-4, not mirrored: another view's first use
+    EXPECT_EQ(refreshed, 1u);
+    EXPECT_EQ(by_view, pieces);
+    play("c8g4");
+    // Back to e2, the view of Ke1-e2: refreshed by the pieces that moved since, the pawn d7-d6 and the
+    // bishop c8-g4 (each an input subtracted and one added), not every piece.
+    play("d3e2");
+    EXPECT_EQ(refreshed, 1u);
+    EXPECT_EQ(by_view, 4u);
+    // Black's king over the d/e boundary, Ke8-d7 (from Black's view, e1 to d2: not mirrored any more).
+    play("e8d7");
+    EXPECT_EQ(refreshed, 1u);
+    EXPECT_EQ(by_view, pieces);
+    EXPECT_EQ(by_move, 2u);
+    EXPECT_EQ(state.refreshes(), 1u);  // the first evaluation only
 }
 
 // Each child of a node starts from its parent's accumulator, whatever was evaluated between: after a whole
@@ -591,6 +689,60 @@ TEST(NnueEvaluator, BucketsByPieceCountPickTheOutput) {
         ++seen[0];
     }
     for (int b = 0; b < A::BUCKETS; ++b) EXPECT_GT(seen[b], 0) << "no position in bucket " << b;
+}
+
+// 768x512-k4: the king of each perspective, seen from it, picks its bucket by rank (1, 2, 3-4, 5-8) and, on
+// files e-h, mirrors that perspective's board left to right. So every position scores as its mirror image
+// (castling rights aside, which the inputs do not see), unlike the default net's; the engine's inputs and
+// the trainer's (derived from White's piece-square inputs) are the same; the net file names the
+// architecture.
+TEST(NnueEvaluator, KingBucketsPickTheInputsAndMirrorTheBoard) {
+    using A = Net768x512Kings4;
+    using I = A::Inputs;
+    EXPECT_EQ(A::INPUTS, 4 * 768);
+    EXPECT_EQ(I::VIEWS, 8);
+    // view = bucket * 2 + mirrored, from each side's own view.
+    const std::pair<Square, int> white[] = {{SQ_A1, 0}, {SQ_D1, 0}, {SQ_E1, 1}, {SQ_G1, 1}, {SQ_C2, 2}, {SQ_F2, 3},
+                                            {SQ_A3, 4}, {SQ_H4, 5}, {SQ_D5, 6}, {SQ_E8, 7}};
+    for (const auto& [sq, view] : white) {
+        EXPECT_EQ(I::view(WHITE, sq), view) << square_to_string(sq);
+        EXPECT_EQ(I::view(BLACK, flip_rank(sq)), view) << square_to_string(sq);
+    }
+    for (Color p : {WHITE, BLACK})
+        for (int view = 0; view < I::VIEWS; ++view)
+            for (Color c : {WHITE, BLACK})
+                for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1))
+                    for (Square s = SQ_A1; s <= SQ_H8; s = Square(s + 1)) {
+                        const int input = I::index(p, view, c, pt, s);
+                        ASSERT_EQ(input, I::from_white(p, view, PieceSquareInputs::index(WHITE, c, pt, s)));
+                        ASSERT_EQ(input / 768, view / 2);
+                        ASSERT_EQ(I::factor(input), PieceSquareInputs::index(p, c, pt, view % 2 ? Square(s ^ 7) : s));
+                    }
+    auto mirrored = [](const Position& pos) {
+        const std::string fen = pos.fen(), board = fen.substr(0, fen.find(' '));
+        std::string out;
+        std::stringstream ranks(board);
+        for (std::string rank; std::getline(ranks, rank, '/');) out += (out.empty() ? "" : "/") + std::string(rank.rbegin(), rank.rend());
+        Position m;
+        EXPECT_TRUE(m.set_fen(out + (pos.side_to_move() == WHITE ? " w" : " b") + " - - 0 1"));
+        return m;
+    };
+    const std::string bytes = random_net_bytes(13, "kings", architecture_index<A>());
+    EXPECT_NE(bytes.find("768x512-k4"), std::string::npos);
+    std::string error;
+    auto net = parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+    ASSERT_TRUE(net) << error;
+    ASSERT_EQ(net->arch, architecture_index<A>());
+    auto plain = random_net(13);
+    const auto state = network_evaluation(net)->network->new_state(), other = network_evaluation(plain)->network->new_state();
+    int differs = 0, positions = 0;
+    for (const Position& pos : test::random_game_positions(63, 10, 1000, 160)) {
+        const Position m = mirrored(pos);
+        ASSERT_EQ(state->evaluate(pos), state->evaluate(m)) << pos.fen();
+        differs += other->evaluate(pos) != other->evaluate(m);
+        ++positions;
+    }
+    EXPECT_GT(differs, positions / 2);
 }
 
 // A build without a default net lists no profile nnue (and builtin_evaluation refuses it); with one, it is

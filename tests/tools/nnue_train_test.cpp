@@ -130,10 +130,11 @@ TEST(NnueTrain, GradientMatchesTheLoss) {
             for (std::size_t i = 0; i < 300; ++i) reported += backprop(r.net, d.samples()[i * 7], o, g);
             const double before = loss(r.net);
             EXPECT_NEAR(reported, before, 1e-6 * before);
-            // Block by block (input weights, input biases, output layer), so that an error in one cannot hide
-            // behind another.
-            const std::size_t blocks[4] = {r.net.at.ft_w, r.net.at.ft_b, r.net.at.out_w, r.net.at.size};
-            for (int b = 0; b < 3; ++b) {
+            // Block by block (input weights, the factoriser's shared ones where there are, input biases,
+            // output layer), so that an error in one cannot hide behind another.
+            const std::size_t blocks[5] = {r.net.at.ft_w, r.net.at.factor, r.net.at.ft_b, r.net.at.out_w, r.net.at.size};
+            for (int b = 0; b < 4; ++b) {
+                if (blocks[b] == blocks[b + 1]) continue;  // no factoriser
                 double norm2 = 0;
                 for (std::size_t i = blocks[b]; i < blocks[b + 1]; ++i) norm2 += double(g[i]) * g[i];
                 ASSERT_GT(norm2, 0.0);
@@ -337,6 +338,67 @@ TEST(NnueTrain, CommandLineTrainsTheBucketedArchitecture) {
     std::remove(checkpoint.c_str());
 }
 
+// --arch 768x512-k4 (king buckets, mirrored, with the factoriser) through the command line, positions mirrored
+// too: the net names its architecture and loads as an evaluation that scores a position as its mirror image
+// and its colour-flipped twin.
+TEST(NnueTrain, CommandLineTrainsTheKingBucketedArchitecture) {
+    if (test::thread_sanitizer) GTEST_SKIP() << TRAINER_THREADS;
+    const std::string net = testing::TempDir() + "nnue_cli_k4.nnue";
+    std::ostringstream out, err;
+    // A lower step size than the other tests': the factorised input weights (own and shared) move twice as
+    // fast, and a tiny net overfitted to the sample quantises less closely on its validation positions.
+    ASSERT_EQ(run_train_nnue_cli({"--out", net, "--arch", "768x512-k4", "--epochs", "2", "--batch", "256", "--lr", "0.001",
+                                  "--threads", "2", "--mirror", SAMPLE},
+                                 out, err),
+              0)
+        << err.str();
+    EXPECT_NE(out.str().find("(768x512-k4, "), std::string::npos) << out.str();
+    std::string error;
+    auto loaded = eval::nnue::load_network_file(net, &error);
+    ASSERT_NE(loaded, nullptr) << error;
+    EXPECT_EQ(loaded->arch, eval::nnue::find_architecture("768x512-k4"));
+    EXPECT_NE(loaded->description.find(", arch 768x512-k4"), std::string::npos) << loaded->description;
+    eval::Evaluator ev;
+    ev.set_eval(eval::nnue::network_evaluation(loaded));
+    Position pos, mirrored;
+    ASSERT_TRUE(pos.set_fen("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w - - 0 5"));
+    ASSERT_TRUE(mirrored.set_fen("r2kqb1r/ppp1pppp/2n2n2/3p1b2/3P1B2/2N1P3/PPP2PPP/R2KQBNR w - - 0 5"));
+    EXPECT_EQ(ev.evaluate(pos), ev.evaluate(pos.flipped()));
+    EXPECT_EQ(ev.evaluate(pos), ev.evaluate(mirrored));
+    std::remove(net.c_str());
+}
+
+// The factoriser: each input's weights in the net file are its own plus those of the input it shares with
+// the other buckets (the same piece on the same square, mirrored as its bucket), which the float net adds
+// up as it evaluates.
+TEST(NnueTrain, FactoriserIsAddedIntoEveryBucketsWeights) {
+    using A = eval::nnue::Net768x512Kings4;
+    const int arch = eval::nnue::architecture_index<A>();
+    FloatNet net;
+    net.init(5, arch);
+    ASSERT_EQ(net.at.ft_b - net.at.factor, std::size_t(768) * A::HIDDEN);
+    for (std::size_t i = net.at.factor; i < net.at.ft_b; ++i) EXPECT_EQ(net.p[i], 0.0f);  // it starts at 0
+    const Dataset d = load_sample();
+    const double before = net.evaluate(d.samples()[0]);
+    for (std::size_t i = net.at.factor; i < net.at.ft_b; ++i) net.p[i] = float(int(i % 7) - 3) * 0.01f;
+    EXPECT_NE(net.evaluate(d.samples()[0]), before);  // the float net uses the shared weights
+    std::vector<std::size_t> check;
+    for (std::size_t i = 0; i < 200; ++i) check.push_back(i);
+    std::string bytes, error;
+    QuantiseCheck qc;
+    ASSERT_TRUE(quantise(net, d, {}, check, "factorised", bytes, qc, &error, 50.0)) << error;
+    EXPECT_LE(qc.mean_abs_diff_cp, 2.0);
+    auto q = eval::nnue::parse_network(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), &error);
+    ASSERT_TRUE(q) << error;
+    for (int input = 0; input < A::INPUTS; input += 37)
+        for (int h = 0; h < A::HIDDEN; h += 5) {
+            const std::size_t own = std::size_t(input) * A::HIDDEN + std::size_t(h);
+            const std::size_t shared = net.at.factor + std::size_t(A::Inputs::factor(input)) * A::HIDDEN + std::size_t(h);
+            const float sum = net.p[own] + net.p[shared];  // as the quantiser adds them
+            ASSERT_EQ(q->ft_weights[own], std::lround(double(sum) * A::QA)) << input << " " << h;
+        }
+}
+
 TEST(NnueTrain, TextReaderSplitsGamesAndNamesABadLine) {
     const std::string path = ::testing::TempDir() + "/quince_nnue_reader.txt";
     {
@@ -456,6 +518,16 @@ TEST(NnueTrain, MirroredCopyIsTheMirroredPosition) {
     const Sample &copy = d.samples()[1], &direct = e.samples()[0];
     EXPECT_EQ(std::multiset<int>(copy.features, copy.features + copy.count),
               std::multiset<int>(direct.features, direct.features + direct.count));
+    // The kings mirrored too (SQ_E1 -> SQ_D1): king-bucketed inputs follow from them, and the copy evaluates
+    // as the mirrored position in every architecture (in another order of its pieces' sums).
+    EXPECT_EQ(copy.king[WHITE], direct.king[WHITE]);
+    EXPECT_EQ(copy.king[BLACK], direct.king[BLACK]);
+    EXPECT_EQ(direct.king[WHITE], SQ_D1);
+    for (int arch = 0; arch < eval::nnue::ARCHITECTURE_COUNT; ++arch) {
+        FloatNet net;
+        net.init(3, arch);
+        EXPECT_NEAR(net.evaluate(copy), net.evaluate(direct), 1e-3) << arch;
+    }
     EXPECT_NE(std::multiset<int>(copy.features, copy.features + copy.count),
               std::multiset<int>(d.samples()[0].features, d.samples()[0].features + d.samples()[0].count));
     EXPECT_EQ(copy.teacher, 35);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <thread>
 
@@ -29,22 +30,25 @@ namespace {
 // depend on how many threads share the slices.
 constexpr int SLICES = 16;
 
-// FloatNet::p's blocks for architecture A.
+// FloatNet::p's blocks for architecture A: the factoriser's shared input weights (architecture.h, FACTORS;
+// none for most inputs) after the input weights.
 template <class A>
 struct Layout {
-    static constexpr std::size_t FT_W = 0, FT_B = A::FT_WEIGHTS, OUT_W = FT_B + A::HIDDEN,
+    static constexpr std::size_t FT_W = 0, FACTOR = A::FT_WEIGHTS,
+                                 FT_B = FACTOR + std::size_t(A::Inputs::FACTORS) * A::HIDDEN, OUT_W = FT_B + A::HIDDEN,
                                  OUT_B = OUT_W + A::OUT_WEIGHTS, SIZE = OUT_B + A::BUCKETS;
 };
 
 inline double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
-// The inputs of the side to move (us) and of the other side (them).
+// The inputs of the side to move (us) and of the other side (them), each in the view its king gives it.
 template <class A>
 inline void perspectives(const Sample& s, int* us, int* them) {
+    const Color side = s.black_to_move ? BLACK : WHITE;
+    const int view_us = A::Inputs::view(side, Square(s.king[side])), view_them = A::Inputs::view(~side, Square(s.king[~side]));
     for (int k = 0; k < s.count; ++k) {
-        const int w = s.features[k], b = A::Inputs::other_perspective(w);
-        us[k] = s.black_to_move ? b : w;
-        them[k] = s.black_to_move ? w : b;
+        us[k] = A::Inputs::from_white(side, view_us, s.features[k]);
+        them[k] = A::Inputs::from_white(~side, view_them, s.features[k]);
     }
 }
 
@@ -81,6 +85,10 @@ void forward(const float* p, const Sample& s, Forward<A>& f) {
         for (int k = 0; k < s.count; ++k) {
             const float* w = p + L::FT_W + std::size_t(f.in[side][k]) * H;
             for (int i = 0; i < H; ++i) f.acc[side][i] += w[i];
+            if constexpr (A::Inputs::FACTORS > 0) {
+                const float* fw = p + L::FACTOR + std::size_t(A::Inputs::factor(f.in[side][k])) * H;
+                for (int i = 0; i < H; ++i) f.acc[side][i] += fw[i];
+            }
         }
     }
     // The output's sum in LANES interleaved partial sums, added up in a fixed order at the end: written so
@@ -138,6 +146,10 @@ double backprop_one(const float* p, const Sample& s, const Options& o, float* gp
         for (int kf = 0; kf < s.count; ++kf) {
             float* gw = gp + L::FT_W + std::size_t(f.in[side][kf]) * H;
             for (int i = 0; i < H; ++i) gw[i] += d[i];
+            if constexpr (A::Inputs::FACTORS > 0) {
+                float* gf = gp + L::FACTOR + std::size_t(A::Inputs::factor(f.in[side][kf])) * H;
+                for (int i = 0; i < H; ++i) gf[i] += d[i];
+            }
         }
     }
     return err * err;
@@ -160,7 +172,7 @@ struct Gradient {
 FloatLayout FloatLayout::of(int arch) {
     return with_architecture(arch, [](auto a) {
         using L = Layout<decltype(a)>;
-        return FloatLayout{L::FT_W, L::FT_B, L::OUT_W, L::OUT_B, L::SIZE};
+        return FloatLayout{L::FT_W, L::FACTOR, L::FT_B, L::OUT_W, L::OUT_B, L::SIZE};
     });
 }
 
@@ -313,6 +325,7 @@ bool Dataset::add(const Position& pos, int teacher_cp, double result, std::uint6
         const Piece pc = pos.piece_on(sq);
         s.features[s.count++] = std::uint16_t(PieceSquareInputs::index(WHITE, color_of(pc), type_of(pc), sq));
     }
+    for (Color c : {WHITE, BLACK}) s.king[c] = std::uint8_t(pos.king_square(c));
     s.black_to_move = pos.side_to_move() == BLACK;
     s.teacher = float(teacher_cp);
     s.result = float(result);
@@ -328,7 +341,9 @@ void Dataset::add_mirrored() {
     samples_.reserve(2 * n);
     for (std::size_t i = 0; i < n; ++i) {
         Sample s = samples_[i];
+        // The position mirrored, kings included (king-bucketed inputs follow from their squares).
         for (int k = 0; k < s.count; ++k) s.features[k] = std::uint16_t(PieceSquareInputs::mirrored(s.features[k]));
+        for (std::uint8_t& k : s.king) k = std::uint8_t(k ^ 7);
         samples_.push_back(s);
     }
 }
@@ -342,8 +357,9 @@ void FloatNet::init(std::uint64_t seed, int architecture) {
     // Inputs: about 32 are active, so a hidden sum starts with a spread of about 0.17, inside SCReLU's range
     // and small enough that the quantised output of a young net stays within 2 cp of the float one (the
     // output weights' 1/64 steps weigh with the square of the activations); outputs: 1 / sqrt(fan-in).
+    // A factoriser's shared weights start at 0: the inputs' sums start as an unfactorised net's.
     const int hidden = int(at.out_w - at.ft_b);
-    for (std::size_t i = at.ft_w; i < at.ft_b; ++i) p[i] = uniform(0.05f);
+    for (std::size_t i = at.ft_w; i < at.factor; ++i) p[i] = uniform(0.05f);
     for (std::size_t i = at.out_w; i < at.out_b; ++i) p[i] = uniform(1.0f / std::sqrt(2.0f * float(hidden)));
 }
 
@@ -447,17 +463,25 @@ bool train(const Dataset& data, const Options& o, Result& result, std::ostream* 
                     for (std::size_t i = b; i < e; ++i) sum[i] += gs[i], gs[i] = 0.0f;
                 }
                 float *m = adam.m.data(), *v = adam.v.data(), *w = net.p.data();
-                // Local copies: the compiler cannot tell the captured ones from the arrays written below.
-                const std::size_t clipped = net.at.out_b;  // the output biases are not clipped
-                const float lo = -FloatNet::CLIP, hi = FloatNet::CLIP, scale = inv_n, bias1 = c1, bias2 = c2, step = rate;
-                for (std::size_t i = b; i < e; ++i) {
-                    const float gi = sum[i] * scale;
-                    m[i] = float(beta1) * m[i] + float(1 - beta1) * gi;
-                    v[i] = float(beta2) * v[i] + float(1 - beta2) * gi * gi;
-                    const float x = w[i] - step * (m[i] * bias1) / (std::sqrt(v[i] * bias2) + float(eps));
-                    const float y = x < lo ? lo : x > hi ? hi : x;  // std::clamp, as a select
-                    w[i] = i < clipped ? y : x;
-                }
+                // Local copies, captured by value: the compiler cannot tell the captured ones from the arrays
+                // written below.
+                const float scale = inv_n, bias1 = c1, bias2 = c2, step = rate;
+                auto steps = [=](std::size_t from, std::size_t to, float limit) {
+                    const float lo = -limit, hi = limit;
+                    for (std::size_t i = from; i < to; ++i) {
+                        const float gi = sum[i] * scale;
+                        m[i] = float(beta1) * m[i] + float(1 - beta1) * gi;
+                        v[i] = float(beta2) * v[i] + float(1 - beta2) * gi * gi;
+                        const float x = w[i] - step * (m[i] * bias1) / (std::sqrt(v[i] * bias2) + float(eps));
+                        w[i] = x < lo ? lo : x > hi ? hi : x;  // std::clamp, as a select
+                    }
+                };
+                // A factorised net's input weights (its own and the shared ones) within half the bound, so
+                // that their sum, the engine's weight, is within it; the output biases are not clipped.
+                const std::size_t half = net.at.factor < net.at.ft_b ? net.at.ft_b : 0, clipped = net.at.out_b;
+                steps(b, std::min(e, half), FloatNet::CLIP / 2);
+                steps(std::max(b, half), std::min(e, clipped), FloatNet::CLIP);
+                steps(std::max(b, clipped), e, std::numeric_limits<float>::infinity());
             });
         }
         // Validation loss, in slices too (a sum in a fixed order).
@@ -583,7 +607,14 @@ bool quantise_as(double max_mean_cp, const FloatNet& net, const Dataset& data, c
     };
     std::vector<std::int16_t> ft_w(A::FT_WEIGHTS), ft_b(H), out_w(A::OUT_WEIGHTS);
     std::vector<std::int32_t> out_b(A::BUCKETS);
-    for (std::size_t i = 0; i < ft_w.size(); ++i) ft_w[i] = std::int16_t(q(net.p[L::FT_W + i], QA, 32767));
+    // A factorised input's weights are its own plus its shared input's (what the float net adds).
+    for (int f = 0; f < A::INPUTS; ++f)
+        for (int h = 0; h < H; ++h) {
+            const std::size_t i = std::size_t(f) * H + std::size_t(h);
+            float w = net.p[L::FT_W + i];
+            if constexpr (A::Inputs::FACTORS > 0) w += net.p[L::FACTOR + std::size_t(A::Inputs::factor(f)) * H + std::size_t(h)];
+            ft_w[i] = std::int16_t(q(w, QA, 32767));
+        }
     for (int i = 0; i < H; ++i) ft_b[std::size_t(i)] = std::int16_t(q(net.p[L::FT_B + std::size_t(i)], QA, 32767));
     for (std::size_t i = 0; i < out_w.size(); ++i) out_w[i] = std::int16_t(q(net.p[L::OUT_W + i], QB, MAX_OUT_WEIGHT));
     for (int b = 0; b < A::BUCKETS; ++b) out_b[std::size_t(b)] = std::int32_t(q(net.p[L::OUT_B + std::size_t(b)], double(QA) * QB, 2e9));

@@ -59,10 +59,12 @@ bool read_qtd_positions(const std::vector<std::string>& paths, Dataset& data, st
                         const QtdRead& how = {});
 
 // Positions in memory, compact: the pieces as White-perspective input indices of
-// eval::nnue::PieceSquareInputs (an architecture's inputs for either perspective follow from them).
+// eval::nnue::PieceSquareInputs and the kings' squares (an architecture's inputs for either perspective
+// follow from them).
 struct Sample {
     std::uint16_t features[eval::nnue::PieceSquareInputs::MAX_ACTIVE];
     std::uint8_t count;
+    std::uint8_t king[COLOR_NB];  // squares, by colour
     std::uint8_t black_to_move;
     std::uint8_t held_out;  // of the data's own validation part (QTD: its validation shards)
     float teacher;  // centipawns, White's view
@@ -114,15 +116,17 @@ struct Options {
 };
 
 // Where each block of a float net's parameters starts in its one array (Adam runs over it): input weights
-// [input][hidden], input biases, output weights [bucket][side][hidden] (the side to move's hidden units
-// first), output biases [bucket]; `size` in all.
+// [input][hidden], the factoriser's shared input weights [shared input][hidden] (empty, factor == ft_b,
+// for inputs without; eval/nnue/architecture.h, FACTORS), input biases, output weights [bucket][side][hidden]
+// (the side to move's hidden units first), output biases [bucket]; `size` in all.
 struct FloatLayout {
-    std::size_t ft_w = 0, ft_b = 0, out_w = 0, out_b = 0, size = 0;
+    std::size_t ft_w = 0, factor = 0, ft_b = 0, out_w = 0, out_b = 0, size = 0;
     static FloatLayout of(int arch);
 };
 
 // The float network of architecture `arch` (eval/nnue/architecture.h). Weights are kept within ±CLIP so that
-// the quantised net meets the loader's int16 bounds.
+// the quantised net meets the loader's int16 bounds (a factorised net's input weights, its own and the
+// shared ones, within ±CLIP / 2: the quantiser adds them).
 struct FloatNet {
     static constexpr float CLIP = 1.98f;
     int arch = eval::nnue::architecture_index<eval::nnue::DefaultArchitecture>();

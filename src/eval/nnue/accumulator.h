@@ -3,7 +3,8 @@
 // evaluator-side state that keeps them up to date incrementally: NnueState keeps one accumulator per ply of
 // the game (a ring of 128) with the pieces of the position it belongs to, and starts each evaluation from
 // whichever of a few candidates (this ply's, its parent's, its grandparent's, the last evaluated) differs by
-// the fewest pieces, adding and subtracting only those pieces' inputs. So the search needs no hook in
+// the fewest pieces, adding and subtracting only those pieces' inputs (a perspective whose king changed
+// bucket, with king-bucketed inputs, from a cache of accumulators per view). So the search needs no hook in
 // make/unmake, accumulators are touched only when a position is actually evaluated (lazily), and a sibling
 // starts from its parent, not from the last leaf of its brother's subtree.
 #pragma once
@@ -65,15 +66,23 @@ int output_bucket(const Position& pos) {
     else return A::bucket(popcount(pos.pieces()));
 }
 
+// Each perspective's view (architecture.h: the layout of its inputs that its king's square selects).
+template <class A>
+void views(const Position& pos, int* view) {
+    for (Color p : {WHITE, BLACK}) view[p] = A::Inputs::view(p, pos.king_square(p));
+}
+
 // The inputs of every piece of pos, for both perspectives; their count.
 template <class A>
 int active_inputs(const Position& pos, int* white, int* black) {
+    int view[COLOR_NB];
+    views<A>(pos, view);
     int n = 0;
     for (Bitboard b = pos.pieces(); b && n < 64;) {
         const Square s = pop_lsb(b);
         const Piece pc = pos.piece_on(s);
-        white[n] = A::Inputs::index(WHITE, color_of(pc), type_of(pc), s);
-        black[n] = A::Inputs::index(BLACK, color_of(pc), type_of(pc), s);
+        white[n] = A::Inputs::index(WHITE, view[WHITE], color_of(pc), type_of(pc), s);
+        black[n] = A::Inputs::index(BLACK, view[BLACK], color_of(pc), type_of(pc), s);
         ++n;
     }
     return n;
@@ -127,13 +136,17 @@ Value output(const Network& net, const AccumulatorOf<A>& acc, Color us, int buck
 }  // namespace reference
 
 // One per Evaluator (so per search thread) and net architecture: an accumulator per ply of the game
-// (modulo 128) and the pieces of the position each belongs to.
+// (modulo 128), with the pieces of the position it belongs to and each perspective's view (architecture.h).
+// For inputs of several views (king buckets), also a cache of one accumulator per (perspective, view) with
+// the pieces it was last computed for: a perspective whose king changed bucket or side is refreshed from
+// its view's cached accumulator, adding and subtracting only the pieces that differ from those.
 template <class A>
 class NnueState {
 public:
     static constexpr int SLOTS = 128;
     // Beyond this many changed inputs a refresh (at most 32 columns) costs about the same.
     static constexpr int MAX_CHANGES = 24;
+    static constexpr int VIEWS = A::Inputs::VIEWS;
 
     // The network's score of pos, centipawns from the side to move's view.
     Value evaluate(const Network& net, const Position& pos);
@@ -141,29 +154,74 @@ public:
     const AccumulatorOf<A>& accumulator() const { return slots_[last_].acc; }
     void reset() {
         for (int i = 0; i < SLOTS; ++i) slots_[i].net = nullptr;
+        for (int i = 0; i < (VIEWS > 1 ? 2 * VIEWS : 0); ++i) cache_[i].net = nullptr;
     }
     // Counters: evaluations that updated incrementally / refreshed from scratch, and the inputs the
-    // updates added or subtracted (per perspective).
+    // updates added or subtracted (per perspective); perspectives refreshed from the cache of views (after
+    // their king changed view), and the inputs those refreshes added or subtracted.
     std::uint64_t updates() const { return updates_; }
     std::uint64_t refreshes() const { return refreshes_; }
     std::uint64_t changed_inputs() const { return changed_inputs_; }
+    std::uint64_t view_refreshes() const { return view_refreshes_; }
+    std::uint64_t view_changed_inputs() const { return view_changed_inputs_; }
 
 private:
+    using Pieces = Bitboard[COLOR_NB][PIECE_TYPE_NB];
     struct Slot {
         AccumulatorOf<A> acc;
         const Network* net = nullptr;  // the net acc belongs to (none yet, or another net: not a candidate)
         Bitboard pieces[COLOR_NB][PIECE_TYPE_NB] = {};
+        std::uint8_t view[COLOR_NB] = {};
     };
+    struct alignas(64) Cached {
+        std::int16_t acc[A::HIDDEN];
+        const Network* net = nullptr;  // as Slot's
+        Bitboard pieces[COLOR_NB][PIECE_TYPE_NB] = {};
+    };
+    // Perspective p's hidden sums of the pieces `now` in view `view`, into `to`, from the cache.
+    void refresh_view(const Network& net, const Pieces& now, Color p, int view, std::int16_t* to);
+
     std::unique_ptr<Slot[]> slots_ = std::make_unique<Slot[]>(SLOTS);
+    std::unique_ptr<Cached[]> cache_ = VIEWS > 1 ? std::make_unique<Cached[]>(2 * VIEWS) : nullptr;  // [p][view]
     int last_ = 0;
-    std::uint64_t updates_ = 0, refreshes_ = 0, changed_inputs_ = 0;
+    std::uint64_t updates_ = 0, refreshes_ = 0, changed_inputs_ = 0, view_refreshes_ = 0, view_changed_inputs_ = 0;
 };
+
+template <class A>
+void NnueState<A>::refresh_view(const Network& net, const Pieces& now, Color p, int view, std::int16_t* to) {
+    Cached& e = cache_[std::size_t(p) * VIEWS + std::size_t(view)];
+    // From the bias when that adds fewer inputs than the cached pieces differ by (another net's entry, or
+    // one whose pieces all moved since).
+    int differ = 0, pieces = 0;
+    for (Color c : {WHITE, BLACK})
+        for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1))
+            differ += popcount(e.pieces[c][pt] ^ now[c][pt]), pieces += popcount(now[c][pt]);
+    if (e.net != &net || differ > pieces) {
+        std::memcpy(e.acc, net.ft_bias.data(), sizeof e.acc);
+        std::memset(e.pieces, 0, sizeof e.pieces);
+        e.net = &net;
+    }
+    int add[64], sub[64], n_add = 0, n_sub = 0;  // a board holds at most 64 pieces
+    for (Color c : {WHITE, BLACK}) {
+        for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1)) {
+            for (Bitboard b = e.pieces[c][pt] & ~now[c][pt]; b;) sub[n_sub++] = A::Inputs::index(p, view, c, pt, pop_lsb(b));
+            for (Bitboard b = now[c][pt] & ~e.pieces[c][pt]; b;) add[n_add++] = A::Inputs::index(p, view, c, pt, pop_lsb(b));
+        }
+    }
+    simd::add_sub_rows<simd::Native, A::HIDDEN>(net.ft_weights.data(), e.acc, e.acc, add, n_add, sub, n_sub);
+    std::memcpy(e.pieces, now, sizeof e.pieces);
+    std::memcpy(to, e.acc, sizeof e.acc);
+    ++view_refreshes_;
+    view_changed_inputs_ += std::uint64_t(n_add + n_sub);
+}
 
 template <class A>
 Value NnueState<A>::evaluate(const Network& net, const Position& pos) {
     Bitboard now[COLOR_NB][PIECE_TYPE_NB] = {};
     for (Color c : {WHITE, BLACK})
         for (PieceType pt = PAWN; pt <= KING; pt = PieceType(pt + 1)) now[c][pt] = pos.pieces(c, pt);
+    int view[COLOR_NB] = {};
+    if constexpr (VIEWS > 1) views<A>(pos, view);
     const int ply = pos.game_ply() & (SLOTS - 1);
     Slot& dst = slots_[ply];
 
@@ -184,10 +242,17 @@ Value NnueState<A>::evaluate(const Network& net, const Position& pos) {
     }
 
     if (best < 0) {
-        refresh<A>(net, pos, dst.acc);
+        if constexpr (VIEWS > 1) {
+            for (Color p : {WHITE, BLACK}) refresh_view(net, now, p, view[p], dst.acc.v[p]);
+        } else {
+            refresh<A>(net, pos, dst.acc);
+        }
         ++refreshes_;
     } else {
         const Slot& src = slots_[best];
+        // A perspective whose view changed since src (its king changed bucket or side) has other inputs
+        // for every piece: refreshed from the cache instead.
+        const bool stale[COLOR_NB] = {src.view[WHITE] != view[WHITE], src.view[BLACK] != view[BLACK]};
         int add_w[MAX_CHANGES], add_b[MAX_CHANGES], sub_w[MAX_CHANGES], sub_b[MAX_CHANGES];
         int n_add = 0, n_sub = 0;
         for (Color c : {WHITE, BLACK}) {
@@ -195,23 +260,37 @@ Value NnueState<A>::evaluate(const Network& net, const Position& pos) {
                 const Bitboard before = src.pieces[c][pt];
                 for (Bitboard b = before & ~now[c][pt]; b;) {
                     const Square s = pop_lsb(b);
-                    sub_w[n_sub] = A::Inputs::index(WHITE, c, pt, s);
-                    sub_b[n_sub++] = A::Inputs::index(BLACK, c, pt, s);
+                    sub_w[n_sub] = A::Inputs::index(WHITE, view[WHITE], c, pt, s);
+                    sub_b[n_sub++] = A::Inputs::index(BLACK, view[BLACK], c, pt, s);
                 }
                 for (Bitboard b = now[c][pt] & ~before; b;) {
                     const Square s = pop_lsb(b);
-                    add_w[n_add] = A::Inputs::index(WHITE, c, pt, s);
-                    add_b[n_add++] = A::Inputs::index(BLACK, c, pt, s);
+                    add_w[n_add] = A::Inputs::index(WHITE, view[WHITE], c, pt, s);
+                    add_b[n_add++] = A::Inputs::index(BLACK, view[BLACK], c, pt, s);
                 }
             }
         }
-        if (n_add + n_sub || &src != &dst)
-            update<A>(net, src.acc, dst.acc, add_w, add_b, n_add, sub_w, sub_b, n_sub);
+        if (!stale[WHITE] && !stale[BLACK]) {
+            if (n_add + n_sub || &src != &dst)
+                update<A>(net, src.acc, dst.acc, add_w, add_b, n_add, sub_w, sub_b, n_sub);
+            changed_inputs_ += std::uint64_t(n_add + n_sub);
+        } else {
+            for (Color p : {WHITE, BLACK}) {
+                if (stale[p]) {
+                    refresh_view(net, now, p, view[p], dst.acc.v[p]);
+                } else {
+                    simd::add_sub_rows<simd::Native, A::HIDDEN>(net.ft_weights.data(), src.acc.v[p], dst.acc.v[p],
+                                                                p == WHITE ? add_w : add_b, n_add,
+                                                                p == WHITE ? sub_w : sub_b, n_sub);
+                    changed_inputs_ += std::uint64_t(n_add + n_sub);
+                }
+            }
+        }
         ++updates_;
-        changed_inputs_ += std::uint64_t(n_add + n_sub);
     }
     dst.net = &net;
     std::memcpy(dst.pieces, now, sizeof now);
+    dst.view[WHITE] = std::uint8_t(view[WHITE]), dst.view[BLACK] = std::uint8_t(view[BLACK]);
     last_ = ply;
     return output<A>(net, dst.acc, pos.side_to_move(), output_bucket<A>(pos));
 }
@@ -239,6 +318,7 @@ Value NnueState<A>::evaluate(const Network& net, const Position& pos) {
     PREFIX template Value finish_output<A>(const Network&, std::int64_t, int);                                 \
     PREFIX template int output_bucket<A>(const Position&);                                                     \
     PREFIX template int active_inputs<A>(const Position&, int*, int*);                                         \
+    PREFIX template void views<A>(const Position&, int*);                                                     \
     PREFIX template class NnueState<A>;
 #define QUINCE_NNUE_EXTERN_INSTANCES(A) QUINCE_NNUE_INSTANCES(extern, A)
 QUINCE_NNUE_ARCHITECTURES(QUINCE_NNUE_EXTERN_INSTANCES)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,14 +19,33 @@
 
 namespace quince::eval::nnue {
 
-// The inputs: one per (piece colour relative to the perspective, piece type, square seen from the
-// perspective, Black's board flipped vertically), 2 x 6 x 64 = 768 per perspective, one per piece active.
-// The trainer keeps a position as its White-perspective indices (tools/nnue/trainer.h, Sample) and derives
-// the other perspective and the mirror image from them here.
+// ---- The inputs. ----
+// An input encoding is a struct with
+//   SIZE, MAX_ACTIVE          inputs per perspective, and how many are active at most (one per piece);
+//   VIEWS, view(p, king)      a perspective's view of the board: which of the VIEWS layouts of its inputs
+//                             the square of its own king selects (one for inputs that ignore the king); an
+//                             accumulator holds the inputs of one view per perspective, and a perspective
+//                             whose view changed is refreshed (eval/nnue/accumulator.h, NnueState);
+//   index(p, view, colour, type, square)   the input of a piece from perspective p in that view;
+//   from_white(p, view, white)            the same from the piece's White-perspective PieceSquareInputs
+//                             index, which the trainer keeps of a position (tools/nnue/trainer.h, Sample,
+//                             with the kings' squares: mirrored left to right, train-nnue --mirror, it is
+//                             a true position whose inputs follow from it);
+//   FACTORS, factor(input)    the trainer's factoriser: FACTORS shared inputs (0: none), input's weights
+//                             trained as its own plus those of its shared input factor(input), which the
+//                             quantiser adds into its own (the engine sees only the sum).
+
+// One input per (piece colour relative to the perspective, piece type, square seen from the perspective,
+// Black's board flipped vertically), 2 x 6 x 64 = 768 per perspective, one per piece active; the king's
+// square only counts as a piece's. The trainer keeps a position as its White-perspective indices
+// (tools/nnue/trainer.h, Sample) and every encoding derives its inputs from them.
 struct PieceSquareInputs {
     static constexpr int SIZE = 768;
     static constexpr int MAX_ACTIVE = 32;  // pieces on the board, so inputs active per perspective
+    static constexpr int VIEWS = 1;
+    static constexpr int FACTORS = 0;
 
+    static constexpr int view(Color /*perspective*/, Square /*king*/) { return 0; }
     // Own pieces first, squares from that side's view, so the network sees every position as the side
     // to move's and a position and its colour-flipped twin score the same.
     static constexpr int index(Color perspective, Color piece_color, PieceType pt, Square s) {
@@ -33,14 +53,59 @@ struct PieceSquareInputs {
         const int sq = perspective == WHITE ? int(s) : int(s) ^ 56;
         return ((relative + int(pt) - 1) << 6) | sq;
     }
+    static constexpr int index(Color perspective, int /*view*/, Color piece_color, PieceType pt, Square s) {
+        return index(perspective, piece_color, pt, s);
+    }
     // The Black-perspective index of a White-perspective input: colours swapped, board flipped.
     static constexpr int other_perspective(int white) {
         const int piece = white >> 6, sq = white & 63;
         return ((piece < 6 ? piece + 6 : piece - 6) << 6) | (sq ^ 56);
     }
+    static constexpr int from_white(Color perspective, int /*view*/, int white) {
+        return perspective == WHITE ? white : other_perspective(white);
+    }
     // The input of the same piece mirrored left to right (files a <-> h), from either perspective: the
     // inputs carry no castling rights, so a mirrored position is as true a sample (train-nnue --mirror).
     static constexpr int mirrored(int input) { return input ^ 7; }
+    static constexpr int factor(int /*input*/) { return 0; }
+};
+
+// King buckets, horizontally mirrored: a perspective's own king, seen from that perspective, picks one of
+// the buckets of LAYOUT (over the 32 squares of files a-d, a1 b1 c1 d1 a2 ... d8), and when it stands on
+// files e-h the perspective's whole board is mirrored left to right first, so that its king is always on
+// files a-d (a position and its mirror image score the same). Each bucket has its own PieceSquareInputs:
+// BUCKETS x 768 inputs, still one per piece active. View: bucket * 2 + mirrored. The factoriser shares
+// each piece-square input (mirrored as its bucket's) over the buckets, so a bucket with few positions
+// still learns what all have in common.
+template <std::array<std::uint8_t, 32> LAYOUT>
+struct KingBucketInputs {
+    static constexpr int BUCKETS = [] {
+        int most = 0;
+        for (std::uint8_t b : LAYOUT) most = std::max(most, int(b));
+        return most + 1;
+    }();
+    static constexpr int SIZE = BUCKETS * PieceSquareInputs::SIZE;
+    static constexpr int MAX_ACTIVE = PieceSquareInputs::MAX_ACTIVE;
+    static constexpr int VIEWS = 2 * BUCKETS;
+    static constexpr int FACTORS = PieceSquareInputs::SIZE;
+
+    static constexpr int view(Color perspective, Square king) {
+        const int sq = perspective == WHITE ? int(king) : int(king) ^ 56;
+        const bool mirror = (sq & 7) >= 4;
+        const int half = (sq >> 3) * 4 + (mirror ? 7 - (sq & 7) : (sq & 7));
+        return LAYOUT[std::size_t(half)] * 2 + int(mirror);
+    }
+    // Mirroring flips the file, the low three bits of a piece-square index.
+    static constexpr int from_white(Color perspective, int view, int white) {
+        const int ps = PieceSquareInputs::from_white(perspective, 0, white) ^ (view & 1 ? 7 : 0);
+        return (view >> 1) * PieceSquareInputs::SIZE + ps;
+    }
+    static constexpr int index(Color perspective, int view, Color piece_color, PieceType pt, Square s) {
+        const int ps = PieceSquareInputs::index(perspective, piece_color, pt, s) ^ (view & 1 ? 7 : 0);
+        return (view >> 1) * PieceSquareInputs::SIZE + ps;
+    }
+    static constexpr int factor(int input) { return input % PieceSquareInputs::SIZE; }
+    static_assert(LAYOUT.size() == 32 && BUCKETS >= 1 && BUCKETS <= 32);
 };
 
 // The activation of the hidden layer. SCReLU: clamp(x, 0, 1)^2 (integers: clamp(acc, 0, QA)^2).
@@ -52,12 +117,13 @@ enum class Activation : std::uint32_t { SCReLU = 1 };
 template <int QA>
 inline constexpr int max_out_weight = 32767 / QA;
 
-// (inputs -> L1) x 2 perspectives -> OUTPUT_BUCKETS outputs, one of which a position uses (bucket()).
+// (inputs -> L1) x 2 perspectives -> OUTPUT_BUCKETS outputs, one of which a position uses (bucket()); the
+// inputs one of the encodings above.
 // The hidden sums are int16 in units of 1/QA, the output weights in 1/QB, the output biases in 1/(QA*QB);
 // the output times SCALE is centipawns, the side to move's view.
-template <int L1, int OUTPUT_BUCKETS = 1>
+template <int L1, int OUTPUT_BUCKETS = 1, class InputEncoding = PieceSquareInputs>
 struct PerspectiveNet {
-    using Inputs = PieceSquareInputs;
+    using Inputs = InputEncoding;
     static constexpr int INPUTS = Inputs::SIZE;
     static constexpr int MAX_ACTIVE = Inputs::MAX_ACTIVE;
     static constexpr int HIDDEN = L1;
@@ -95,9 +161,26 @@ struct Net768x512Buckets8 : PerspectiveNet<512, 8> {
     static constexpr int bucket(int pieces) { return std::clamp((pieces - 2) / 4, 0, BUCKETS - 1); }
 };
 
+// Four king buckets by the rank of the king, seen from its side: rank 1, rank 2, ranks 3-4, ranks 5-8 (files
+// a-d; e-h mirrored). Most positions have the king at home, castled or not, and its rank is what changes
+// the position's character most (shelter, then an active king as pieces come off); a rank's files are
+// one bucket because mirroring already folds the castled king onto the b/c-files and the uncastled one
+// onto d1, and four buckets keep every one populated (the last, rarest, is endgames').
+inline constexpr std::array<std::uint8_t, 32> KING_RANKS_4 = {
+    0, 0, 0, 0,  // rank 1: a1 b1 c1 d1
+    1, 1, 1, 1,  // rank 2
+    2, 2, 2, 2,  2, 2, 2, 2,  // ranks 3 and 4
+    3, 3, 3, 3,  3, 3, 3, 3,  3, 3, 3, 3,  3, 3, 3, 3};  // ranks 5 to 8
+
+// (4 x 768 -> 512) x 2 -> 1: the default net's layers with the inputs of KING_RANKS_4's king buckets,
+// mirrored. Not the default: a net of it must first win its match.
+struct Net768x512Kings4 : PerspectiveNet<512, 1, KingBucketInputs<KING_RANKS_4>> {
+    static constexpr std::string_view NAME = "768x512-k4";
+};
+
 // Every architecture, as X(name): the list Architectures below and the integer code compiled for each
 // (eval/nnue/accumulator.cpp) come from it.
-#define QUINCE_NNUE_ARCHITECTURES(X) X(Net768x512) X(Net768x512Buckets8)
+#define QUINCE_NNUE_ARCHITECTURES(X) X(Net768x512) X(Net768x512Buckets8) X(Net768x512Kings4)
 
 #define QUINCE_NNUE_TUPLE_ELEMENT(A) std::tuple<A>{},
 using Architectures = decltype(std::tuple_cat(QUINCE_NNUE_ARCHITECTURES(QUINCE_NNUE_TUPLE_ELEMENT) std::tuple<>{}));
