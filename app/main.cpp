@@ -28,7 +28,7 @@ const cli::Subcommand SUBCOMMANDS[] = {
                 "[--profile P] [--threads N] [--hash MB] [--json] [--wdl]",
      "search a position; lines in SAN, scores in pawns (White's view); default --depth 20",
      cli::run_analyse_command, &cli::ANALYSE_DETAILS},
-    {"analyse", "GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model wdl|lichess] "
+    {"analyse", "GAMES.pgn [--out FILE] [--json] [--nodes N|--movetime MS|--depth D] [--model human|wdl|lichess] "
                 "[--game N|A-B] [--side white|black] [--from-move N] [--wdl]",
      "annotate whole games: [%eval] per move, ?! ? ?? with the better line, accuracy tags", cli::run_analyse_command,
      &cli::ANALYSE_DETAILS},

@@ -11,8 +11,8 @@ blunder (lichess's thresholds); a move that allows a forced mate or gives one up
 mate rules instead (by how the mover stood: ?? / ? beyond 7 pawns / ?! beyond 10); the move the reference
 chose itself is never judged, nor is a drop its own next search disproves. Then it prints, with counts:
 
-- recall: the share of the reference's blunders that Quince marks `?` or `??` (goal 80 %);
-- precision: the share of Quince's `??` that the reference calls a mistake or a blunder (goal 70 %);
+- recall: the share of the reference's blunders that Quince marks `?` or `??` (goal 95 %);
+- precision: the share of Quince's `??` that the reference calls a mistake or a blunder (goal 85 %);
 - with a second Quince JSON (`--twice FILE`, the same games at twice the budget): the share of verdicts
   (none / ?! / ? / ??) that change, and how many moves change between blunder and not.
 
@@ -20,10 +20,12 @@ The reference's scores are kept in a cache file (`--cache`, JSON keyed by positi
 several Quince budgets or models costs the reference search once.
 
 `--rejudge lichess` judges Quince's own scores from the JSON again with lichess's formula (no new search),
-to compare the two winning-chance models on the same searches.
+`--rejudge wdl:A,B` with a WDL model of constant a and b, `--rejudge wdl:A3,A2,A1,A0,B3,B2,B1,B0` with one of
+eval/wdl.cpp's material-dependent models, to compare winning-chance models on the same searches; `--games N`
+takes the first N games only.
 
 Usage: strength/verdicts_vs_stockfish.py QUINCE.jsonl [--twice QUINCE2.jsonl] [--engine /usr/games/stockfish]
-                                         [--depth 14] [--cache FILE] [--rejudge lichess] [--list]
+                                         [--depth 14] [--cache FILE] [--rejudge lichess|wdl:COEFFICIENTS] [--games N] [--list]
 Example (one core each):
   build/quince-match ... -pgnout games.pgn        # weak players: see docs/results.md for the exact command
   taskset -c 1 build/quince analyse games.pgn --json --out q.jsonl
@@ -43,12 +45,30 @@ CP_CLAMP = 1000
 LEVELS = [(0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy")]
 
 
-def chances(score):
-    """Winning chances (-1..1) of a score ("cp", n) or ("mate", n), side to move's view (lichess's formula)."""
+def material(fen):
+    """The WDL model's material count of a FEN (eval/wdl.h): pawn 1, minor 3, rook 5, queen 9, both sides."""
+    worth = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9}
+    return sum(worth.get(c.lower(), 0) for c in fen.split()[0])
+
+
+def chances(score, model=None, fen=None):
+    """Winning chances (-1..1) of a score ("cp", n) or ("mate", n), side to move's view: lichess's formula,
+    or with a model's coefficients (eval/wdl.h) the win minus the loss rate 1 / (1 + exp((a - v) / b)) -
+    1 / (1 + exp((a + v) / b)): a and b constants (two numbers) or cubics in the material of `fen` (eight)."""
     kind, value = score
     if kind == "mate":
         return 1.0 if value > 0 else -1.0
     cp = max(-CP_CLAMP, min(CP_CLAMP, value))
+    if model:
+        if len(model) == 2:
+            a, b = model
+        else:
+            x = min(max(material(fen), 17), 78) / 58
+
+            def cubic(c):
+                return ((c[0] * x + c[1]) * x + c[2]) * x + c[3]
+            a, b = cubic(model[:4]), cubic(model[4:])
+        return 1 / (1 + math.exp((a - cp) / b)) - 1 / (1 + math.exp((a + cp) / b))
     return 2 / (1 + math.exp(-0.00368208 * cp)) - 1
 
 
@@ -165,8 +185,9 @@ def quince_score(move):
     return ("cp", sign * e["white_cp"])
 
 
-def rejudged_lichess(game):
-    """Quince's own scores judged with lichess's formula instead of the model the JSON was made with.
+def rejudged(game, model=None):
+    """Quince's own scores judged with lichess's formula (or the WDL model (a, b)) instead of the model the JSON
+    was made with.
 
     The JSON holds the score after every move, so the score before move k is the one after move k - 1; the
     first move keeps Quince's verdict (the start position's score is not in the JSON)."""
@@ -177,9 +198,27 @@ def rejudged_lichess(game):
             continue
         own = move["best"] is None or move["best"]["uci"] == move["uci"]
         before, after = quince_score(game["moves"][k - 1]), negate(quince_score(move))
-        drop = max(0.0, chances(before) - chances(after))
+        fen_before, fen_after = game["moves"][k - 1].get("fen"), move.get("fen")
+        if model and len(model) == 8 and not fen_after:
+            sys.exit("--rejudge with eight coefficients needs the positions' FENs: the JSON of today's quince analyse")
+        drop = max(0.0, chances(before, model, fen_before) - chances(after, model, fen_after))
         verdicts.append(None if own else judge_move(before, after, drop))
     return verdicts
+
+
+def rejudge_model(text):
+    """None for lichess's formula, the coefficients for "wdl:A,B" or "wdl:A3,A2,A1,A0,B3,B2,B1,B0"."""
+    if text == "lichess":
+        return None
+    try:
+        kind, values = text.split(":")
+        model = tuple(float(x) for x in values.split(","))
+        if kind == "wdl" and len(model) in (2, 8):
+            return model
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"--rejudge takes lichess, wdl:A,B or wdl: and eight coefficients "
+                                     f"(eval/wdl.cpp's a then b), not '{text}'")
 
 
 def main():
@@ -189,15 +228,17 @@ def main():
     ap.add_argument("--engine", default="/usr/games/stockfish")
     ap.add_argument("--depth", type=int, default=14)
     ap.add_argument("--cache", help="JSON file keeping the reference's scores between runs")
-    ap.add_argument("--rejudge", choices=["lichess"], help="judge Quince's scores in the JSON again with "
-                    "lichess's formula (no new search) instead of the JSON's own verdicts")
+    ap.add_argument("--rejudge", type=rejudge_model, nargs="?", const=None, default=False, metavar="lichess|wdl:COEFFICIENTS",
+                    help="judge Quince's scores in the JSON again (no new search) with lichess's formula or a WDL "
+                    "model of constant a and b, instead of the JSON's own verdicts")
+    ap.add_argument("--games", type=int, help="only the first N games of the JSON")
     ap.add_argument("--list", action="store_true", help="print every move on which the two disagree about a blunder")
     a = ap.parse_args()
     if a.depth < 1:
         ap.error("--depth must be positive")
     if not os.access(a.engine, os.X_OK):
         ap.error(f"reference engine '{a.engine}' is not an executable (Debian: apt install stockfish)")
-    games = read_games(a.quince)
+    games = read_games(a.quince)[:a.games] if a.games else read_games(a.quince)
     if not games:
         sys.exit(f"{a.quince}: no game records (is it the output of quince analyse --json?)")
     cache = reference_scores(games, a.engine, a.depth, a.cache)
@@ -207,7 +248,7 @@ def main():
     counts = {"quince": {}, "reference": {}}
     for g in games:
         ref = reference_verdicts(g, cache)
-        ours = rejudged_lichess(g) if a.rejudge else [m["judgement"] for m in g["moves"]]
+        ours = rejudged(g, a.rejudge) if a.rejudge is not False else [m["judgement"] for m in g["moves"]]
         for move, r, q in zip(g["moves"], ref, ours):
             moves += 1
             counts["quince"][q] = counts["quince"].get(q, 0) + 1
@@ -234,13 +275,14 @@ def main():
 
     print(f"games {len(games)}, judged moves {moves}")
     print(f"reference verdicts ({os.path.basename(a.engine)} depth {a.depth}): {tally(counts['reference'])}")
-    model = "lichess (rejudged from the JSON's scores)" if a.rejudge else games[0].get("model")
+    model = games[0].get("model") if a.rejudge is False else \
+        f"{'lichess' if a.rejudge is None else 'wdl ' + ','.join('%g' % c for c in a.rejudge)} (rejudged from the JSON's scores)"
     print(f"quince verdicts (model {model}): {tally(counts['quince'])}")
     print(f"marks (?! ? ??): quince {marks['quince']}, reference {marks['reference']}; on the same move "
           f"{marks['both']}, of which the same mark {marks['same']}")
-    print(f"reference blunders that quince marks ? or ??: {share(ref_blunders_marked, ref_blunders)} (goal 80 %)")
+    print(f"reference blunders that quince marks ? or ??: {share(ref_blunders_marked, ref_blunders)} (goal 95 %)")
     print(f"quince ?? that the reference calls a mistake or blunder: "
-          f"{share(quince_blunders_confirmed, quince_blunders)} (goal 70 %)")
+          f"{share(quince_blunders_confirmed, quince_blunders)} (goal 85 %)")
 
     if a.twice:
         other = {g["game"]: g for g in read_games(a.twice)}
@@ -249,8 +291,8 @@ def main():
             h = other.get(g["game"])
             if not h:
                 continue
-            ours = rejudged_lichess(g) if a.rejudge else [m["judgement"] for m in g["moves"]]
-            theirs = rejudged_lichess(h) if a.rejudge else [m["judgement"] for m in h["moves"]]
+            ours = rejudged(g, a.rejudge) if a.rejudge is not False else [m["judgement"] for m in g["moves"]]
+            theirs = rejudged(h, a.rejudge) if a.rejudge is not False else [m["judgement"] for m in h["moves"]]
             for m, n in zip(ours, theirs):
                 compared += 1
                 changed += m != n

@@ -251,7 +251,12 @@ double winning_chances(ChancesModel model, Value v, int material, const eval::Wd
         const double cp = std::clamp(double(v), -double(CP_CLAMP), double(CP_CLAMP));
         return 2 / (1 + std::exp(-0.00368208 * cp)) - 1;
     }
-    return eval::wdl_win_rate(wdl, v, material) - eval::wdl_win_rate(wdl, -double(v), material);
+    const eval::WdlModel& m = model == ChancesModel::HUMAN ? eval::human_wdl_model() : wdl;
+    return eval::wdl_win_rate(m, v, material) - eval::wdl_win_rate(m, -double(v), material);
+}
+
+const char* chances_model_name(ChancesModel model) {
+    return model == ChancesModel::HUMAN ? "human" : model == ChancesModel::WDL ? "wdl" : "lichess";
 }
 
 Judgement judge(double drop) {
@@ -569,7 +574,7 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
     for (std::size_t i = 0; i < game.tags.size(); ++i)
         r += (i ? ", " : "") + json_string(game.tags[i].first) + ": " + json_string(game.tags[i].second);
     r += "}, \"result\": " + json_string(game.result) + ", \"model\": \"" +
-         (model == ChancesModel::WDL ? "wdl" : "lichess") + "\", ";
+         chances_model_name(model) + "\", ";
     if (const std::size_t k = game.moves_before_null(); k < game.moves.size())
         r += "\"null_move\": {\"ply\": " + std::to_string(k + 1) + ", \"move\": " + json_string(numbered_move(game, k + 1)) + "}, ";
     if (!analysis.complete) r += "\"partial\": true, ";
@@ -619,7 +624,7 @@ std::string game_json(const game::Game& game, const GameAnalysis& analysis, int 
         } else {
             r += "null";
         }
-        r += "}";
+        r += ", \"fen\": " + json_string(next.fen()) + "}";  // the position after the move
         pos = next;
     }
     return r + "]}";
@@ -647,9 +652,10 @@ int run_analyse_games(const std::string& path, const ParsedArgs& a, std::ostream
     budget.limits.nodes = std::uint64_t(nodes);
     if (a.has("model")) {
         const std::string m = a.options.at("model");
-        if (m == "wdl") budget.model = ChancesModel::WDL;
+        if (m == "human") budget.model = ChancesModel::HUMAN;
+        else if (m == "wdl") budget.model = ChancesModel::WDL;
         else if (m == "lichess") budget.model = ChancesModel::LICHESS;
-        else return usage_error(err, "analyse", "--model must be wdl or lichess, got '" + printable(m) + "'");
+        else return usage_error(err, "analyse", "--model must be human, wdl or lichess, got '" + printable(m) + "'");
     }
     // Which games, whose moves, from which move on.
     long long first_game = 1, last_game = LLONG_MAX, from_move = 1;

@@ -21,13 +21,15 @@ namespace quince::cli {
 
 // How a score becomes the mover's winning chances (-1 lost .. +1 won), which the verdicts compare.
 enum class ChancesModel {
-    WDL,      // the evaluation's WDL model (eval/wdl.h): win - loss rate, fitted to Quince's own scores and material
+    HUMAN,    // win - loss rate of the WDL model of games people played (eval/wdl.h human_wdl_model)
+    WDL,      // the evaluation's WDL model (eval/wdl.h): win - loss rate, fitted to Quince's own games
     LICHESS,  // lichess's 2 / (1 + exp(-0.00368208 cp)) - 1, fitted to Stockfish's scores in lichess games
 };
 
 // Winning chances of a score (side to move's view) in a position with `material` (wdl_material()).
 double winning_chances(ChancesModel model, Value v, int material,
                        const eval::WdlModel& wdl = eval::fitted_wdl_model());
+const char* chances_model_name(ChancesModel model);  // "human", "wdl", "lichess" (--model, the JSON)
 
 // Lichess's thresholds on the drop in the mover's winning chances.
 inline constexpr double INACCURACY_DROP = 0.1, MISTAKE_DROP = 0.2, BLUNDER_DROP = 0.3;
@@ -91,7 +93,7 @@ struct GameAnalysis {
 
 struct GameBudget {
     search::Limits limits;  // per position
-    ChancesModel model = ChancesModel::WDL;
+    ChancesModel model = ChancesModel::HUMAN;
     int max_line_plies = 10;  // longest better line written as a variation
     // The moves annotated: from full move `from_move` on (the positions before it are not searched), of
     // one side or (COLOR_NB) both.

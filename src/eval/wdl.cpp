@@ -26,6 +26,17 @@ const WdlModel FITTED = {{-847.232, 2340.24, -2079.95, 692.645}, {-370.953, 1021
 // a(x) runs from 233 cp at 20 units of material to 76-89 in middlegames; b from 71 to 126.
 const WdlModel NETWORK = {{-948.015, 2678, -2434.75, 792.834}, {-587.785, 1553.31, -1218.42, 367.471}};
 
+// Fitted by `quince wdlfit fit` (degree 3, |score| <= 3000) on games people played: 861 games of club players
+// on lichess.org (public domain; the ratings' median 1391, blitz, bullet and rapid, ended by a mate or a
+// resignation, not by the clock), scored after every move by `quince analyse fit.pgn --nodes 10000` with
+// the default net (bench 3019111) and read back with `quince datagen --from-pgn`: 26,005 quiet positions
+// (12,544 White wins, 2,018 draws, 11,443 Black wins). Mean log-loss 0.70667 (NETWORK: 0.976123). a(x) runs
+// from 187 cp at 20 units of material to 30 in middlegames, b from 245 to 291 (195 with every piece on the
+// board): a +100 cp edge is worth 0.17-0.19 in W - L up to 70 units (0.25 at 78; NETWORK's: 0.36 in
+// middlegames), much as lichess's formula says of Stockfish's centipawns (0.18). docs/results.md,
+// "Verdicts fitted to games people play".
+const WdlModel HUMAN = {{-400.637, 1262.18, -1350.45, 518.578}, {-526.162, 1065.93, -593.609, 345.014}};
+
 double poly(const std::array<double, 4>& c, double x) { return ((c[0] * x + c[1]) * x + c[2]) * x + c[3]; }
 
 double scaled_material(int material) {
@@ -36,6 +47,7 @@ double scaled_material(int material) {
 
 const WdlModel& fitted_wdl_model() { return FITTED; }
 const WdlModel& network_wdl_model() { return NETWORK; }
+const WdlModel& human_wdl_model() { return HUMAN; }
 
 int wdl_material(const Position& pos) {
     return popcount(pos.pieces(PAWN)) + 3 * popcount(pos.pieces(KNIGHT, BISHOP)) + 5 * popcount(pos.pieces(ROOK)) +

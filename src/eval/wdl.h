@@ -27,6 +27,10 @@ const WdlModel& fitted_wdl_model();
 // The model fitted on the default net's games (wdl.cpp), which a network's evaluation reports with: a net
 // trained on the set's targets scores on its own scale, and its games draw more often near 0.
 const WdlModel& network_wdl_model();
+// The model fitted on games people played (club players on lichess.org, scored by the default net's search):
+// the winning chances `quince analyse` judges moves by, so that a mistake is rated as a player's game
+// is, not as a game between engines whose every edge is converted.
+const WdlModel& human_wdl_model();
 // Material count of the model (both sides; not clamped).
 int wdl_material(const Position& pos);
 // The model's a (score of an even win chance) and b (spread) at a material count (clamped).

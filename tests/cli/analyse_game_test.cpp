@@ -103,6 +103,10 @@ TEST(AnalyseGame, JsonIsOneObjectPerGame) {
     EXPECT_NE(r.out.find("\"model\": \"lichess\""), std::string::npos);
     EXPECT_EQ(count_of(r.out, "\"ply\": "), 14);
     EXPECT_NE(r.out.find("\"san\": \"Qh4\", \"uci\": \"d8h4\", \"eval\": {\"white_cp\": "), std::string::npos) << r.out;
+    // Each move ends with the position after it.
+    EXPECT_NE(r.out.find("\"line\": [\"Nf6\"]}, \"fen\": \"r1b1k1nr/pppp1ppp/2n5/2b1p3/2B1P2q/2P2N2/PP1P1PPP/RNBQK2R w KQkq - 1 5\"}"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"fen\": \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\"}"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\"judgement\": \"blunder\""), std::string::npos);
     // Strict parsing and the field names: tests/cli/cli_output_test.py.
 }
@@ -453,6 +457,16 @@ TEST(AnalyseGame, VerdictsFollowLichessThresholds) {
     EXPECT_NEAR(cli::winning_chances(cli::ChancesModel::WDL, Value(0), 40), 0.0, 1e-9);
     EXPECT_GT(cli::winning_chances(cli::ChancesModel::WDL, Value(200), 40), 0.3);
     EXPECT_EQ(cli::winning_chances(cli::ChancesModel::WDL, mate_in(5), 40), 1.0);
+    // The model of games people played: +100 cp is worth about what lichess's formula gives (below a full
+    // board), far less than in the engine's own games (the network's model).
+    for (int material : {20, 40, 58, 70}) {
+        EXPECT_NEAR(cli::winning_chances(cli::ChancesModel::HUMAN, Value(0), material), 0.0, 1e-9);
+        EXPECT_NEAR(cli::winning_chances(cli::ChancesModel::HUMAN, Value(100), material), 0.18, 0.02) << material;
+        EXPECT_NEAR(cli::winning_chances(cli::ChancesModel::HUMAN, Value(-300), material), -0.49, 0.05) << material;
+    }
+    EXPECT_GT(cli::winning_chances(cli::ChancesModel::WDL, Value(100), 58, eval::network_wdl_model()), 0.3);
+    EXPECT_EQ(cli::winning_chances(cli::ChancesModel::HUMAN, mated_in(4), 40), -1.0);
+    EXPECT_STREQ(cli::chances_model_name(cli::ChancesModel::HUMAN), "human");
     EXPECT_EQ(cli::move_accuracy(60, 60), 100.0);
     EXPECT_EQ(cli::eval_command(Value(-17), BLACK), "[%eval 0.17]");
     EXPECT_EQ(cli::eval_command(mated_in(6), WHITE), "[%eval #-3]");

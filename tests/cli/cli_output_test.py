@@ -93,14 +93,14 @@ check(status == 1, f"analyse - with a bad second game exits 1, got {status}: {er
 objects = [json.loads(l) for l in strict(out, "analyse games --json").splitlines()]
 check([o["type"] for o in objects] == ["game", "error"], f"a game then an error: {[o['type'] for o in objects]}")
 game = objects[0]
-check(game["tags"]["Event"] == "One" and game["result"] == "1-0" and game["model"] in ("wdl", "lichess"), f"game: {game}")
+check(game["tags"]["Event"] == "One" and game["result"] == "1-0" and game["model"] in ("human", "wdl", "lichess"), f"game: {game}")
 check(set(game["sides"]) == {"white", "black"}, f"sides: {game['sides']}")
 for side in game["sides"].values():
     check(set(side) == {"moves", "acpl", "accuracy", "inaccuracies", "mistakes", "blunders"}, f"side fields: {side}")
 check([m["ply"] for m in game["moves"]] == list(range(1, 10)), "one entry per ply")
 for m in game["moves"]:
-    check(set(m) == {"ply", "color", "san", "uci", "eval", "cp_loss", "chances_lost", "accuracy", "judgement", "mate",
-                     "best"},
+    check(set(m) == {"ply", "color", "san", "uci", "fen", "eval", "cp_loss", "chances_lost", "accuracy", "judgement",
+                     "mate", "best"},
           f"move fields: {m}")
     check(m["judgement"] in (None, "inaccuracy", "mistake", "blunder"), f"judgement: {m['judgement']}")
     check(m["mate"] in (None, "allowed", "lost") and (m["mate"] is None or m["judgement"]), f"mate: {m['mate']}")
