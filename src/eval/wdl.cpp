@@ -27,8 +27,8 @@ const WdlModel FITTED = {{-847.232, 2340.24, -2079.95, 692.645}, {-370.953, 1021
 const WdlModel NETWORK = {{-948.015, 2678, -2434.75, 792.834}, {-587.785, 1553.31, -1218.42, 367.471}};
 
 // Fitted by `quince wdlfit fit` (degree 3, |score| <= 3000) on games people played: 861 games of club players
-// on lichess.org (public domain; the ratings' median 1391, blitz, bullet and rapid, ended by a mate or a
-// resignation, not by the clock), scored after every move by `quince analyse fit.pgn --nodes 10000` with
+// on lichess.org (data/games/lichess-club-fit.pgn: the ratings' median 1391, blitz, bullet and rapid, ended
+// by a mate or a resignation, not by the clock), scored after every move by `quince analyse --nodes 10000` with
 // the default net (bench 3019111) and read back with `quince datagen --from-pgn`: 26,005 quiet positions
 // (12,544 White wins, 2,018 draws, 11,443 Black wins). Mean log-loss 0.70667 (NETWORK: 0.976123). a(x) runs
 // from 187 cp at 20 units of material to 30 in middlegames, b from 245 to 291 (195 with every piece on the
