@@ -170,13 +170,13 @@ private:
     struct Slot {
         AccumulatorOf<A> acc;
         const Network* net = nullptr;  // the net acc belongs to (none yet, or another net: not a candidate)
-        Bitboard pieces[COLOR_NB][PIECE_TYPE_NB] = {};
+        Pieces pieces = {};
         std::uint8_t view[COLOR_NB] = {};
     };
     struct alignas(64) Cached {
         std::int16_t acc[A::HIDDEN];
         const Network* net = nullptr;  // as Slot's
-        Bitboard pieces[COLOR_NB][PIECE_TYPE_NB] = {};
+        Pieces pieces = {};
     };
     // Perspective p's hidden sums of the pieces `now` in view `view`, into `to`, from the cache.
     void refresh_view(const Network& net, const Pieces& now, Color p, int view, std::int16_t* to);
